@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "pushdeck",
+    products: [
+        .executable(name: "pushdeck", targets: ["pushdeck"]),
+        .executable(name: "pushdeck-bench", targets: ["pushdeck-bench"]),
+    ],
+    targets: [
+        // MARK: - C libraries from Debian
+        // ncursesw's pkg-config cflags carry -D flags SwiftPM refuses (a warning); the headers are in
+        // /usr/include/ncursesw and the module map links the library, so pkg-config is not needed.
+        .systemLibrary(name: "CNCurses", path: "Sources/CNCurses", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+
+        // MARK: - Modules (DESIGN §7)
+        .target(name: "PushCore", swiftSettings: strict),
+        .target(name: "PushStore", dependencies: ["PushCore", "CSQLite"], swiftSettings: strict),
+        .target(name: "PushServer", dependencies: ["PushCore", "PushStore"], swiftSettings: strict),
+        .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
+        .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
+        .executableTarget(
+            name: "pushdeck",
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "pushdeck-bench",
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal"],
+            swiftSettings: strict),
+
+        // MARK: - Tests (one target per module, plus end-to-end through the real binary)
+        .target(name: "TestSupport", dependencies: ["PushCore", "PushTUI"], path: "Tests/TestSupport",
+                swiftSettings: strict),
+        .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "TestSupport"],
+                    swiftSettings: strict),
+        .testTarget(name: "PushTUITests", dependencies: ["PushTUI", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["pushdeck", "PushCore", "TestSupport"],
+                    swiftSettings: strict),
+    ]
+)

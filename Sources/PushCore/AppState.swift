@@ -1,0 +1,15 @@
+/// The simulated app's state (seed 003): which callback a push reaches and whether a banner shows.
+public enum AppState: String, Sendable, Equatable, CaseIterable {
+    case foreground
+    case background
+    case terminated
+
+    /// The next state in the UI's `f` cycle.
+    public var next: AppState {
+        switch self {
+        case .foreground: .background
+        case .background: .terminated
+        case .terminated: .foreground
+        }
+    }
+}

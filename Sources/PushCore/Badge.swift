@@ -1,0 +1,24 @@
+/// The two badge ledgers of one app (seeds 002, 003): the icon badge the app shows, and the count
+/// the push server holds after the SDK's `setBadge`.
+public struct Badge: Sendable, Equatable {
+    public var icon: Int
+    public var server: Int
+
+    public init(icon: Int = 0, server: Int = 0) {
+        self.icon = icon
+        self.server = server
+    }
+
+    /// True when the ledgers disagree — the drift seed 003 describes; the UI flags it.
+    public var drifted: Bool { icon != server }
+}
+
+/// How a payload moves the badge, when it says so itself.
+public enum BadgeDirective: Sendable, Equatable {
+    /// `aps.badge` N: the icon badge becomes N.
+    case set(Int)
+    /// Getui `autoBadge` "+N" / "-N": the server badge moves by N, then the icon takes its value.
+    case autoAdd(Int)
+    /// Getui `autoBadge` "N": the server badge becomes N, then the icon takes its value.
+    case autoSet(Int)
+}

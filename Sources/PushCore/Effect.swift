@@ -1,0 +1,40 @@
+/// What the reducer asks the world to do; the loop carries these out in order.
+public enum Effect: Sendable, Equatable {
+    /// A write to the store. All writes of one loop turn go into one transaction.
+    case store(StoreChange)
+    /// An event for the bus (watchers, subscribers, the UI).
+    case publish(BusEvent)
+    /// The reply to the request that caused this event (ignored for keys and timers).
+    case reply(JSONObject)
+}
+
+/// One change to persisted state.
+public enum StoreChange: Sendable, Equatable {
+    /// A new message, delivered or held.
+    case insert(Message)
+    case markRead([Int64])
+    /// Every unread message of `app` (all apps when nil) becomes read.
+    case markAllRead(app: String?)
+    case delete([Int64])
+    /// Held messages delivered now: no longer held, marked offline.
+    case release([Int64])
+    /// This message becomes the launch notification; any earlier one stops being it.
+    case setLaunch(Int64)
+    case badge(app: String, Badge)
+    case settings(InboxSettings)
+}
+
+/// The small persisted settings of the inbox.
+public struct InboxSettings: Sendable, Equatable {
+    public var mode: PushMode
+    public var appState: AppState
+    public var dropped: Int
+    public var badgeSync: Bool
+
+    public init(mode: PushMode = .on, appState: AppState = .foreground, dropped: Int = 0, badgeSync: Bool = true) {
+        self.mode = mode
+        self.appState = appState
+        self.dropped = dropped
+        self.badgeSync = badgeSync
+    }
+}

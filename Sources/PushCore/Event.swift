@@ -1,0 +1,31 @@
+import Foundation
+
+/// Everything that can change the inbox, whoever asked: a socket request, a key, a timer.
+public enum Event: Sendable, Equatable {
+    /// A decoded push arrived at wall time `at`.
+    case push(Push, at: Date)
+    /// Open/read these messages. The loop looks them up in the store first, so the reducer sees
+    /// them as stored; ids not found are simply absent.
+    case read([Message])
+    /// Mark every unread message read (of one app, or of all apps when nil).
+    case readAll(app: String?)
+    /// Delete these messages (looked up as for `read`).
+    case delete([Message])
+    /// The `badge` op: an optional change, an optional sync switch. Without an app, `set` means
+    /// the `default` app and `clear` clears every app.
+    case badge(app: String?, change: BadgeChange?, sync: Bool?)
+    case setMode(PushMode)
+    case setAppState(AppState)
+    /// `o` or a click on the banner: open its message (STPushView tap).
+    case openBanner
+    /// `Esc`: send the banner up at once (the swipe).
+    case dismissBanner
+    /// A timer fired: let time-driven state (the banner) move on.
+    case tick
+}
+
+/// A badge change asked for by a user or script.
+public enum BadgeChange: Sendable, Equatable {
+    case set(Int)
+    case clear
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// A point on a monotonic clock, in nanoseconds from an arbitrary origin.
+///
+/// Time is an input to the reducer: the loop passes `now`, tests pass a manual clock's instant.
+public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var nanoseconds: Int64
+
+    public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+    public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+
+    public static let zero = Instant(nanoseconds: 0)
+
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+    public static func + (lhs: Instant, seconds: Double) -> Instant {
+        Instant(nanoseconds: lhs.nanoseconds + Int64((seconds * 1e9).rounded()))
+    }
+    public static func - (lhs: Instant, seconds: Double) -> Instant { lhs + (-seconds) }
+
+    /// Seconds from `earlier` to this instant (negative when `earlier` is later).
+    public func seconds(since earlier: Instant) -> Double {
+        Double(nanoseconds - earlier.nanoseconds) / 1e9
+    }
+
+    public var description: String { String(format: "%.3fs", Double(nanoseconds) / 1e9) }
+}
+
+/// Where the loop gets the time: monotonic for timers and animation, wall for `receivedAt`.
+public protocol TimeSource: Sendable {
+    var now: Instant { get }
+    var wallNow: Date { get }
+}
+
+/// The real clock: `CLOCK_MONOTONIC` through `DispatchTime`, and the system's wall clock.
+public struct SystemTime: TimeSource {
+    public init() {}
+    public var now: Instant { Instant(nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds)) }
+    public var wallNow: Date { Date() }
+}

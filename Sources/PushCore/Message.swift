@@ -1,0 +1,49 @@
+import Foundation
+
+/// One delivered (or held) push, as the inbox keeps it.
+///
+/// The raw payload text is kept byte for byte as it arrived; everything shown is derived from it.
+public struct Message: Sendable, Equatable, Identifiable {
+    public var id: Int64
+    public var app: String
+    public var channel: Channel
+    public var title: String?
+    public var subtitle: String?
+    public var body: String?
+    public var url: String?
+    public var read: Bool
+    /// Delivered from Getui's offline queue (held while the app was terminated).
+    public var offline: Bool
+    /// The notification the app was launched with (the newest APNs push while terminated).
+    public var launch: Bool
+    /// Held in the offline queue: stored, not yet delivered, not listed.
+    public var held: Bool
+    public var receivedAt: Date
+    public var taskId: String?
+    public var msgId: String?
+    /// The payload exactly as received.
+    public var payload: String
+
+    public init(
+        id: Int64, app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,
+        body: String? = nil, url: String? = nil, read: Bool = false, offline: Bool = false,
+        launch: Bool = false, held: Bool = false, receivedAt: Date, taskId: String? = nil,
+        msgId: String? = nil, payload: String
+    ) {
+        self.id = id
+        self.app = app
+        self.channel = channel
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.url = url
+        self.read = read
+        self.offline = offline
+        self.launch = launch
+        self.held = held
+        self.receivedAt = receivedAt
+        self.taskId = taskId
+        self.msgId = msgId
+        self.payload = payload
+    }
+}

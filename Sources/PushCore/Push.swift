@@ -1,0 +1,35 @@
+/// A push payload decoded and validated (DESIGN §4), before the inbox decides what it does.
+public struct Push: Sendable, Equatable {
+    public var app: String
+    public var channel: Channel
+    public var title: String?
+    public var subtitle: String?
+    public var body: String?
+    public var url: String?
+    public var taskId: String?
+    public var msgId: String?
+    /// The request (or Getui's `offLine`) says it came from the offline queue.
+    public var offline: Bool
+    /// How the payload moves the badge itself, if it does; nil means "+1 on delivery".
+    public var badge: BadgeDirective?
+    /// The payload exactly as received.
+    public var payload: String
+
+    public init(
+        app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,
+        body: String? = nil, url: String? = nil, taskId: String? = nil, msgId: String? = nil,
+        offline: Bool = false, badge: BadgeDirective? = nil, payload: String
+    ) {
+        self.app = app
+        self.channel = channel
+        self.title = title
+        self.subtitle = subtitle
+        self.body = body
+        self.url = url
+        self.taskId = taskId
+        self.msgId = msgId
+        self.offline = offline
+        self.badge = badge
+        self.payload = payload
+    }
+}

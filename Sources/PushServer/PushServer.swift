@@ -1,0 +1,1 @@
+// PushServer — see DESIGN §7.

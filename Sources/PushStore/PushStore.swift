@@ -1,0 +1,1 @@
+// PushStore — see DESIGN §7.

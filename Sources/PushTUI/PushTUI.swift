@@ -1,0 +1,1 @@
+// PushTUI — see DESIGN §7.

@@ -1,0 +1,1 @@
+// PushTerminal — see DESIGN §7.

@@ -1,0 +1,3 @@
+import Testing
+
+// Tests for this module arrive with its issue.
