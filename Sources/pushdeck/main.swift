@@ -1,1 +1,5 @@
-print("pushdeck")
+import Glibc
+import PushServer
+
+ignoreBrokenPipes()
+exit(Pushdeck.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,59 @@
+import Glibc
+import PushCore
+
+/// One client on the socket: its framer, its pending output, its subscription.
+final class Connection {
+    let fd: Int32
+    var framer: StreamFramer
+    /// Bytes waiting to be written; `outputStart` is how much of it was already sent.
+    var output: [UInt8] = []
+    var outputStart = 0
+    /// Topics this client subscribed to (empty set = all), or nil when not subscribed.
+    var topics: Set<Topic>?
+    /// Close once the output is written (after a framing error that cannot be recovered).
+    var closeAfterFlush = false
+    /// The peer closed its side; finish answering what it sent, then close.
+    var readClosed = false
+
+    init(fd: Int32, maxObjectBytes: Int) {
+        self.fd = fd
+        self.framer = StreamFramer(limit: maxObjectBytes)
+    }
+
+    var pendingOutput: Int { output.count - outputStart }
+
+    func wants(_ topic: Topic) -> Bool {
+        guard let topics else { return false }
+        return topics.isEmpty || topics.contains(topic)
+    }
+
+    /// Writes as much pending output as the socket takes now. Throws when the peer is gone.
+    func flush() throws(SystemError) {
+        while outputStart < output.count {
+            let start = outputStart
+            let sent = try nonBlockingSyscall("send") {
+                output.withUnsafeBytes { raw in
+                    Glibc.send(fd, raw.baseAddress.map { $0 + start }, raw.count - start, Int32(MSG_NOSIGNAL))
+                }
+            }
+            guard let sent else { break }
+            outputStart += sent
+        }
+        if outputStart == output.count {
+            output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+            outputStart = 0
+        } else if outputStart > 1 << 20 {
+            output.removeFirst(outputStart)
+            outputStart = 0
+        }
+    }
+
+    /// The uid of the process at the other end (`SO_PEERCRED`).
+    func peerUID() -> uid_t? {
+        // struct ucred needs _GNU_SOURCE and is not imported: it is (pid_t, uid_t, gid_t).
+        var credentials: (pid_t, uid_t, gid_t) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+        return credentials.1
+    }
+}

@@ -1,1 +1,0 @@
-// PushServer — see DESIGN §7.

@@ -1,0 +1,348 @@
+import Glibc
+import PushCore
+import PushStore
+
+/// The one process owning the loop, the inbox, the store, the bus and the injection socket.
+///
+/// One `poll(2)` loop: each turn reads what every client sent, handles the requests in order
+/// through the reducer, writes every change of the turn in one transaction (group commit), and
+/// only then sends the replies and bus events — so an acknowledged change is on disk. With nothing
+/// due it sleeps in `poll` with no timeout: an idle server uses no CPU.
+public final class Server {
+    public let store: Store
+    public private(set) var inbox: Inbox
+    public let options: ServerOptions
+    let listener: Listener?
+    let signals: SignalPipe?
+    let time: any TimeSource
+    let decoder: PushDecoder
+    var clients: [Int32: Connection] = [:]
+    var running = true
+
+    // MARK: The current turn
+    /// Replies and events of this turn, sent once the turn's transaction has committed.
+    var pending: [(fd: Int32, bytes: [UInt8], isReply: Bool)] = []
+    var inTransaction = false
+    var storeFailure: (any Error)?
+
+    public init(
+        store: Store, listener: Listener?, signals: SignalPipe?, options: ServerOptions = ServerOptions(),
+        time: any TimeSource = SystemTime()
+    ) throws {
+        self.store = store
+        self.listener = listener
+        self.signals = signals
+        self.options = options
+        self.time = time
+        self.decoder = PushDecoder(maxPayloadBytes: options.maxPayloadBytes)
+        self.inbox = try store.loadInbox(bannerSeconds: options.bannerSeconds)
+    }
+
+    /// Ends the loop after the current turn.
+    public func stop() { running = false }
+
+    /// Runs until a signal arrives or `stop` is called, then closes every client, removes the
+    /// socket and closes the store.
+    public func run(host: (any ServerHost)? = nil) {
+        while running {
+            turn(host: host)
+        }
+        shutDown()
+    }
+
+    // MARK: - One turn
+
+    func turn(host: (any ServerHost)?) {
+        var fds: [pollfd] = []
+        if let signals { fds.append(pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)) }
+        if let listener { fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)) }
+        let hostFDs = host?.descriptors ?? []
+        for fd in hostFDs { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        for client in clients.values {
+            var events: Int32 = 0
+            if !client.readClosed && client.pendingOutput < options.replyHighWater { events |= POLLIN }
+            if client.pendingOutput > 0 { events |= POLLOUT }
+            fds.append(pollfd(fd: client.fd, events: Int16(events), revents: 0))
+        }
+
+        let timeout = pollTimeout(host: host)
+        let ready = fds.withUnsafeMutableBufferPointer { buffer in
+            poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
+        }
+        if ready < 0 && errno != EINTR {
+            options.log("poll: \(SystemError("poll", errno: errno))")
+        }
+
+        for entry in fds where entry.revents != 0 {
+            if let signals, entry.fd == signals.readFD {
+                let received = signals.drain()
+                if !received.isEmpty {
+                    options.log("signal \(received[0]): shutting down")
+                    running = false
+                }
+            } else if let listener, entry.fd == listener.fd {
+                acceptClients(listener)
+            } else if hostFDs.contains(entry.fd) {
+                host?.readable(entry.fd, server: self)
+            } else if let client = clients[entry.fd] {
+                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(from: client) }
+            }
+        }
+
+        let now = time.now
+        if let deadline = inbox.nextDeadline(after: now), deadline <= now {
+            dispatch(.tick)
+        }
+        endTurn()
+        host?.turnEnded(server: self, now: time.now)
+    }
+
+    /// Milliseconds until the next thing time alone changes, or -1 (sleep until input).
+    func pollTimeout(host: (any ServerHost)?) -> Int32 {
+        let now = time.now
+        let deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now)].compactMap { $0 }
+        guard let next = deadlines.min() else { return -1 }
+        let milliseconds = (next.nanoseconds - now.nanoseconds + 999_999) / 1_000_000
+        return Int32(clamping: max(milliseconds, 0))
+    }
+
+    // MARK: - Clients
+
+    private func acceptClients(_ listener: Listener) {
+        for _ in 0..<128 {
+            let fd: Int32
+            do {
+                guard let accepted = try listener.accept() else { return }
+                fd = accepted
+            } catch {
+                options.log("\(error)")
+                return
+            }
+            let client = Connection(fd: fd, maxObjectBytes: options.maxObjectBytes)
+            if let uid = client.peerUID(), uid != getuid() {
+                options.log("refused a client of uid \(uid)")
+                client.output = Reply.line(Reply.error("permission denied: this pushdeck belongs to uid \(getuid()), you are uid \(uid)"))
+                try? client.flush()
+                Glibc.close(fd)
+                continue
+            }
+            clients[fd] = client
+        }
+    }
+
+    /// Reads what the client sent (at most one chunk) and handles every complete request in it.
+    private func receive(from client: Connection) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var total = 0
+        while total < options.readChunk && !client.readClosed {
+            let count: Int?
+            do {
+                count = try nonBlockingSyscall("recv") { recv(client.fd, &buffer, buffer.count, 0) }
+            } catch {
+                client.readClosed = true
+                client.closeAfterFlush = true
+                break
+            }
+            guard let count else { break }
+            if count == 0 {
+                client.readClosed = true
+                client.closeAfterFlush = true
+                break
+            }
+            total += count
+            client.framer.append(buffer[0..<count])
+        }
+        handleFrames(of: client)
+    }
+
+    private func handleFrames(of client: Connection) {
+        while true {
+            let frame: [UInt8]?
+            do {
+                frame = try client.framer.next()
+            } catch {
+                switch error {
+                case .tooLarge(let limit):
+                    queue(Reply.error("request is larger than the \(limit)-byte limit; the connection is closed"), to: client.fd)
+                    client.closeAfterFlush = true
+                    client.readClosed = true
+                    return
+                case .unexpected(let message):
+                    queue(Reply.error(message), to: client.fd)
+                    continue
+                }
+            }
+            guard let frame else { return }
+            let reply: JSONObject
+            do {
+                let request = try Request.decode(frame: frame)
+                reply = handle(request, from: client)
+            } catch {
+                reply = Reply.error(error.message)
+            }
+            queue(reply, to: client.fd)
+        }
+    }
+
+    private func close(_ client: Connection) {
+        Glibc.close(client.fd)
+        clients[client.fd] = nil
+    }
+
+    // MARK: - Requests and events
+
+    /// Handles a request the way a socket client's is handled, and returns the reply. For the
+    /// UI: a key is the same request a script would send.
+    public func perform(_ request: Request) -> JSONObject {
+        handle(request, from: nil)
+    }
+
+    func handle(_ request: Request, from client: Connection?) -> JSONObject {
+        do {
+            switch request {
+            case .push(let pushRequest):
+                let push = try decoder.decode(pushRequest)
+                return dispatch(.push(push, at: time.wallNow)) ?? Reply.ok()
+            case .read(.ids(let ids)):
+                return dispatch(.read(try lookUp(ids))) ?? Reply.ok()
+            case .read(.all(let app)):
+                return dispatch(.readAll(app: app)) ?? Reply.ok()
+            case .delete(let ids):
+                return dispatch(.delete(try lookUp(ids))) ?? Reply.ok()
+            case .badge(let app, let change, let sync):
+                return dispatch(.badge(app: app, change: change, sync: sync)) ?? Reply.ok()
+            case .mode(let mode):
+                guard let mode else { return Reply.ok(["mode": .string(inbox.mode.rawValue)]) }
+                return dispatch(.setMode(mode)) ?? Reply.ok()
+            case .app(let state):
+                guard let state else { return Reply.ok(["state": .string(inbox.appState.rawValue)]) }
+                return dispatch(.setAppState(state)) ?? Reply.ok()
+            case .list(let query):
+                let messages = try store.page(query)
+                return Reply.ok(["messages": .array(messages.map(\.wireJSON))])
+            case .subscribe(let topics):
+                guard let client else { return Reply.error("subscribe needs a socket connection") }
+                client.topics = Set(topics)
+                return Reply.ok()
+            case .ping:
+                return Reply.ok(["version": .string(Version.current)])
+            }
+        } catch let error as WireError {
+            return Reply.error(error.message)
+        } catch {
+            return Reply.error("\(error)")
+        }
+    }
+
+    /// The stored messages with these ids; an unknown id refuses the whole request.
+    private func lookUp(_ ids: [Int64]) throws -> [Message] {
+        let found = try store.messages(ids: ids)
+        if found.count < Set(ids).count {
+            let known = Set(found.map(\.id))
+            let missing = ids.filter { !known.contains($0) }.prefix(5).map(String.init).joined(separator: ", ")
+            throw WireError("no message with id \(missing); nothing was changed")
+        }
+        return found
+    }
+
+    /// Runs an event through the reducer and carries out its effects; returns its reply.
+    @discardableResult
+    public func dispatch(_ event: Event) -> JSONObject? {
+        let effects = reduce(into: &inbox, event, now: time.now)
+        var reply: JSONObject?
+        for effect in effects {
+            switch effect {
+            case .store(let change): write(change)
+            case .publish(let event): publish(event)
+            case .reply(let object): reply = object
+            }
+        }
+        return reply
+    }
+
+    private func write(_ change: StoreChange) {
+        guard storeFailure == nil else { return }
+        do {
+            if !inTransaction {
+                try store.begin()
+                inTransaction = true
+            }
+            try store.apply(change)
+        } catch {
+            storeFailure = error
+        }
+    }
+
+    private func publish(_ event: BusEvent) {
+        var line: [UInt8]?
+        for client in clients.values where client.wants(event.topic) {
+            if line == nil { line = Reply.line(event.json) }
+            if let line { pending.append((client.fd, line, false)) }
+        }
+    }
+
+    private func queue(_ reply: JSONObject, to fd: Int32) {
+        pending.append((fd, Reply.line(.object(reply)), true))
+    }
+
+    // MARK: - End of turn: commit, then answer
+
+    private func endTurn() {
+        if inTransaction {
+            do {
+                if let storeFailure { throw storeFailure }
+                try store.commit()
+            } catch {
+                recoverFromFailedCommit(error)
+            }
+            inTransaction = false
+            storeFailure = nil
+        }
+
+        for (fd, bytes, _) in pending {
+            clients[fd]?.output.append(contentsOf: bytes)
+        }
+        pending.removeAll(keepingCapacity: true)
+
+        for client in Array(clients.values) {
+            if client.pendingOutput > 0 {
+                do {
+                    try client.flush()
+                } catch {
+                    close(client)
+                    continue
+                }
+            }
+            if client.topics != nil && client.pendingOutput > options.maxOutputBytes {
+                options.log("dropped a watcher that fell \(client.pendingOutput) bytes behind")
+                close(client)
+            } else if client.closeAfterFlush && client.pendingOutput == 0 {
+                close(client)
+            }
+        }
+    }
+
+    /// The turn's transaction failed (disk full, I/O error): nothing of it is stored, so the
+    /// inbox is reloaded from the store and every reply of the turn becomes an error — an
+    /// acknowledgement must never be sent for a change that is not on disk.
+    private func recoverFromFailedCommit(_ error: any Error) {
+        options.log("store: \(error); the turn's changes were rolled back")
+        try? store.rollback()
+        if let reloaded = try? store.loadInbox(bannerSeconds: options.bannerSeconds) {
+            let banner = inbox.banner
+            inbox = reloaded
+            inbox.banner = banner
+        }
+        let failure = Reply.line(.object(Reply.error("store: \(error); nothing was saved")))
+        pending = pending.compactMap { entry in entry.isReply ? (entry.fd, failure, true) : nil }
+    }
+
+    private func shutDown() {
+        for client in Array(clients.values) {
+            try? client.flush()
+            close(client)
+        }
+        listener?.close()
+        store.close()
+    }
+}

@@ -1,0 +1,120 @@
+import Glibc
+import PushCore
+
+/// Why a client could not talk to the server.
+public enum ClientError: Error, Sendable, CustomStringConvertible {
+    /// Nothing answers at the socket path (exit 3).
+    case noServer(path: String, reason: String)
+    /// The connection broke or the server's reply could not be read.
+    case connection(String)
+
+    public var description: String {
+        switch self {
+        case .noServer(let path, let reason):
+            "no pushdeck server at \(path) (\(reason)). Start one with `pushdeck` (the UI) or `pushdeck serve`, "
+                + "or point --socket / PUSHDECK_SOCKET at a running one."
+        case .connection(let message):
+            message
+        }
+    }
+}
+
+/// A blocking client of the injection socket, as the command-line commands use it.
+public final class SocketClient {
+    public let path: String
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var bufferStart = 0
+
+    public init(path: String) throws(ClientError) {
+        self.path = path
+        let address: SocketAddress
+        do {
+            address = try SocketAddress(path: path)
+        } catch {
+            throw .noServer(path: path, reason: error.message)
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw .connection("socket: \(String(cString: strerror(errno)))") }
+        do {
+            _ = try address.withSockAddr { address, length throws(SystemError) in
+                try syscall("connect") { connect(fd, address, length) }
+            }
+        } catch {
+            Glibc.close(fd)
+            throw .noServer(path: path, reason: String(cString: strerror(error.errno)))
+        }
+        self.fd = fd
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Sends raw bytes (one or more requests).
+    public func send(_ bytes: [UInt8]) throws(ClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            let start = offset
+            let sent: Int
+            do {
+                sent = try syscall("send") {
+                    bytes.withUnsafeBytes { raw in
+                        Glibc.send(fd, raw.baseAddress.map { $0 + start }, raw.count - start, Int32(MSG_NOSIGNAL))
+                    }
+                }
+            } catch {
+                throw .connection("lost the connection to \(path): \(error)")
+            }
+            offset += sent
+        }
+    }
+
+    /// Sends one request and waits for its reply.
+    public func request(_ object: JSONObject) throws(ClientError) -> JSONObject {
+        try send(Array((JSON.object(object).compactText + "\n").utf8))
+        return try readReply()
+    }
+
+    /// Reads the next reply or event line and parses it.
+    public func readReply() throws(ClientError) -> JSONObject {
+        guard let line = try readLine() else { throw .connection("the server at \(path) closed the connection") }
+        guard let object = (try? JSON.parse(line))?.objectValue else {
+            throw .connection("the server sent a line that is not a JSON object: \(String(decoding: line.prefix(200), as: UTF8.self))")
+        }
+        return object
+    }
+
+    /// The next line from the server without its newline, or nil at end of stream.
+    public func readLine() throws(ClientError) -> [UInt8]? {
+        while true {
+            if let newline = buffer[bufferStart...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[bufferStart..<newline])
+                bufferStart = newline + 1
+                if bufferStart > 1 << 16 {
+                    buffer.removeFirst(bufferStart)
+                    bufferStart = 0
+                }
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            let count: Int
+            do {
+                count = try syscall("recv") { recv(fd, &chunk, chunk.count, 0) }
+            } catch {
+                throw .connection("lost the connection to \(path): \(error)")
+            }
+            if count == 0 {
+                guard bufferStart < buffer.count else { return nil }
+                let rest = Array(buffer[bufferStart...])
+                buffer.removeAll()
+                bufferStart = 0
+                return rest
+            }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Closes the sending side: the server answers what it got, then closes.
+    public func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+}

@@ -1,0 +1,93 @@
+/// A command's arguments, taken one kind at a time: flags, options, then positionals. Whatever is
+/// left unclaimed at the end is a usage error, so a typo is never silently ignored.
+struct Arguments {
+    private var tokens: [String]
+    let command: String
+
+    init(command: String, _ tokens: [String]) {
+        self.command = command
+        self.tokens = tokens
+    }
+
+    /// Removes `--name` and returns whether it was there.
+    mutating func flag(_ names: String...) -> Bool {
+        var found = false
+        tokens.removeAll { token in
+            let hit = names.contains(token)
+            found = found || hit
+            return hit
+        }
+        return found
+    }
+
+    /// Removes `--name VALUE` (or `--name=VALUE`) and returns the last value given.
+    mutating func option(_ name: String) throws(UsageError) -> String? {
+        try options(name).last
+    }
+
+    /// Removes every `--name VALUE` (repeatable options like `watch --topic`).
+    mutating func options(_ name: String) throws(UsageError) -> [String] {
+        var values: [String] = []
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            if token == name {
+                guard index + 1 < tokens.count else { throw UsageError("\(name) needs a value", command: command) }
+                values.append(tokens[index + 1])
+                tokens.removeSubrange(index...(index + 1))
+            } else if token.hasPrefix(name + "=") {
+                values.append(String(token.dropFirst(name.count + 1)))
+                tokens.remove(at: index)
+            } else if token == "--" {
+                break
+            } else {
+                index += 1
+            }
+        }
+        return values
+    }
+
+    /// An integer option, checked against a range.
+    mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = try option(name) else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: command)
+        }
+        return value
+    }
+
+    /// What remains, which must not look like options.
+    mutating func positionals() throws(UsageError) -> [String] {
+        var rest = tokens
+        tokens = []
+        if let dashes = rest.firstIndex(of: "--") {
+            let unknown = rest[..<dashes].first { $0.hasPrefix("-") && $0 != "-" }
+            if let unknown { throw UsageError("unknown option \(unknown)", command: command) }
+            rest.remove(at: dashes)
+            return rest
+        }
+        if let unknown = rest.first(where: { $0.hasPrefix("-") && $0 != "-" && Int($0) == nil }) {
+            throw UsageError("unknown option \(unknown)", command: command)
+        }
+        return rest
+    }
+
+    /// Fails if anything was left unclaimed.
+    mutating func finish() throws(UsageError) {
+        let rest = try positionals()
+        if let first = rest.first { throw UsageError("unexpected argument '\(first)'", command: command) }
+    }
+}
+
+/// A command line that cannot be run as written (exit 2).
+struct UsageError: Error, CustomStringConvertible {
+    var message: String
+    var command: String
+    init(_ message: String, command: String) {
+        self.message = message
+        self.command = command
+    }
+    var description: String {
+        "pushdeck \(command): \(message)\nRun 'pushdeck \(command) --help' for usage."
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+import PushCore
+import PushServer
+
+/// The commands that talk to a running pushdeck over its socket.
+enum ClientCommands {
+    // MARK: - send
+
+    static func send(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let app = try arguments.option("--app")
+        let channel = try arguments.option("--channel").map { text throws(UsageError) -> Channel in
+            guard let channel = Channel(rawValue: text) else {
+                throw UsageError("--channel takes apns or transparent, not '\(text)'", command: "send")
+            }
+            return channel
+        }
+        let offline = arguments.flag("--offline")
+        let title = try arguments.option("--title")
+        let body = try arguments.option("--body")
+        let badge = try arguments.intOption("--badge", in: 0...Int(Int32.max))
+        let files = try arguments.positionals()
+        guard files.count <= 1 else {
+            throw UsageError("send takes one FILE (or '-' for standard input), not \(files.count)", command: "send")
+        }
+
+        var payloads: [[UInt8]]
+        if let file = files.first {
+            guard title == nil, body == nil, badge == nil else {
+                throw UsageError("--title, --body and --badge build a payload; they cannot be used with a FILE", command: "send")
+            }
+            payloads = try readPayloads(file)
+        } else {
+            guard title != nil || body != nil || badge != nil else {
+                throw UsageError("give a FILE, '-' for standard input, or --title/--body/--badge", command: "send")
+            }
+            payloads = [Array(builtPayload(title: title, body: body, badge: badge).compactText.utf8)]
+        }
+
+        let client = try SocketClient(path: socket)
+        var exitCode: Int32 = 0
+        for payload in payloads {
+            var request: [UInt8] = Array(#"{"op":"push","#.utf8)
+            if let app { request += Array(#""app":\#(JSON.string(app).compactText),"#.utf8) }
+            if let channel { request += Array(#""channel":"\#(channel.rawValue)","#.utf8) }
+            if offline { request += Array(#""offline":true,"#.utf8) }
+            // The payload goes in as written, so the stored text is the file's, byte for byte.
+            request += Array(#""payload":"#.utf8) + payload + Array("}\n".utf8)
+            try client.send(request)
+            let reply = try client.readReply()
+            if reply["ok"] == .bool(true) {
+                writeLine(JSON.object(reply).compactText)
+            } else {
+                printError("pushdeck send: \(reply["error"]?.stringValue ?? JSON.object(reply).compactText)")
+                exitCode = 1
+            }
+        }
+        return exitCode
+    }
+
+    /// The objects in a file or standard input; each must be a JSON object (trailing commas allowed).
+    private static func readPayloads(_ file: String) throws -> [[UInt8]] {
+        let bytes: [UInt8]
+        let name = file == "-" ? "standard input" : file
+        if file == "-" {
+            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw Failure(code: 2, message: "cannot read \(file): no such file or not readable")
+            }
+            bytes = Array(data)
+        }
+        var framer = StreamFramer(limit: 16 << 20)
+        framer.append(bytes)
+        var payloads: [[UInt8]] = []
+        while true {
+            let frame: [UInt8]?
+            do {
+                frame = try framer.next()
+            } catch {
+                throw Failure.refused("\(name) is not a JSON object: \(error)")
+            }
+            guard let frame else { break }
+            do {
+                _ = try JSON.parse(frame)
+            } catch {
+                throw Failure.refused("\(name): not valid JSON: \(error)")
+            }
+            payloads.append(frame)
+        }
+        if payloads.isEmpty {
+            throw Failure.refused("\(name) holds no JSON object; a push payload is an object like {\"aps\":{\"alert\":\"Hi\"}}")
+        }
+        return payloads
+    }
+
+    /// The APNs payload `--title/--body/--badge` stand for.
+    static func builtPayload(title: String?, body: String?, badge: Int?) -> JSON {
+        var alert = JSONObject()
+        if let title { alert["title"] = .string(title) }
+        if let body { alert["body"] = .string(body) }
+        var aps = JSONObject()
+        if !alert.isEmpty { aps["alert"] = .object(alert) }
+        if let badge { aps["badge"] = .number(JSONNumber(badge)) }
+        return ["aps": .object(aps)]
+    }
+
+    // MARK: - badge, mode, app
+
+    static func badge(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let app = try arguments.option("--app")
+        let set = try arguments.intOption("--set", in: 0...Int(Int32.max))
+        let clear = arguments.flag("--clear")
+        let sync = try arguments.option("--sync")
+        let watch = arguments.flag("--watch")
+        let server = arguments.flag("--server")
+        try arguments.finish()
+        guard set == nil || !clear else { throw UsageError("--set and --clear cannot be used together", command: "badge") }
+        let client = try SocketClient(path: socket)
+        var request: JSONObject = ["op": "badge"]
+        if let app { request["app"] = .string(app) }
+        if let set { request["set"] = .number(JSONNumber(set)) }
+        if clear { request["clear"] = true }
+        if let sync {
+            guard sync == "on" || sync == "off" else { throw UsageError("--sync takes on or off, not '\(sync)'", command: "badge") }
+            request["sync"] = .bool(sync == "on")
+        }
+        let field = server ? "serverBadge" : "badge"
+        var reply = try expectOK(client.request(request))
+        var shown = reply[field]?.intValue ?? 0
+        writeLine(String(shown))
+        guard watch else { return 0 }
+
+        let events = try SocketClient(path: client.path)
+        _ = try expectOK(events.request(["op": "subscribe", "topics": ["badge.changed"]]))
+        var query: JSONObject = ["op": "badge"]
+        if let app { query["app"] = .string(app) }
+        while true {
+            _ = try events.readReply()
+            reply = try expectOK(client.request(query))
+            let value = reply[field]?.intValue ?? 0
+            if value != shown {
+                shown = value
+                writeLine(String(value))
+            }
+        }
+    }
+
+    static func mode(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let words = try arguments.positionals()
+        var request: JSONObject = ["op": "mode"]
+        switch words.count {
+        case 0: break
+        case 1:
+            guard PushMode(rawValue: words[0]) != nil else { throw UsageError("mode takes on or off, not '\(words[0])'", command: "mode") }
+            request["set"] = .string(words[0])
+        default: throw UsageError("mode takes at most one word: on or off", command: "mode")
+        }
+        let client = try SocketClient(path: socket)
+        writeLine(try expectOK(client.request(request))["mode"]?.stringValue ?? "")
+        return 0
+    }
+
+    static func app(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let words = try arguments.positionals()
+        var request: JSONObject = ["op": "app"]
+        switch words.count {
+        case 0: break
+        case 1:
+            guard AppState(rawValue: words[0]) != nil else {
+                throw UsageError("app takes foreground, background or terminated, not '\(words[0])'", command: "app")
+            }
+            request["state"] = .string(words[0])
+        default: throw UsageError("app takes at most one state", command: "app")
+        }
+        let client = try SocketClient(path: socket)
+        writeLine(try expectOK(client.request(request))["state"]?.stringValue ?? "")
+        return 0
+    }
+
+    // MARK: - read, delete, list
+
+    static func read(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let all = arguments.flag("--all")
+        let app = try arguments.option("--app")
+        let ids = try messageIDs(arguments.positionals(), command: "read")
+        var request: JSONObject = ["op": "read"]
+        if all {
+            guard ids.isEmpty else { throw UsageError("give IDs or --all, not both", command: "read") }
+            request["all"] = true
+            if let app { request["app"] = .string(app) }
+        } else {
+            guard !ids.isEmpty else { throw UsageError("give the IDs to mark read, or --all", command: "read") }
+            guard app == nil else { throw UsageError("--app goes with --all", command: "read") }
+            request["ids"] = .array(ids.map { .number(JSONNumber($0)) })
+        }
+        let client = try SocketClient(path: socket)
+        writeLine(JSON.object(try expectOK(client.request(request))).compactText)
+        return 0
+    }
+
+    static func delete(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let ids = try messageIDs(arguments.positionals(), command: "delete")
+        guard !ids.isEmpty else { throw UsageError("give the IDs to delete", command: "delete") }
+        let request: JSONObject = ["op": "delete", "ids": .array(ids.map { .number(JSONNumber($0)) })]
+        let client = try SocketClient(path: socket)
+        writeLine(JSON.object(try expectOK(client.request(request))).compactText)
+        return 0
+    }
+
+    private static func messageIDs(_ words: [String], command: String) throws(UsageError) -> [Int64] {
+        var ids: [Int64] = []
+        for word in words {
+            guard let id = Int64(word), id > 0 else {
+                throw UsageError("'\(word)' is not a message id (ids are whole numbers from 1)", command: command)
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    static func list(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let app = try arguments.option("--app")
+        let unread = arguments.flag("--unread")
+        let limit = try arguments.intOption("--limit", in: 1...1000)
+        let before = try arguments.intOption("--before", in: 1...Int.max)
+        let json = arguments.flag("--json")
+        try arguments.finish()
+        var request: JSONObject = ["op": "list"]
+        if let app { request["app"] = .string(app) }
+        if unread { request["unread"] = true }
+        if let limit { request["limit"] = .number(JSONNumber(limit)) }
+        if let before { request["before"] = .number(JSONNumber(before)) }
+        let client = try SocketClient(path: socket)
+        let messages = try expectOK(client.request(request))["messages"]?.arrayValue ?? []
+        if json {
+            writeLine(JSON.array(messages).compactText)
+        } else {
+            writeLine(MessageTable.render(messages))
+        }
+        return 0
+    }
+
+    // MARK: - watch, ping
+
+    static func watch(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let topics = try arguments.options("--topic")
+        try arguments.finish()
+        for topic in topics where Topic(rawValue: topic) == nil {
+            let known = Topic.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError("unknown topic '\(topic)'; topics are \(known)", command: "watch")
+        }
+        let client = try SocketClient(path: socket)
+        _ = try expectOK(client.request(["op": "subscribe", "topics": .array(topics.map(JSON.string))]))
+        while let line = try client.readLine() {
+            writeAll(1, line + [UInt8(ascii: "\n")])
+        }
+        return 0
+    }
+
+    static func ping(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        try arguments.finish()
+        let client = try SocketClient(path: socket)
+        writeLine(try expectOK(client.request(["op": "ping"]))["version"]?.stringValue ?? "")
+        return 0
+    }
+
+    // MARK: - Shared
+
+    /// The socket to talk to: `--socket`, else the default of DESIGN §1. Read first, connected
+    /// to last, so a usage error is reported as one even when no server runs.
+    static func socketPath(_ arguments: inout Arguments) throws(UsageError) -> String {
+        let flag = try arguments.option("--socket")
+        return Locations.socketPath(flag: flag, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The reply when it says ok; the server's error as a refusal (exit 1) otherwise.
+    static func expectOK(_ reply: JSONObject) throws(Failure) -> JSONObject {
+        guard reply["ok"] == .bool(true) else {
+            throw Failure.refused(reply["error"]?.stringValue ?? JSON.object(reply).compactText)
+        }
+        return reply
+    }
+}

@@ -1,0 +1,98 @@
+/// The `--help` text of every command.
+enum Help {
+    static let overview = """
+        pushdeck — a terminal notification center for mobile push payloads
+
+        Usage:
+          pushdeck [ui]   [--socket P] [--db P | --memory] [--banner-seconds S]
+          pushdeck serve  [--socket P] [--db P | --memory]
+          pushdeck send   [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
+                          [--title T] [--body B] [--badge N]
+          pushdeck badge  [--app A] [--set N | --clear] [--sync on|off] [--watch]
+          pushdeck mode   [on|off]
+          pushdeck read   ID... | --all [--app A]
+          pushdeck delete ID...
+          pushdeck list   [--app A] [--unread] [--limit N] [--before ID] [--json]
+          pushdeck app    [foreground|background|terminated]
+          pushdeck watch  [--topic T]...
+          pushdeck demo   [--speed X]
+          pushdeck ping
+
+        Every client command takes --socket P (else $PUSHDECK_SOCKET, else
+        $XDG_RUNTIME_DIR/pushdeck/pushdeck.sock, else /tmp/pushdeck-$UID/pushdeck.sock).
+        Exit codes: 0 done, 1 the server said no, 2 bad usage, 3 no server at the socket.
+        Run 'pushdeck COMMAND --help' for one command.
+        """
+
+    static let commands: [String: String] = [
+        "ui": """
+            pushdeck [ui] [--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]
+              The full-screen notification center. It owns the socket and the store itself: no
+              server to start first. Keys: ↑↓ move, ⏎ open, r read, a all read, c clear badge,
+              m push on/off, f app state, d delete, / filter, o open banner, Esc dismiss, ? help, q quit.
+            """,
+        "serve": """
+            pushdeck serve [--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]
+              The same server without a terminal, for scripts and CI. Logs go to stderr.
+              Stops cleanly on SIGTERM or ^C (the socket is removed, the store closed).
+              --db P        the SQLite inbox (default $PUSHDECK_DB, $XDG_DATA_HOME/pushdeck/inbox.sqlite,
+                            ~/.local/share/pushdeck/inbox.sqlite)
+              --memory      keep nothing on disk
+            """,
+        "send": """
+            pushdeck send [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
+                          [--title T] [--body B] [--badge N]
+              Sends a push and prints the server's reply line, e.g. {"ok":true,"id":17,...}.
+              FILE is an .apns file, a Getui pass-through or a JPush message (JSON, trailing commas
+              allowed); '-' reads standard input, which may hold several objects one after another.
+              Without FILE, --title/--body/--badge build an APNs payload.
+            """,
+        "badge": """
+            pushdeck badge [--app A] [--set N | --clear] [--sync on|off] [--watch]
+              Prints the icon badge (the total over apps without --app) as a bare number.
+              --set N      set the icon badge of A (of 'default' without --app)
+              --clear      set both the icon and the server badge to 0 (every app without --app)
+              --sync on|off  keep the server badge in step with the icon badge (default on)
+              --server     print the server badge instead
+              --watch      print a new line each time it changes, until ^C
+            """,
+        "mode": """
+            pushdeck mode [on|off]
+              Prints the push mode (on or off). 'off' drops pushes, like Getui's setPushModeForOff.
+            """,
+        "read": """
+            pushdeck read ID... | --all [--app A]
+              Marks messages read (opening them): the badge goes down by one for each unread one.
+              Prints the reply line with the new badge.
+            """,
+        "delete": """
+            pushdeck delete ID...
+              Deletes messages. Prints the reply line with the new badge.
+            """,
+        "list": """
+            pushdeck list [--app A] [--unread] [--limit N] [--before ID] [--json]
+              The newest messages first (50 by default, at most 1000): a table, or with --json a
+              JSON array of message objects.
+            """,
+        "app": """
+            pushdeck app [foreground|background|terminated]
+              Prints (or sets) the simulated app state. Foreground shows banners; background only
+              lists; terminated holds pass-through messages until the app is next in the foreground.
+            """,
+        "watch": """
+            pushdeck watch [--topic T]...
+              Prints one JSON event per line until ^C. Topics: message.received, remote.received,
+              message.read, message.deleted, message.dropped, badge.changed, mode.changed,
+              app.changed, feedback (all when none given).
+            """,
+        "demo": """
+            pushdeck demo [--speed X]
+              Plays the sample scenario from Resources through a running pushdeck: Chinese and
+              English messages on both channels, badge changes, the push switch and app states.
+            """,
+        "ping": """
+            pushdeck ping
+              Checks that a server answers; prints its version.
+            """,
+    ]
+}
