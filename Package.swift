@@ -40,7 +40,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "PushTUITests", dependencies: ["PushTUI", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["pushdeck", "PushCore", "TestSupport"],
+        .testTarget(name: "EndToEndTests", dependencies: ["pushdeck", "PushCore", "PushServer", "TestSupport"],
                     swiftSettings: strict),
     ]
 )

@@ -1,0 +1,129 @@
+import Foundation
+
+/// What a finished `pushdeck` command did.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    /// Standard output without its final newline.
+    public var output: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
+}
+
+/// Runs the real `pushdeck` binary to completion.
+public func runPushdeck(
+    _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]
+) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env["PUSHDECK_SOCKET"] = nil
+    env["PUSHDECK_DB"] = nil
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(stdin) }
+    try input.fileHandleForWriting.close()
+    // Read both pipes while the process runs so neither fills up.
+    let group = DispatchGroup()
+    let box = OutputBox()
+    DispatchQueue.global().async(group: group) { box.setOut(out.fileHandleForReading.readDataToEndOfFile()) }
+    DispatchQueue.global().async(group: group) { box.setErr(err.fileHandleForReading.readDataToEndOfFile()) }
+    process.waitUntilExit()
+    group.wait()
+    return CommandResult(
+        status: process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
+        stderr: String(decoding: box.err, as: UTF8.self))
+}
+
+private final class OutputBox: @unchecked Sendable {
+    // @unchecked: each field is written once by its reader before `group.wait()` returns.
+    var out = Data()
+    var err = Data()
+    func setOut(_ data: Data) { out = data }
+    func setErr(_ data: Data) { err = data }
+}
+
+/// A `pushdeck serve` process on a private socket and database, stopped when dropped.
+public final class ServerProcess: @unchecked Sendable {
+    // @unchecked: the process handle is only touched by the owning test.
+    public let folder: TempFolder
+    public let socket: String
+    public let database: String
+    public let process: Process
+    private let log: FileHandle?
+
+    /// Starts a server and waits until it answers `ping` (up to 10 s).
+    public init(folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false) throws {
+        self.folder = folder
+        socket = folder.file("s.sock")
+        database = folder.file("inbox.sqlite")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
+        process.arguments = ["serve", "--socket", socket] + (memory ? ["--memory"] : ["--db", database]) + extraArguments
+        _ = FileManager.default.createFile(atPath: folder.file("server.log"), contents: nil)
+        log = FileHandle(forWritingAtPath: folder.file("server.log"))
+        process.standardError = log
+        process.standardOutput = log
+        try process.run()
+        try waitUntilReady()
+    }
+
+    /// Polls until the socket accepts a connection; fails if the process exits first.
+    private func waitUntilReady() throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if !process.isRunning { throw ServerProcessError.exited(process.terminationStatus, serverLog) }
+            if (try? runPushdeck(["ping", "--socket", socket]))?.status == 0 { return }
+            usleep(20_000)
+        }
+        throw ServerProcessError.notReady(serverLog)
+    }
+
+    public var serverLog: String {
+        (try? String(contentsOfFile: folder.file("server.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Runs a client command against this server.
+    public func run(_ arguments: [String], stdin: Data? = nil) throws -> CommandResult {
+        guard let command = arguments.first else { return try runPushdeck(arguments, stdin: stdin) }
+        return try runPushdeck([command, "--socket", socket] + arguments.dropFirst(), stdin: stdin)
+    }
+
+    /// SIGTERM and wait: a clean shutdown.
+    @discardableResult
+    public func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+
+    /// SIGKILL and wait: a crash.
+    public func kill9() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { kill9() }
+}
+
+public enum ServerProcessError: Error, CustomStringConvertible {
+    case exited(Int32, String)
+    case notReady(String)
+    public var description: String {
+        switch self {
+        case .exited(let status, let log): "pushdeck serve exited with \(status): \(log)"
+        case .notReady(let log): "pushdeck serve did not answer within 10 s: \(log)"
+        }
+    }
+}
