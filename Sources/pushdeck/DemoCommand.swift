@@ -1,6 +1,117 @@
-/// `pushdeck demo`: plays the sample scenario through a running pushdeck.
+import Foundation
+import PushCore
+import PushServer
+
+/// `pushdeck demo`: plays `Resources/demo.json` through the socket of a running pushdeck. With no
+/// pushdeck running it starts the UI itself (in memory) on this terminal and plays into that.
 enum DemoCommand {
+    /// One step of the scenario: at `at` seconds (divided by the speed), send a payload file or
+    /// a request, and say what is being shown.
+    struct Step {
+        var at: Double
+        var say: String?
+        var send: String?
+        var app: String?
+        var request: JSONObject?
+    }
+
     static func run(_ arguments: inout Arguments) throws -> Int32 {
-        throw Failure(code: 2, message: "the demo is not built yet")
+        let socketFlag = try arguments.option("--socket")
+        let speedText = try arguments.option("--speed")
+        try arguments.finish()
+        var speed = 1.0
+        if let speedText {
+            guard let value = Double(speedText), value > 0, value <= 1000 else {
+                throw UsageError("--speed takes a number above 0 (2 plays twice as fast), not '\(speedText)'", command: "demo")
+            }
+            speed = value
+        }
+        guard let resources = ResourceFolder.locate() else {
+            throw Failure(code: 1, message: "cannot find Resources/demo.json; run from the pushdeck checkout or set PUSHDECK_RESOURCES")
+        }
+        let steps = try loadScenario(resources.appendingPathComponent("demo.json"))
+
+        let environment = ProcessInfo.processInfo.environment
+        var socket = Locations.socketPath(flag: socketFlag, environment: environment)
+        var ui: Process?
+        if (try? SocketClient(path: socket)) == nil {
+            // No pushdeck to play into: start the UI on this terminal and stay off the screen.
+            socket = NSTemporaryDirectory() + "pushdeck-demo-\(getpid()).sock"
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+            if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+                process.executableURL = URL(fileURLWithPath: executable)
+            }
+            process.arguments = ["ui", "--memory", "--socket", socket]
+            try process.run()
+            // ^C goes to both; the UI handles it and restores the terminal, the demo waits for it.
+            signal(SIGINT, SIG_IGN)
+            ui = process
+        }
+        let narrate = ui == nil
+        let client = try connectWhenReady(socket, timeout: 10)
+        let started = Date()
+        for step in steps {
+            let due = started.addingTimeInterval(step.at / speed)
+            let wait = due.timeIntervalSinceNow
+            if wait > 0 { usleep(useconds_t(min(wait, 3600) * 1_000_000)) }
+            if let ui, !ui.isRunning { break }
+            if narrate, let say = step.say { writeLine(String(format: "%6.1fs  %@", step.at, say)) }
+            do {
+                if let file = step.send {
+                    let text = try String(contentsOf: resources.appendingPathComponent(file), encoding: .utf8)
+                    var request = "{\"op\":\"push\","
+                    if let app = step.app { request += "\"app\":\(JSON.string(app).compactText)," }
+                    request += "\"payload\":\(text)}\n"
+                    try client.send(Array(request.utf8))
+                    _ = try client.readReply()
+                } else if let request = step.request {
+                    _ = try client.request(request)
+                }
+            } catch let error as ClientError {
+                if ui != nil { break }
+                throw error
+            }
+        }
+        if let ui {
+            ui.waitUntilExit()
+            return ui.terminationStatus
+        }
+        return 0
+    }
+
+    static func loadScenario(_ url: URL) throws -> [Step] {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw Failure(code: 1, message: "cannot read \(url.path)")
+        }
+        let json: JSON
+        do {
+            json = try JSON.parse(Array(data))
+        } catch {
+            throw Failure(code: 1, message: "\(url.path): \(error)")
+        }
+        guard let steps = json.objectValue?["steps"]?.arrayValue else {
+            throw Failure(code: 1, message: "\(url.path): expected {\"steps\":[...]}")
+        }
+        return try steps.enumerated().map { index, value in
+            guard let object = value.objectValue, let at = object["at"]?.numberValue?.double else {
+                throw Failure(code: 1, message: "\(url.path): steps[\(index)] needs \"at\" (seconds)")
+            }
+            return Step(
+                at: at, say: object["say"]?.stringValue, send: object["send"]?.stringValue,
+                app: object["app"]?.stringValue, request: object["request"]?.objectValue)
+        }
+    }
+
+    private static func connectWhenReady(_ socket: String, timeout: Double) throws -> SocketClient {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            do {
+                return try SocketClient(path: socket)
+            } catch {
+                if Date() > deadline { throw error }
+                usleep(20_000)
+            }
+        }
     }
 }
