@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+import PushCore
+import PushStore
+
+/// The benchmark of issue 5: pushdeck against the physical limits of this machine, measured in
+/// one run so ratios hold on a noisy machine. Prints a table, then one JSON line.
+@main
+enum Bench {
+    struct Settings {
+        var quick: Bool
+        var pushes: Int { quick ? 10_000 : 100_000 }
+        var phaseSeconds: Double { quick ? 2 : 10 }
+        var uiMessages: Int { quick ? 10_000 : 1_000_000 }
+    }
+
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.contains("--help") {
+            print("pushdeck-bench [--quick] [--only PHASE,...]\n  Runs the benchmark against a release pushdeck beside this binary.")
+            return
+        }
+        let settings = Settings(quick: arguments.contains("--quick"))
+        signal(SIGPIPE, SIG_IGN)
+        var results = Results()
+        do {
+            let folder = try makeTempFolder()
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            try ServerPhases(settings: settings, folder: folder).run(into: &results)
+            try UIPhases(settings: settings, folder: folder).run(into: &results)
+        } catch {
+            print("pushdeck-bench: \(error)")
+            results.print()
+            exit(1)
+        }
+        results.print()
+    }
+
+    static func siblingBinary(_ name: String) -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    static func makeTempFolder() throws -> String {
+        var template = Array("/tmp/pdbench-XXXXXX".utf8CString)
+        let path = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+        }
+        guard let path else { throw BenchError("mkdtemp failed") }
+        return path
+    }
+}
+
+/// Monotonic seconds.
+func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+/// The figures, in the order the table shows them.
+struct Results {
+    var entries: [(key: String, value: Double, unit: String)] = []
+
+    mutating func record(_ key: String, _ value: Double, _ unit: String) {
+        entries.append((key, value, unit))
+        Swift.print(String(format: "  %-28@ %14.2f  %@", key, value, unit))
+    }
+
+    func print() {
+        Swift.print("")
+        Swift.print(String(format: "%-28@ %14@  %@", "figure", "value", "unit"))
+        for entry in entries {
+            Swift.print(String(format: "%-28@ %14.2f  %@", entry.key, entry.value, entry.unit))
+        }
+        let json = JSON.object(JSONObject(entries.map { entry in
+            (key: entry.key, value: JSON.number(JSONNumber(text: String(format: "%.3f", entry.value))))
+        }))
+        Swift.print(json.compactText)
+    }
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    let index = min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))
+    return sorted[index]
+}

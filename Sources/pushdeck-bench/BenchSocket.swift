@@ -1,0 +1,81 @@
+import Foundation
+import Glibc
+
+/// A blocking Unix socket for the benchmark's clients, shared by one writing and one reading thread.
+final class BenchSocket: @unchecked Sendable {
+    // @unchecked: after init only `fd` (immutable) is shared; one thread calls `write`, another
+    // calls `readLines` — send and recv on one socket from two threads is safe in POSIX.
+    let fd: Int32
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < 108 else { throw BenchError("socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw BenchError("connect \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    init(fd: Int32) { self.fd = fd }
+
+    deinit { close(fd) }
+
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress.map { $0 + offset }, raw.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { throw BenchError("send: \(String(cString: strerror(errno)))") }
+            offset += sent
+        }
+    }
+
+    /// Reads until `count` lines arrived, calling `each` with every line's bytes (without `\n`).
+    func readLines(_ count: Int, _ each: (ArraySlice<UInt8>) -> Void) throws {
+        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+        var carry: [UInt8] = []
+        var seen = 0
+        while seen < count {
+            let received = recv(fd, &buffer, buffer.count, 0)
+            if received < 0 && errno == EINTR { continue }
+            guard received > 0 else { throw BenchError("the server closed the connection after \(seen) replies") }
+            var start = 0
+            for index in 0..<received where buffer[index] == UInt8(ascii: "\n") {
+                if carry.isEmpty {
+                    each(buffer[start..<index])
+                } else {
+                    carry += buffer[start..<index]
+                    each(carry[...])
+                    carry.removeAll(keepingCapacity: true)
+                }
+                seen += 1
+                start = index + 1
+            }
+            carry += buffer[start..<received]
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// True when a reply line is `{"ok":true…`.
+func isOK(_ line: ArraySlice<UInt8>) -> Bool {
+    line.starts(with: Array(#"{"ok":true"#.utf8))
+}
