@@ -20,7 +20,7 @@ extension Inbox {
             badge.server = max(0, value)
             badge.icon = badge.server
         }
-        store(badge, for: app)
+        setLedgers(badge, of: app)
     }
 
     /// One unread message of `app` was read or deleted: unread −1 and icon −1, neither below 0
@@ -29,11 +29,11 @@ extension Inbox {
         unread[app] = max(0, unread[app, default: 0] - messages)
         var badge = badge(of: app)
         badge.icon = max(0, badge.icon - messages)
-        store(badge, for: app)
+        setLedgers(badge, of: app)
     }
 
     /// Sets the app's ledgers after a local change, the server following the icon when synced.
-    private mutating func store(_ badge: Badge, for app: String) {
+    private mutating func setLedgers(_ badge: Badge, of app: String) {
         var badge = badge
         if settings.badgeSync { badge.server = badge.icon }
         badges[app] = badge
@@ -57,7 +57,7 @@ extension Inbox {
             let target = app ?? Inbox.defaultApp
             var badge = badge(of: target)
             badge.icon = max(0, value)
-            store(badge, for: target)
+            setLedgers(badge, of: target)
         case .clear:
             for target in app.map({ [$0] }) ?? Array(badges.keys) {
                 badges[target] = Badge(icon: 0, server: 0)
