@@ -111,7 +111,15 @@ extension BannerPhase {
 
 extension Inbox {
     /// The stay of `--banner-seconds` in nanoseconds.
-    var bannerStay: Int64 { Int64((max(0, bannerSeconds) * 1e9).rounded()) }
+    ///
+    /// Kept within 0…a year so a silly `--banner-seconds` (negative, huge, NaN) cannot overflow
+    /// the instant arithmetic.
+    var bannerStay: Int64 {
+        guard bannerSeconds.isFinite else { return bannerSeconds > 0 ? Self.longestStay : 0 }
+        return min(Self.longestStay, Int64((max(0, min(bannerSeconds, 31_536_000)) * 1e9).rounded()))
+    }
+
+    private static let longestStay: Int64 = 31_536_000 * 1_000_000_000
 
     /// Where the banner is at `now` (`.gone` when there is none).
     public func bannerPhase(at now: Instant) -> BannerPhase {

@@ -1,4 +1,5 @@
 import PushCore
+import TestSupport
 import Testing
 
 /// One instant of a banner's life and what it should be then.
@@ -114,4 +115,13 @@ struct BannerMoment: Sendable, CustomTestStringConvertible {
         #expect(s.send(.tick) == [])
         #expect(s.inbox.banner != nil)
     }
+}
+
+@Test("a silly --banner-seconds neither crashes nor shows forever", arguments: [-3, .infinity, .nan, 1e300])
+func sillyBannerSeconds(seconds: Double) {
+    var inbox = Inbox(bannerSeconds: seconds)
+    _ = reduce(into: &inbox, .push(.apns(), at: ManualClock().wallNow), now: .zero)
+    let phase = inbox.bannerPhase(at: Instant(seconds: 0.25))
+    #expect(phase == .shown || phase == .leaving(fraction: 1))
+    #expect(inbox.nextDeadline(after: Instant(seconds: 0.25)) != nil)
 }
