@@ -4,18 +4,121 @@ import Foundation
 /// switches and the banner's timeline are decided (DESIGN §5, §6). Pure: the world is changed only
 /// through the returned effects, carried out in order by the loop.
 ///
-/// STUB — to be written (issue 2).
+/// Effects come in a fixed order: store writes first (one transaction), then bus events, then
+/// the reply — so nothing is published or answered before it is committed. Each app whose
+/// ledgers moved gets one `.badge` write and one `badge.changed`, with its final value.
 public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Effect] {
-    []
+    var outcome = Outcome()
+    let badgesBefore = inbox.badges
+    switch event {
+    case .push(let push, let at):
+        inbox.receive(push, at: at, now: now, into: &outcome)
+    case .read(let messages):
+        inbox.open(messages, into: &outcome)
+        outcome.reply = ["ok": true, "badge": .number(JSONNumber(inbox.totalBadge))]
+    case .readAll(let app):
+        inbox.readAll(app: app, into: &outcome)
+    case .delete(let messages):
+        inbox.delete(messages, into: &outcome)
+    case .badge(let app, let change, let sync):
+        inbox.applyBadgeRequest(app: app, change: change, sync: sync, into: &outcome)
+    case .setMode(let mode):
+        inbox.setMode(mode, now: now, into: &outcome)
+    case .setAppState(let state):
+        inbox.setAppState(state, now: now, into: &outcome)
+    case .openBanner:
+        inbox.openBanner(now: now, into: &outcome)
+    case .dismissBanner:
+        inbox.dismissBanner(now: now)
+    case .tick:
+        if inbox.banner != nil, inbox.bannerPhase(at: now) == .gone { inbox.banner = nil }
+    }
+    outcome.recordBadgeChanges(from: badgesBefore, to: inbox.badges)
+    return outcome.effects
 }
 
-extension Inbox {
-    /// Where the banner is at `now` (`.gone` when there is none).
-    /// STUB — to be written (issue 2).
-    public func bannerPhase(at now: Instant) -> BannerPhase { .gone }
+/// What one event does, gathered while the reducer works and handed out in effect order.
+struct Outcome {
+    var writes: [StoreChange] = []
+    var events: [BusEvent] = []
+    var reply: JSONObject?
 
-    /// The next instant at which time alone changes what is shown (a banner frame, its stay
-    /// ending), or nil when nothing animates — then the loop sleeps until input arrives.
-    /// STUB — to be written (issue 2).
-    public func nextDeadline(after now: Instant) -> Instant? { nil }
+    mutating func write(_ change: StoreChange) { writes.append(change) }
+    mutating func publish(_ topic: Topic, _ fields: JSONObject) { events.append(BusEvent(topic, fields)) }
+
+    /// One `.badge` write and one `badge.changed` per app whose ledgers moved, by app name.
+    mutating func recordBadgeChanges(from before: [String: Badge], to after: [String: Badge]) {
+        for app in Set(before.keys).union(after.keys).sorted() {
+            let badge = after[app] ?? Badge()
+            guard badge != before[app] ?? Badge() else { continue }
+            write(.badge(app: app, badge))
+            publish(
+                .badgeChanged,
+                ["app": .string(app), "badge": .number(JSONNumber(badge.icon)),
+                 "serverBadge": .number(JSONNumber(badge.server))])
+        }
+    }
+
+    var effects: [Effect] {
+        writes.map(Effect.store) + events.map(Effect.publish) + (reply.map { [Effect.reply($0)] } ?? [])
+    }
+}
+
+// MARK: - Mode and app state
+
+extension Inbox {
+    /// Turns push delivery on or off.
+    ///
+    /// Turning it on keeps the dropped count: it is the history of what was dropped while off,
+    /// shown as "N dropped while off", not a gauge of the current mode. Held messages wait while
+    /// push is off and are delivered when it comes back on in the foreground.
+    mutating func setMode(_ mode: PushMode, now: Instant, into outcome: inout Outcome) {
+        if mode != settings.mode {
+            settings.mode = mode
+            outcome.write(.settings(settings))
+            outcome.publish(.modeChanged, ["mode": .string(mode.rawValue)])
+            releaseHeldIfDue(now: now, into: &outcome)
+        }
+        outcome.reply = ["ok": true, "mode": .string(mode.rawValue)]
+    }
+
+    /// Moves the simulated app to `state` (seed 003).
+    ///
+    /// Leaving the foreground takes the banner with it (it is an in-app view, like STPushView).
+    /// Becoming foreground delivers the held pass-through messages (Getui's offline queue). The
+    /// launch notification stays marked when the app starts: it is history — the notification
+    /// the app was launched with — and is replaced only by a newer APNs push while terminated.
+    mutating func setAppState(_ state: AppState, now: Instant, into outcome: inout Outcome) {
+        if state != settings.appState {
+            settings.appState = state
+            outcome.write(.settings(settings))
+            outcome.publish(.appChanged, ["state": .string(state.rawValue)])
+            if state != .foreground { banner = nil }
+            releaseHeldIfDue(now: now, into: &outcome)
+        }
+        outcome.reply = ["ok": true, "state": .string(state.rawValue)]
+    }
+}
+
+// MARK: - The banner's actions
+
+extension Inbox {
+    /// `o` or a click (STPushView tap): the banner's message is opened — read, with its 90002
+    /// feedback — and the banner goes away at once.
+    mutating func openBanner(now: Instant, into outcome: inout Outcome) {
+        guard let banner, bannerIsUp(at: now) else {
+            self.banner = nil
+            return
+        }
+        open([banner.message], into: &outcome)
+        self.banner = nil
+        outcome.reply = ["ok": true, "badge": .number(JSONNumber(totalBadge))]
+    }
+
+    /// `Esc` (the swipe): the banner slides up from where it is.
+    mutating func dismissBanner(now: Instant) {
+        guard var current = banner else { return }
+        current.dismiss(at: now, stay: bannerStay)
+        banner = current.phase(at: now, stay: bannerStay) == .gone ? nil : current
+    }
 }

@@ -1,0 +1,72 @@
+// MARK: - The two badge ledgers (seeds 000, 002, 003)
+
+extension Inbox {
+    /// The app's badge after a delivery: +1, or what the payload says (DESIGN §5).
+    ///
+    /// `aps.badge` sets the icon; Getui's `autoBadge` moves the server's count and the icon takes
+    /// it, as a server-side badge push does. With sync on the server then follows the icon, as
+    /// seed 002 calls `setBadge` after every change (after `autoBadge` they already agree).
+    mutating func countDelivery(app: String, directive: BadgeDirective?) {
+        var badge = badge(of: app)
+        switch directive {
+        case nil:
+            badge.icon += 1
+        case .set(let value):
+            badge.icon = max(0, value)
+        case .autoAdd(let delta):
+            badge.server = max(0, badge.server + delta)
+            badge.icon = badge.server
+        case .autoSet(let value):
+            badge.server = max(0, value)
+            badge.icon = badge.server
+        }
+        setLedgers(badge, of: app)
+    }
+
+    /// One unread message of `app` was read or deleted: unread −1 and icon −1, neither below 0
+    /// (seed 000 cancels at 0 rather than going negative).
+    mutating func uncount(app: String, messages: Int = 1) {
+        unread[app] = max(0, unread[app, default: 0] - messages)
+        var badge = badge(of: app)
+        badge.icon = max(0, badge.icon - messages)
+        setLedgers(badge, of: app)
+    }
+
+    /// Sets the app's ledgers after a local change, the server following the icon when synced.
+    private mutating func setLedgers(_ badge: Badge, of app: String) {
+        var badge = badge
+        if settings.badgeSync { badge.server = badge.icon }
+        badges[app] = badge
+    }
+
+    /// The `badge` op: an optional sync switch, then an optional change.
+    ///
+    /// Sync is applied first, so `--set 3 --sync off` leaves the server where it was. Turning
+    /// sync on does not move the server by itself; the next local change does, as seed 002's
+    /// `setBadge` follows a change. `clear` zeroes both ledgers (JPush `resetBadge`, Getui
+    /// `setBadge:0`), of every app when no app is given; `set` without an app sets `default`.
+    mutating func applyBadgeRequest(app: String?, change: BadgeChange?, sync: Bool?, into outcome: inout Outcome) {
+        if let sync, sync != settings.badgeSync {
+            settings.badgeSync = sync
+            outcome.write(.settings(settings))
+        }
+        switch change {
+        case nil:
+            break
+        case .set(let value):
+            let target = app ?? Inbox.defaultApp
+            var badge = badge(of: target)
+            badge.icon = max(0, value)
+            setLedgers(badge, of: target)
+        case .clear:
+            for target in app.map({ [$0] }) ?? Array(badges.keys) {
+                badges[target] = Badge(icon: 0, server: 0)
+            }
+        }
+        let (icon, server) = app.map { (badge(of: $0).icon, badge(of: $0).server) } ?? (totalBadge, totalServerBadge)
+        outcome.reply = ["ok": true, "badge": .number(JSONNumber(icon)), "serverBadge": .number(JSONNumber(server))]
+    }
+
+    /// The app a push or badge command goes to when none is named.
+    public static let defaultApp = "default"
+}

@@ -1,0 +1,23 @@
+// MARK: - Which iOS callback a message reaches (seed 003)
+
+extension Inbox {
+    /// The callback an iOS app would get for `message` in the current app state, for the detail
+    /// view: pass-through goes to the Getui SDK callback (online, or from its offline queue);
+    /// APNs depends on the state, and the launch notification arrives in the launch options.
+    public func callback(for message: Message) -> String {
+        switch message.channel {
+        case .transparent:
+            return message.offline
+                ? "GeTuiSdkDidReceivePayloadData offLine:YES" : "GeTuiSdkDidReceivePayloadData offLine:NO"
+        case .apns:
+            if message.launch { return Self.launchCallback }
+            switch settings.appState {
+            case .foreground: return "userNotificationCenter:willPresentNotification:"
+            case .background: return "didReceiveRemoteNotification:fetchCompletionHandler: (shown in notification center)"
+            case .terminated: return Self.launchCallback
+            }
+        }
+    }
+
+    private static let launchCallback = "launchOptions[UIApplicationLaunchOptionsRemoteNotificationKey]"
+}

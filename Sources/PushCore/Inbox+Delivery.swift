@@ -1,0 +1,167 @@
+import Foundation
+
+// MARK: - Arrival: dropped, held or delivered (DESIGN §5)
+
+extension Inbox {
+    /// A push arrives: dropped when push is off, held when the app is terminated and it is
+    /// pass-through, else delivered.
+    mutating func receive(_ push: Push, at date: Date, now: Instant, into outcome: inout Outcome) {
+        guard settings.mode == .on else {
+            settings.dropped += 1
+            outcome.write(.settings(settings))
+            outcome.publish(
+                .messageDropped, ["app": .string(push.app), "dropped": .number(JSONNumber(settings.dropped))])
+            outcome.reply = [
+                "ok": true, "delivered": false, "reason": "push mode off",
+                "badge": .number(JSONNumber(badge(of: push.app).icon)),
+            ]
+            return
+        }
+        var message = Message(push, id: nextId, receivedAt: date)
+        nextId += 1
+
+        if settings.appState == .terminated && push.channel == .transparent {
+            // Getui's offline queue: stored now, delivered when the app is next in the foreground.
+            message.held = true
+            held.append(message)
+            outcome.write(.insert(message))
+            outcome.reply = [
+                "ok": true, "id": .number(JSONNumber(message.id)), "delivered": false, "held": true,
+                "badge": .number(JSONNumber(badge(of: push.app).icon)),
+            ]
+            return
+        }
+
+        let launches = settings.appState == .terminated && push.channel == .apns
+        message.launch = launches
+        outcome.write(.insert(message))
+        if launches {
+            // The newest APNs push while terminated is the one the app would launch with.
+            outcome.write(.setLaunch(message.id))
+            launchId = message.id
+        }
+        deliver(message, directive: push.badge, into: &outcome)
+        if settings.appState == .foreground { showBanner(message, at: now) }
+        outcome.reply = [
+            "ok": true, "id": .number(JSONNumber(message.id)),
+            "badge": .number(JSONNumber(badge(of: push.app).icon)), "delivered": true,
+        ]
+    }
+
+    /// Counts a delivered message and tells the bus: unread +1, the badge arithmetic, the
+    /// callback's topic, and for pass-through the 90001 receipt feedback of seed 002.
+    private mutating func deliver(_ message: Message, directive: BadgeDirective?, into outcome: inout Outcome) {
+        unread[message.app, default: 0] += 1
+        countDelivery(app: message.app, directive: directive)
+        switch message.channel {
+        case .apns:
+            outcome.publish(.remoteReceived, ["message": message.wireJSON])
+        case .transparent:
+            outcome.publish(.messageReceived, ["message": message.wireJSON])
+            outcome.publish(.feedback, Self.feedback(90001, for: message))
+        }
+    }
+
+    /// Delivers the held queue, oldest first and marked offline, once the app is in the
+    /// foreground with push on. One banner at most — the newest, counting the rest as `+N` —
+    /// instead of a storm of them.
+    mutating func releaseHeldIfDue(now: Instant, into outcome: inout Outcome) {
+        guard settings.appState == .foreground, settings.mode == .on, !held.isEmpty else { return }
+        let released = held.map { message in
+            var message = message
+            message.held = false
+            message.offline = true
+            return message
+        }
+        held = []
+        outcome.write(.release(released.map(\.id)))
+        for message in released {
+            deliver(message, directive: Self.badgeDirective(of: message), into: &outcome)
+        }
+        if let newest = released.last { showBanner(newest, at: now, arrivals: released.count) }
+    }
+
+    /// How a held message moves the badge: its payload decoded again, since only the payload
+    /// text survives a restart. A payload the decoder no longer takes counts as +1.
+    private static func badgeDirective(of message: Message) -> BadgeDirective? {
+        let request = PushRequest(payloadText: message.payload, app: message.app, channel: message.channel)
+        return (try? PushDecoder().decode(request))?.badge
+    }
+
+    /// The `feedback` bus event (Getui `sendFeedbackMessage`): 90001 received, 90002 opened.
+    static func feedback(_ action: Int, for message: Message) -> JSONObject {
+        [
+            "action": .number(JSONNumber(action)), "id": .number(JSONNumber(message.id)),
+            "app": .string(message.app), "taskId": .string(orNull: message.taskId),
+            "msgId": .string(orNull: message.msgId),
+        ]
+    }
+}
+
+// MARK: - Reading and deleting
+
+extension Inbox {
+    /// Opens messages: each delivered unread one becomes read, counts −1 on the badge (seed 000),
+    /// and gets its 90002 feedback. Read or held ones change nothing, so reading twice counts once.
+    mutating func open(_ messages: [Message], into outcome: inout Outcome) {
+        var seen = Set<Int64>()
+        let opened = messages.filter { message in
+            seen.insert(message.id).inserted && !message.read && !isHeld(message)
+        }
+        guard !opened.isEmpty else { return }
+        for message in opened { uncount(app: message.app) }
+        if let id = banner?.message.id, seen.contains(id) { banner?.message.read = true }
+        let ids = opened.map(\.id)
+        outcome.write(.markRead(ids))
+        outcome.publish(.messageRead, ["ids": .array(ids.map { .number(JSONNumber($0)) })])
+        for message in opened { outcome.publish(.feedback, Self.feedback(90002, for: message)) }
+    }
+
+    /// Every unread message (of one app, or of all) becomes read; the icon loses that many.
+    ///
+    /// No 90002 feedback: the inbox keeps counts, not the messages, and "mark all read" is not
+    /// opening each one. Nothing is written or published when nothing was unread.
+    mutating func readAll(app: String?, into outcome: inout Outcome) {
+        let apps = app.map { [$0] } ?? unread.keys.sorted()
+        var readSome = false
+        for target in apps {
+            let count = unread[target, default: 0]
+            guard count > 0 else { continue }
+            uncount(app: target, messages: count)
+            readSome = true
+        }
+        if readSome {
+            if let bannerApp = banner?.message.app, app == nil || app == bannerApp { banner?.message.read = true }
+            outcome.write(.markAllRead(app: app))
+            outcome.publish(.messageRead, ["all": true, "app": .string(orNull: app)])
+        }
+        let icon = app.map { badge(of: $0).icon } ?? totalBadge
+        outcome.reply = ["ok": true, "badge": .number(JSONNumber(icon))]
+    }
+
+    /// Deletes messages. An unread one counts down like a read (without feedback); a held one
+    /// leaves the queue; the banner showing one of them goes away.
+    mutating func delete(_ messages: [Message], into outcome: inout Outcome) {
+        var seen = Set<Int64>()
+        let deleted = messages.filter { seen.insert($0.id).inserted }
+        if !deleted.isEmpty {
+            for message in deleted {
+                if isHeld(message) {
+                    held.removeAll { $0.id == message.id }
+                } else if !message.read {
+                    uncount(app: message.app)
+                }
+            }
+            if let id = banner?.message.id, seen.contains(id) { banner = nil }
+            if let id = launchId, seen.contains(id) { launchId = nil }
+            let ids = deleted.map(\.id)
+            outcome.write(.delete(ids))
+            outcome.publish(.messageDeleted, ["ids": .array(ids.map { .number(JSONNumber($0)) })])
+        }
+        outcome.reply = ["ok": true, "badge": .number(JSONNumber(totalBadge))]
+    }
+
+    private func isHeld(_ message: Message) -> Bool {
+        message.held || held.contains { $0.id == message.id }
+    }
+}

@@ -1,0 +1,11 @@
+import Foundation
+
+extension Message {
+    /// The message a push becomes, with its id and wall-clock arrival.
+    init(_ push: Push, id: Int64, receivedAt: Date) {
+        self.init(
+            id: id, app: push.app, channel: push.channel, title: push.title, subtitle: push.subtitle,
+            body: push.body, url: push.url, offline: push.offline, receivedAt: receivedAt,
+            taskId: push.taskId, msgId: push.msgId, payload: push.payload)
+    }
+}
