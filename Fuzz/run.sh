@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Builds pushdeck's libFuzzer targets and runs each for N seconds (default 60).
+#
+#   Fuzz/run.sh [seconds-per-target]
+#
+# The targets are compiled with swiftc directly (-sanitize=fuzzer,address), the PushCore,
+# PushStore and PushServer sources as separate modules, so SwiftPM never sees this folder.
+# Everything built or found goes to Fuzz/build/ (ignored by git): a working corpus per target,
+# seeded from Resources/, Tests/Fixtures/corpus/ and Fuzz/vectors/, and crash-* files.
+# Prints executions per target and exits non-zero when any target crashed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+command -v swiftc >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
+# Swift's own crash handler trips a false ASan report after a trap and can hang the run.
+export SWIFT_BACKTRACE=enable=no
+
+build=Fuzz/build
+mkdir -p "$build/modules"
+flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$build/modules" -I Sources/CSQLite)
+link=()
+# lld silences ~40 harmless gold warnings about __asan_check_* symbols.
+if command -v ld.lld >/dev/null 2>&1; then link+=(-use-ld=lld); fi
+
+module() { # name, then the sources
+    local name="$1"; shift
+    echo "fuzz: building $name"
+    swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/modules/$name.swiftmodule" \
+        -c "$@" -o "$build/$name.o"
+}
+module PushCore Sources/PushCore/*.swift
+module PushStore Sources/PushStore/*.swift
+module PushServer Sources/PushServer/*.swift
+
+target() { # name, entry file, objects...
+    local name="$1" entry="$2"; shift 2
+    echo "fuzz: linking $name"
+    swiftc "${flags[@]}" "${link[@]}" -module-name "Fuzz_${name//-/_}" Fuzz/FuzzCheck.swift "$entry" "$@" -lsqlite3 \
+        -o "$build/$name"
+}
+target framer Fuzz/FramerFuzz.swift "$build/PushCore.o"
+target json Fuzz/JSONFuzz.swift "$build/PushCore.o"
+target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushServer.o"
+
+# Seeds: every sample payload and test vector, plus the hand-written request sessions.
+seeds="$build/seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds"
+for folder in Resources Tests/Fixtures/corpus Fuzz/vectors; do
+    [ -d "$folder" ] || continue
+    find "$folder" -type f \( -name '*.apns' -o -name '*.json' -o -name '*.jsonl' \) -size -64k -print0 |
+        while IFS= read -r -d '' file; do cp "$file" "$seeds/$(echo "$file" | tr '/' '_')"; done
+done
+echo "fuzz: $(ls "$seeds" | wc -l) seed inputs"
+
+failed=0
+summary=()
+for name in framer json request; do
+    corpus="$build/corpus/$name"
+    crashes="$build/crashes/$name"
+    mkdir -p "$corpus" "$crashes"
+    log="$build/$name.log"
+    echo "fuzz: running $name for ${seconds}s"
+    status=0
+    "$build/$name" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -max_len=8192 \
+        -dict=Fuzz/json.dict -artifact_prefix="$crashes/" "$corpus" "$seeds" >"$log" 2>&1 || status=$?
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    runs="${runs:-$(sed -n 's/^#\([0-9]*\).*DONE.*/\1/p' "$log" | tail -1)}"
+    if [ "$status" -ne 0 ] || ls "$crashes" | grep -q .; then
+        failed=1
+        summary+=("$name: CRASHED after ${runs:-?} executions (exit $status); see $log and $crashes/")
+        grep -E 'fuzz invariant broken|ERROR: AddressSanitizer|Fatal error|deadly signal' "$log" | head -5 || true
+    else
+        summary+=("$name: ${runs:-?} executions in ${seconds}s, no crash ($(ls "$corpus" | wc -l) corpus inputs)")
+    fi
+done
+
+echo "fuzz: summary"
+for line in "${summary[@]}"; do echo "  $line"; done
+exit "$failed"
