@@ -1,0 +1,128 @@
+import Foundation
+import Glibc
+import PushCore
+
+/// Why a raw client gave up.
+public struct RawClientError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A socket client for hostile tests: sends any bytes, never waits longer than its timeout (a
+/// hung server fails the test instead of hanging it), and can stall, vanish or never read.
+public final class RawClient: @unchecked Sendable {
+    // @unchecked: each client is used by one thread at a time (the test, or the one thread it
+    // hands the client to).
+    public let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to `path`; reads and writes give up after `timeout` seconds.
+    public init(path: String, timeout: Double = 5) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawClientError("socket: errno \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            Glibc.close(fd)
+            throw RawClientError("socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw RawClientError("connect to \(path): errno \(code)")
+        }
+        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Sends every byte, or throws when the server stops taking them for longer than the timeout
+    /// or closes the connection.
+    public func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let start = offset
+            let sent = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress.map { $0 + start }, raw.count - start, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                throw RawClientError("send: errno \(errno) after \(offset) of \(bytes.count) bytes")
+            }
+            offset += sent
+        }
+    }
+
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// The next line without its newline; nil when the server closed the connection.
+    public func readLine() throws -> [UInt8]? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw RawClientError(errno == EAGAIN ? "no reply within the timeout" : "recv: errno \(errno)")
+            }
+            if count == 0 {
+                guard !buffer.isEmpty else { return nil }
+                defer { buffer.removeAll() }
+                return buffer
+            }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// The next reply, parsed; throws when the connection closed or the line is not an object.
+    public func readReply() throws -> JSONObject {
+        guard let line = try readLine() else { throw RawClientError("the server closed the connection") }
+        guard let object = (try? JSON.parse(line))?.objectValue else {
+            throw RawClientError("not a JSON object: \(String(decoding: line.prefix(200), as: UTF8.self))")
+        }
+        return object
+    }
+
+    /// Every reply until the server closes the connection (after `finishSending`).
+    public func readRepliesUntilClosed() throws -> [JSONObject] {
+        var replies: [JSONObject] = []
+        while let line = try readLine() {
+            guard let object = (try? JSON.parse(line))?.objectValue else {
+                throw RawClientError("not a JSON object: \(String(decoding: line.prefix(200), as: UTF8.self))")
+            }
+            replies.append(object)
+        }
+        return replies
+    }
+
+    /// Sends one request's text and reads its reply.
+    public func request(_ text: String) throws -> JSONObject {
+        try send(Array((text + "\n").utf8))
+        return try readReply()
+    }
+
+    /// Closes the sending side: the server answers what it got, then closes.
+    public func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Makes `close` reset the connection (RST) instead of a clean end of stream.
+    public func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+}
