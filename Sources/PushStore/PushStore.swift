@@ -1,1 +1,0 @@
-// PushStore — see DESIGN §7.
