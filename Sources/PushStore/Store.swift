@@ -19,6 +19,10 @@ public final class Store {
     private let writes: WriteStatements
     /// Statements of the page queries, by their shape (see `Store+Reading.swift`).
     var pageStatements: [PageShape: Statement] = [:]
+    /// Unread delivered messages per app, as of the last change applied (committed or not).
+    private(set) var unread: [String: Int]
+    /// Apps whose unread count changed since the last commit: written just before `COMMIT`.
+    private var unreadChanged: Set<String> = []
 
     /// Opens the store at `path`, creating the file when missing and migrating it to the latest
     /// schema. The folder must exist (the caller makes it, with the permissions it wants).
@@ -42,6 +46,7 @@ public final class Store {
         do throws(StoreError) {
             try Self.configure(database, durability: durability)
             self.writes = try Self.attempt(database) { () throws(SQLiteError) in try WriteStatements(database) }
+            self.unread = try Self.attempt(database) { () throws(SQLiteError) in try Self.storedUnread(database) }
         } catch {
             database.close()
             throw error
@@ -72,12 +77,21 @@ public final class Store {
     public func begin() throws(SQLiteError) { try writes.begin.run() }
 
     /// Makes everything applied since `begin()` durable (see `Durability`).
-    public func commit() throws(SQLiteError) { try writes.commit.run() }
+    public func commit() throws(SQLiteError) {
+        try saveUnread()
+        try writes.commit.run()
+        unreadChanged.removeAll(keepingCapacity: true)
+    }
 
-    /// Undoes everything applied since `begin()`. Does nothing outside a transaction.
+    /// Undoes everything applied since `begin()`. Outside a transaction (SQLite ends one on its
+    /// own after some errors) only the store's own bookkeeping is put back.
     public func rollback() throws(SQLiteError) {
-        guard database.isInTransaction else { return }
-        try writes.rollback.run()
+        defer {
+            // The counts are rebuilt from what is committed, whatever happened to the transaction.
+            unreadChanged.removeAll(keepingCapacity: true)
+            unread = (try? Self.storedUnread(database)) ?? unread
+        }
+        if database.isInTransaction { try writes.rollback.run() }
     }
 
     /// True between `begin()` and `commit()`/`rollback()`.
@@ -97,30 +111,47 @@ public final class Store {
 
     // MARK: - Writing
 
-    /// Carries out one change. Call it between `begin()` and `commit()` (outside a transaction
-    /// each statement commits on its own, which is correct but slow).
+    /// Carries out one change. Call it between `begin()` and `commit()`; outside a transaction
+    /// it makes one of its own (correct, but a commit per change is slow).
     public func apply(_ change: StoreChange) throws(SQLiteError) {
+        guard database.isInTransaction else {
+            try write(CollectionOfOne(change))
+            return
+        }
         switch change {
         case .insert(let message):
             try insert(message)
+            if !message.held && !message.read { countUnread(message.app, by: 1) }
         case .markRead(let ids):
-            try run(writes.markRead, for: ids)
+            for (app, held) in try returning(writes.markRead, for: ids, { row in (row.string(at: 0), row.bool(at: 1)) })
+            where !held {
+                countUnread(app ?? "", by: -1)
+            }
         case .markAllRead(let app):
             if let app {
                 try writes.markAllReadOfApp.bind(app, at: 1)
                 try writes.markAllReadOfApp.run()
+                if unread[app] != nil { setUnread(app, 0) }
             } else {
                 try writes.markAllRead.run()
+                for app in unread.keys { setUnread(app, 0) }
             }
         case .delete(let ids):
-            try run(writes.delete, for: ids)
+            for (app, read, held) in try returning(writes.delete, for: ids, { row in
+                (row.string(at: 0), row.bool(at: 1), row.bool(at: 2))
+            }) where !read && !held {
+                countUnread(app ?? "", by: -1)
+            }
             // Remember the highest id ever deleted, so a deleted newest id is never handed out again.
             if let highest = ids.max() {
                 try writes.raiseIdFloor.bind(highest, at: 1)
                 try writes.raiseIdFloor.run()
             }
         case .release(let ids):
-            try run(writes.release, for: ids)
+            for (app, read) in try returning(writes.release, for: ids, { row in (row.string(at: 0), row.bool(at: 1)) })
+            where !read {
+                countUnread(app ?? "", by: 1)
+            }
         case .setLaunch(let id):
             try writes.clearLaunch.bind(id, at: 1)
             try writes.clearLaunch.run()
@@ -160,11 +191,54 @@ public final class Store {
         try statement.run()
     }
 
-    private func run(_ statement: Statement, for ids: [Int64]) throws(SQLiteError) {
+    /// Runs `statement` once per id and collects the rows its RETURNING clause gives back.
+    private func returning<Row>(
+        _ statement: Statement, for ids: [Int64], _ read: (Statement) -> Row
+    ) throws(SQLiteError) -> [Row] {
+        var rows: [Row] = []
         for id in ids {
             try statement.bind(id, at: 1)
-            try statement.run()
+            rows += try statement.rows(read)
         }
+        return rows
+    }
+
+    // MARK: - Unread counts
+
+    private func countUnread(_ app: String, by delta: Int) {
+        setUnread(app, max(0, (unread[app] ?? 0) + delta))
+    }
+
+    private func setUnread(_ app: String, _ count: Int) {
+        unread[app] = count
+        unreadChanged.insert(app)
+    }
+
+    /// Writes the counts that changed in this transaction (a few rows, whatever its size).
+    private func saveUnread() throws(SQLiteError) {
+        for app in unreadChanged {
+            let count = unread[app] ?? 0
+            if count > 0 {
+                try writes.saveUnread.bind(app, at: 1)
+                try writes.saveUnread.bind(count, at: 2)
+                try writes.saveUnread.run()
+            } else {
+                try writes.dropUnread.bind(app, at: 1)
+                try writes.dropUnread.run()
+                unread[app] = nil
+            }
+        }
+    }
+
+    /// The committed unread counts.
+    private static func storedUnread(_ database: Database) throws(SQLiteError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for (app, count) in try database.prepare("SELECT app, count FROM unread").rows({ row in
+            (row.string(at: 0) ?? "", row.int(at: 1))
+        }) {
+            counts[app] = count
+        }
+        return counts
     }
 
     private func setting(_ key: String, _ value: String) throws(SQLiteError) {

@@ -13,6 +13,8 @@ struct WriteStatements {
     let delete: Statement
     let raiseIdFloor: Statement
     let release: Statement
+    let saveUnread: Statement
+    let dropUnread: Statement
     let clearLaunch: Statement
     let setLaunch: Statement
     let badge: Statement
@@ -29,17 +31,24 @@ struct WriteStatements {
             INSERT INTO messages (\(Schema.messageColumns))
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
             """)
-        markRead = try database.prepare("UPDATE messages SET read = 1 WHERE id = ?1 AND read = 0")
-        markAllRead = try database.prepare("UPDATE messages SET read = 1 WHERE held = 0 AND read = 0")
+        // RETURNING tells the store which app's unread count moved, without a second query.
+        markRead = try database.prepare("UPDATE messages SET read = 1 WHERE id = ?1 AND read = 0 RETURNING app, held")
+        // Walking the unread index visits only unread rows, however many read ones there are.
+        markAllRead = try database.prepare(
+            "UPDATE messages INDEXED BY messages_unread SET read = 1 WHERE held = 0 AND read = 0")
         markAllReadOfApp = try database.prepare(
-            "UPDATE messages SET read = 1 WHERE held = 0 AND read = 0 AND app = ?1")
-        delete = try database.prepare("DELETE FROM messages WHERE id = ?1")
+            "UPDATE messages INDEXED BY messages_unread SET read = 1 WHERE held = 0 AND read = 0 AND app = ?1")
+        delete = try database.prepare("DELETE FROM messages WHERE id = ?1 RETURNING app, read, held")
         raiseIdFloor = try database.prepare(
             """
             INSERT INTO settings (key, value) VALUES ('\(SettingKey.idFloor)', ?1)
             ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))
             """)
-        release = try database.prepare("UPDATE messages SET held = 0, offline = 1 WHERE id = ?1")
+        release = try database.prepare(
+            "UPDATE messages SET held = 0, offline = 1 WHERE id = ?1 AND held = 1 RETURNING app, read")
+        saveUnread = try database.prepare(
+            "INSERT INTO unread (app, count) VALUES (?1, ?2) ON CONFLICT (app) DO UPDATE SET count = excluded.count")
+        dropUnread = try database.prepare("DELETE FROM unread WHERE app = ?1")
         clearLaunch = try database.prepare("UPDATE messages SET launch = 0 WHERE launch = 1 AND id <> ?1")
         setLaunch = try database.prepare("UPDATE messages SET launch = 1 WHERE id = ?1")
         badge = try database.prepare(
