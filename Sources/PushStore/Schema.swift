@@ -34,10 +34,13 @@ public enum Schema {
         -- Newest-first pages of every listed (held = 0) message walk the primary key backwards.
         -- Each index below costs every insert a little, so there are only those a question needs.
 
+        -- (A partial index's own condition columns are repeated in it: SQLite 3.40 does not know
+        -- they hold for every entry and would read each row to check them when counting.)
+
         -- The unread page over every app, newest first; "read all" walks it to find unread rows.
-        CREATE INDEX messages_unread ON messages (id) WHERE held = 0 AND read = 0;
+        CREATE INDEX messages_unread ON messages (id, held, read) WHERE held = 0 AND read = 0;
         -- One app's page, newest first, and how many listed messages there are.
-        CREATE INDEX messages_by_app ON messages (app) WHERE held = 0;
+        CREATE INDEX messages_by_app ON messages (app, held) WHERE held = 0;
         -- The held queue and the launch notification, read at start-up: a handful of rows that
         -- must not cost a scan of every message (nor anything per insert: no entry unless set).
         CREATE INDEX messages_held ON messages (id) WHERE held = 1;

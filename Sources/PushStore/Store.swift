@@ -123,8 +123,7 @@ public final class Store {
             try insert(message)
             if !message.held && !message.read { countUnread(message.app, by: 1) }
         case .markRead(let ids):
-            for (app, held) in try returning(writes.markRead, for: ids, { row in (row.string(at: 0), row.bool(at: 1)) })
-            where !held {
+            for app in try returning(writes.markRead, for: ids, { row in row.string(at: 0) }) {
                 countUnread(app ?? "", by: -1)
             }
         case .markAllRead(let app):

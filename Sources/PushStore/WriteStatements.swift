@@ -32,7 +32,9 @@ struct WriteStatements {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
             """)
         // RETURNING tells the store which app's unread count moved, without a second query.
-        markRead = try database.prepare("UPDATE messages SET read = 1 WHERE id = ?1 AND read = 0 RETURNING app, held")
+        // A held message is not delivered yet, so it cannot be read; releasing it delivers it unread.
+        markRead = try database.prepare(
+            "UPDATE messages SET read = 1 WHERE id = ?1 AND read = 0 AND held = 0 RETURNING app")
         // Walking the unread index visits only unread rows, however many read ones there are.
         markAllRead = try database.prepare(
             "UPDATE messages INDEXED BY messages_unread SET read = 1 WHERE held = 0 AND read = 0")

@@ -140,3 +140,13 @@ import Testing
         #expect(try store.messages(ids: []) == [])
     }
 }
+
+extension StoreChangeTests {
+    @Test func aHeldMessageCannotBeReadBeforeItIsReleased() throws {
+        let store = try Store.inMemory()
+        try store.write([.insert(Samples.message(1, held: true)), .markRead([1])])
+        #expect(try store.message(id: 1, includeHeld: true)?.read == false)
+        try store.write([.release([1])])
+        #expect(try store.loadInbox().unread == ["com.example.shop": 1])
+    }
+}
