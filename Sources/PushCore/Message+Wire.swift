@@ -1,5 +1,66 @@
+import Foundation
+
 extension Message {
     /// The message object of the wire (DESIGN §3): every field, `null` when absent, `payload` as
-    /// the parsed raw payload object. STUB — to be written (issue 2).
-    public var wireJSON: JSON { .null }
+    /// the parsed raw payload object.
+    public var wireJSON: JSON {
+        // A stored payload always parsed once; should it not, it is shown as the text it is.
+        let parsedPayload = (try? JSON.parse(payload)) ?? .string(payload)
+        return .object(JSONObject([
+            (key: "id", value: .number(JSONNumber(id))),
+            (key: "app", value: .string(app)),
+            (key: "channel", value: .string(channel.rawValue)),
+            (key: "title", value: .string(orNull: title)),
+            (key: "subtitle", value: .string(orNull: subtitle)),
+            (key: "body", value: .string(orNull: body)),
+            (key: "url", value: .string(orNull: url)),
+            (key: "read", value: .bool(read)),
+            (key: "offline", value: .bool(offline)),
+            (key: "receivedAt", value: .string(RFC3339.string(from: receivedAt))),
+            (key: "taskId", value: .string(orNull: taskId)),
+            (key: "msgId", value: .string(orNull: msgId)),
+            (key: "payload", value: parsedPayload),
+            (key: "launch", value: .bool(launch)),
+            (key: "held", value: .bool(held)),
+        ]))
+    }
+
+    /// A message read back from its wire object (what `list` and events carry), for clients.
+    ///
+    /// `payload` is re-encoded compactly: the wire carries the parsed object, not the raw text.
+    public init(wire object: JSONObject) throws(WireError) {
+        func text(_ key: String) throws(WireError) -> String? {
+            switch object[key] {
+            case nil, .null?: return nil
+            case .string(let value)?: return value
+            case let other?: throw WireError("message field \"\(key)\" must be a string or null; got \(other.kindName)")
+            }
+        }
+        func flag(_ key: String) throws(WireError) -> Bool {
+            switch object[key] {
+            case nil, .null?: return false
+            case .bool(let value)?: return value
+            case let other?: throw WireError("message field \"\(key)\" must be true or false; got \(other.kindName)")
+            }
+        }
+        guard case .number(let number)? = object["id"], let id = Int64(number.text) else {
+            throw WireError("message field \"id\" must be an integer")
+        }
+        guard let channelName = try text("channel"), let channel = Channel(rawValue: channelName) else {
+            throw WireError("message field \"channel\" must be one of apns, transparent")
+        }
+        guard let stamp = try text("receivedAt"), let receivedAt = RFC3339.date(from: stamp) else {
+            throw WireError("message field \"receivedAt\" must be an RFC 3339 time like 2026-11-30T09:41:00.000Z")
+        }
+        let payload: String = switch object["payload"] {
+        case .string(let raw)?: raw
+        case let value?: value.compactText
+        case nil: "{}"
+        }
+        self.init(
+            id: id, app: try text("app") ?? PushDecoder.defaultApp, channel: channel, title: try text("title"),
+            subtitle: try text("subtitle"), body: try text("body"), url: try text("url"), read: try flag("read"),
+            offline: try flag("offline"), launch: try flag("launch"), held: try flag("held"), receivedAt: receivedAt,
+            taskId: try text("taskId"), msgId: try text("msgId"), payload: payload)
+    }
 }

@@ -52,9 +52,113 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
+
+// MARK: - Decoding
+
 extension Request {
-    /// Decodes one framed object. STUB — to be written (issue 2).
+    /// The ops of DESIGN §3, in the order error messages list them.
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping"]
+    /// The most ids one `read` or `delete` takes.
+    public static let maxIds = 10_000
+    /// The largest badge number accepted (iOS keeps badges in an `NSInteger`; this leaves room
+    /// for arithmetic).
+    public static let maxBadge = Int(Int32.max)
+
+    /// Decodes one framed object.
+    ///
+    /// An object without `op` is a push of the whole object, its text kept byte for byte.
     public static func decode(frame: [UInt8]) throws(WireError) -> Request {
-        throw WireError("not implemented")
+        let document: JSONDocument
+        do {
+            document = try JSONDocument.parse(frame)
+        } catch {
+            throw WireError(error.wireMessage(subject: "request", bytes: frame))
+        }
+        guard case .object(let object) = document.value else {
+            throw WireError("a request must be a JSON object; got \(document.value.kindName)")
+        }
+        guard let opValue = object["op"] else {
+            return .push(PushRequest(payloadText: String(decoding: frame, as: UTF8.self)))
+        }
+        guard case .string(let op) = opValue, Request.ops.contains(op) else {
+            throw WireError("\"op\" must be one of \(Request.ops.joined(separator: ", ")); got \(RequestFields.describe(opValue))")
+        }
+        switch op {
+        case "push":
+            let fields = try RequestFields(op: op, object, accepted: ["payload", "app", "channel", "offline"])
+            guard let payload = object["payload"], !payload.isNull else {
+                throw WireError("\"payload\" is required for op push: the push payload, a JSON object")
+            }
+            guard case .object = payload, let range = document.range(ofMember: "payload") else {
+                throw WireError("\"payload\" must be a JSON object (the push payload); got \(payload.kindName)")
+            }
+            let text = frame.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+            return .push(PushRequest(
+                payloadText: text, app: try fields.app("app"), channel: try fields.choice("channel", Channel.self),
+                offline: try fields.bool("offline") ?? false))
+        case "read":
+            let fields = try RequestFields(op: op, object, accepted: ["id", "ids", "all", "app"])
+            let all = try fields.bool("all")
+            let app = try fields.app("app")
+            if all == true {
+                guard object["id"].isAbsent, object["ids"].isAbsent else {
+                    throw WireError("read takes \"id\", \"ids\" or \"all\": true, only one of them")
+                }
+                return .read(.all(app: app))
+            }
+            if all == false { throw WireError("\"all\" must be true when given (to read every message); got false") }
+            if app != nil {
+                throw WireError("\"app\" goes only with \"all\": true for op read (message ids are unique across apps)")
+            }
+            return .read(.ids(try fields.targetIds(for: "read", orAll: true)))
+        case "delete":
+            let fields = try RequestFields(op: op, object, accepted: ["id", "ids"])
+            return .delete(try fields.targetIds(for: "delete", orAll: false))
+        case "badge":
+            let fields = try RequestFields(op: op, object, accepted: ["app", "set", "clear", "sync"])
+            let set = try fields.integer("set", in: 0...Request.maxBadge, expected: "an integer ≥ 0 (the badge number)")
+            let clear = try fields.bool("clear") ?? false
+            if set != nil && clear { throw WireError("give either \"set\" or \"clear\": true for op badge, not both") }
+            let change: BadgeChange? = if let set { .set(set) } else if clear { .clear } else { nil }
+            return .badge(app: try fields.app("app"), change: change, sync: try fields.bool("sync"))
+        case "mode":
+            let fields = try RequestFields(op: op, object, accepted: ["set"])
+            return .mode(try fields.choice("set", PushMode.self))
+        case "app":
+            let fields = try RequestFields(op: op, object, accepted: ["state"])
+            return .app(try fields.choice("state", AppState.self))
+        case "list":
+            let fields = try RequestFields(op: op, object, accepted: ["limit", "unread", "before", "app"])
+            let limit = try fields.integer("limit", in: 1...1000, expected: "an integer from 1 to 1000") ?? 50
+            return .list(ListQuery(
+                limit: limit, unread: try fields.bool("unread") ?? false, before: try fields.id("before"),
+                app: try fields.app("app")))
+        case "subscribe":
+            let fields = try RequestFields(op: op, object, accepted: ["topics"])
+            return .subscribe(try fields.topics("topics"))
+        default:
+            _ = try RequestFields(op: op, object, accepted: [])
+            return .ping
+        }
+    }
+}
+
+extension Optional where Wrapped == JSON {
+    /// Absent or `null`: a request field a client left out.
+    var isAbsent: Bool { self == nil || self == .null }
+}
+
+extension JSONError {
+    /// The refusal text for a document that did not parse: what, where, and what is accepted.
+    public func wireMessage(subject: String, bytes: [UInt8]) -> String {
+        switch kind {
+        case .invalidUTF8:
+            let byte = offset < bytes.count ? " (byte 0x\(hex(bytes[offset], width: 2)))" : ""
+            return "\(subject) is not valid UTF-8 at byte \(offset)\(byte); pushdeck takes UTF-8 JSON text"
+        case .tooDeep:
+            return "\(subject) is nested too deeply: \(message) at byte \(offset)"
+        case .syntax:
+            return "\(subject) is not valid JSON: \(message) at byte \(offset)"
+        }
     }
 }

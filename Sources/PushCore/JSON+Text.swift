@@ -1,0 +1,148 @@
+// MARK: - Writing JSON text
+
+extension JSON {
+    /// The value as compact JSON text (what replies and events use).
+    public var compactText: String {
+        var bytes: [UInt8] = []
+        write(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The value as indented JSON text (what the detail view shows): 2 spaces, `"key": value`.
+    public var prettyText: String {
+        var bytes: [UInt8] = []
+        writePretty(into: &bytes, indent: 0)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the value as compact, strict JSON: control characters escaped, `/` and non-ASCII
+    /// written as they are.
+    ///
+    /// Recursive: values come from the parser (depth ≤ its limit) or from code.
+    public func write(into bytes: inout [UInt8]) {
+        switch self {
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let number): number.write(into: &bytes)
+        case .string(let string): JSON.writeString(string, into: &bytes)
+        case .array(let elements):
+            bytes.append(ascii("["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(ascii(",")) }
+                element.write(into: &bytes)
+            }
+            bytes.append(ascii("]"))
+        case .object(let object):
+            object.write(into: &bytes)
+        }
+    }
+
+    private func writePretty(into bytes: inout [UInt8], indent: Int) {
+        switch self {
+        case .array(let elements) where !elements.isEmpty:
+            bytes.append(ascii("["))
+            for (index, element) in elements.enumerated() {
+                bytes.append(contentsOf: index > 0 ? [ascii(","), 0x0A] : [0x0A])
+                bytes.append(contentsOf: repeatElement(ascii(" "), count: indent + 2))
+                element.writePretty(into: &bytes, indent: indent + 2)
+            }
+            bytes.append(0x0A)
+            bytes.append(contentsOf: repeatElement(ascii(" "), count: indent))
+            bytes.append(ascii("]"))
+        case .object(let object) where !object.isEmpty:
+            bytes.append(ascii("{"))
+            for (index, member) in object.members.enumerated() {
+                bytes.append(contentsOf: index > 0 ? [ascii(","), 0x0A] : [0x0A])
+                bytes.append(contentsOf: repeatElement(ascii(" "), count: indent + 2))
+                JSON.writeString(member.key, into: &bytes)
+                bytes.append(contentsOf: [ascii(":"), ascii(" ")])
+                member.value.writePretty(into: &bytes, indent: indent + 2)
+            }
+            bytes.append(0x0A)
+            bytes.append(contentsOf: repeatElement(ascii(" "), count: indent))
+            bytes.append(ascii("}"))
+        default:
+            write(into: &bytes)
+        }
+    }
+
+    /// Appends `string` as a JSON string literal; runs of plain bytes are copied at once.
+    static func writeString(_ string: String, into bytes: inout [UInt8]) {
+        bytes.append(ascii("\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == ascii("\"") || byte == ascii("\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case ascii("\""): bytes.append(contentsOf: [ascii("\\"), ascii("\"")])
+                case ascii("\\"): bytes.append(contentsOf: [ascii("\\"), ascii("\\")])
+                case 0x0A: bytes.append(contentsOf: [ascii("\\"), ascii("n")])
+                case 0x0D: bytes.append(contentsOf: [ascii("\\"), ascii("r")])
+                case 0x09: bytes.append(contentsOf: [ascii("\\"), ascii("t")])
+                case 0x08: bytes.append(contentsOf: [ascii("\\"), ascii("b")])
+                case 0x0C: bytes.append(contentsOf: [ascii("\\"), ascii("f")])
+                default: bytes.append(contentsOf: "\\u00\(hex(byte, width: 2))".utf8)
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        bytes.append(ascii("\""))
+    }
+}
+
+extension JSONObject {
+    /// Appends the object as compact JSON.
+    public func write(into bytes: inout [UInt8]) {
+        bytes.append(ascii("{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { bytes.append(ascii(",")) }
+            JSON.writeString(member.key, into: &bytes)
+            bytes.append(ascii(":"))
+            member.value.write(into: &bytes)
+        }
+        bytes.append(ascii("}"))
+    }
+
+    /// The object as compact JSON text.
+    public var compactText: String { JSON.object(self).compactText }
+}
+
+extension JSONNumber {
+    /// Appends the number's text; text that is not a JSON number (built by code) becomes `null`,
+    /// so what is written is always valid JSON.
+    public func write(into bytes: inout [UInt8]) {
+        if isValidJSON {
+            bytes.append(contentsOf: text.utf8)
+        } else {
+            bytes.append(contentsOf: "null".utf8)
+        }
+    }
+
+    /// True when `text` follows the JSON number grammar.
+    public var isValidJSON: Bool {
+        var utf8 = text.utf8[...]
+        if utf8.first == ascii("-") { utf8 = utf8.dropFirst() }
+        func digits(_ part: inout Substring.UTF8View) -> Int {
+            let count = part.prefix(while: { $0 >= ascii("0") && $0 <= ascii("9") }).count
+            part = part.dropFirst(count)
+            return count
+        }
+        let first = utf8.first
+        let whole = digits(&utf8)
+        guard whole > 0, !(first == ascii("0") && whole > 1) else { return false }
+        if utf8.first == ascii(".") {
+            utf8 = utf8.dropFirst()
+            guard digits(&utf8) > 0 else { return false }
+        }
+        if utf8.first == ascii("e") || utf8.first == ascii("E") {
+            utf8 = utf8.dropFirst()
+            if utf8.first == ascii("+") || utf8.first == ascii("-") { utf8 = utf8.dropFirst() }
+            guard digits(&utf8) > 0 else { return false }
+        }
+        return utf8.isEmpty
+    }
+}

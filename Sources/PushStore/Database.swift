@@ -1,0 +1,104 @@
+import CSQLite
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Not Sendable (it holds C pointers SQLite lets one thread use at a time): whoever opens it owns
+/// it. It is opened `NOMUTEX` because that owner is the only caller, so SQLite's own locking
+/// would be pure cost.
+public final class Database {
+    /// The file path, or `:memory:`.
+    public let path: String
+    private var connection: OpaquePointer?
+    /// Statements by their SQL text: each is compiled once and reused for the connection's life.
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (creating when missing) the database at `path`.
+    public init(path: String) throws(SQLiteError) {
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            // Even a failed open allocates a handle, which carries the message and must be closed.
+            let error = SQLiteError(code: code, connection: connection)
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        self.path = path
+        self.connection = connection
+    }
+
+    deinit { close() }
+
+    /// Finalizes every statement and closes the connection. Safe to call more than once.
+    public func close() {
+        for statement in statements.values { statement.finalize() }
+        statements = [:]
+        // close_v2 never refuses: anything still open is cleaned up when it is finalized.
+        sqlite3_close_v2(connection)
+        connection = nil
+    }
+
+    public var isOpen: Bool { connection != nil }
+
+    /// The prepared statement for `sql`, compiled on first use and cached. Pass one statement.
+    public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try Statement(sql: sql, connection: try live(sql))
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs SQL text that may hold several statements and returns no rows (schema scripts).
+    public func execute(_ script: String) throws(SQLiteError) {
+        let connection = try live(script)
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(connection, script, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+            throw SQLiteError(code: code, message: text, sql: script)
+        }
+    }
+
+    /// Runs one statement once, without caching it, and returns the first column of its first row.
+    /// For pragmas and other one-off questions.
+    @discardableResult
+    public func scalar(_ sql: String) throws(SQLiteError) -> String? {
+        let statement = try Statement(sql: sql, connection: try live(sql))
+        defer { statement.finalize() }
+        return try statement.step() ? statement.string(at: 0) : nil
+    }
+
+    /// True between `BEGIN` and `COMMIT`/`ROLLBACK`.
+    public var isInTransaction: Bool {
+        guard let connection else { return false }
+        return sqlite3_get_autocommit(connection) == 0
+    }
+
+    /// True when SQLite could only open the file for reading (the OS refused writing).
+    public var isReadOnly: Bool {
+        guard let connection else { return true }
+        return sqlite3_db_readonly(connection, "main") == 1
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    public var changes: Int {
+        guard let connection else { return 0 }
+        return Int(sqlite3_changes64(connection))
+    }
+
+    /// Copies everything in the WAL into the database file and truncates the WAL.
+    /// Returns quietly for databases without a WAL (`:memory:`).
+    public func checkpoint() throws(SQLiteError) {
+        let connection = try live(nil)
+        let code = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection) }
+    }
+
+    private func live(_ sql: String?) throws(SQLiteError) -> OpaquePointer {
+        guard let connection else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "the database \(path) is closed", sql: sql)
+        }
+        return connection
+    }
+}

@@ -1,0 +1,74 @@
+/// The store's tables, as an ordered list of migrations.
+///
+/// A database's `user_version` says how many migrations it has had; opening runs the rest, in one
+/// transaction. Migrations are only ever appended: never edit one that has shipped.
+public enum Schema {
+    /// Marks a database as pushdeck's (`PRAGMA application_id`, "PDK1"), so another program's
+    /// SQLite file given by mistake is refused instead of written into.
+    public static let applicationId: Int32 = 0x5044_4B31
+
+    /// The version a fully migrated database has.
+    public static var version: Int { migrations.count }
+
+    /// Migration n+1 is `migrations[n]`.
+    public static let migrations: [String] = [
+        // 1: everything.
+        """
+        CREATE TABLE messages (
+            id          INTEGER PRIMARY KEY,
+            app         TEXT    NOT NULL,
+            channel     TEXT    NOT NULL CHECK (channel IN ('apns', 'transparent')),
+            title       TEXT,
+            subtitle    TEXT,
+            body        TEXT,
+            url         TEXT,
+            read        INTEGER NOT NULL DEFAULT 0,
+            offline     INTEGER NOT NULL DEFAULT 0,
+            launch      INTEGER NOT NULL DEFAULT 0,
+            held        INTEGER NOT NULL DEFAULT 0,
+            received_at INTEGER NOT NULL,  -- milliseconds since 1970-01-01 UTC
+            task_id     TEXT,
+            msg_id      TEXT,
+            payload     TEXT    NOT NULL   -- the raw payload, byte for byte as received
+        );
+        -- Newest-first pages of every listed (held = 0) message walk the primary key backwards.
+        -- Each index below costs every insert a little, so there are only those a question needs.
+
+        -- (A partial index's own condition columns are repeated in it: SQLite 3.40 does not know
+        -- they hold for every entry and would read each row to check them when counting.)
+
+        -- The unread page over every app, newest first; "read all" walks it to find unread rows.
+        CREATE INDEX messages_unread ON messages (id, held, read) WHERE held = 0 AND read = 0;
+        -- One app's page, newest first, and how many listed messages there are.
+        CREATE INDEX messages_by_app ON messages (app, held) WHERE held = 0;
+        -- The held queue and the launch notification, read at start-up: a handful of rows that
+        -- must not cost a scan of every message (nor anything per insert: no entry unless set).
+        CREATE INDEX messages_held ON messages (id) WHERE held = 1;
+        CREATE INDEX messages_launch ON messages (id) WHERE launch = 1;
+
+        -- Unread delivered messages per app, kept by the store in the transaction that changes
+        -- them, so start-up reads a few rows instead of counting a million (a trigger would do
+        -- the same but doubles the cost of an insert).
+        CREATE TABLE unread (
+            app   TEXT    PRIMARY KEY,
+            count INTEGER NOT NULL
+        ) WITHOUT ROWID;
+
+        CREATE TABLE badges (
+            app    TEXT    PRIMARY KEY,
+            icon   INTEGER NOT NULL DEFAULT 0,
+            server INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+
+        -- mode, app_state, dropped, badge_sync, id_floor (see Store).
+        CREATE TABLE settings (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """
+    ]
+
+    /// The columns of `messages` in the order every query selects them.
+    static let messageColumns =
+        "id, app, channel, title, subtitle, body, url, read, offline, launch, held, received_at, task_id, msg_id, payload"
+}

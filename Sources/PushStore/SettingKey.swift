@@ -1,0 +1,10 @@
+/// The keys of the `settings` table.
+enum SettingKey {
+    static let mode = "mode"
+    static let appState = "app_state"
+    static let dropped = "dropped"
+    static let badgeSync = "badge_sync"
+    /// The highest message id ever deleted: the next id is above it even when the newest
+    /// messages were deleted, so an id a client has seen never names another message.
+    static let idFloor = "id_floor"
+}

@@ -1,0 +1,218 @@
+import CSQLite
+import Foundation
+import PushCore
+
+extension Store {
+    /// What shape of page query a statement answers; each shape is compiled once.
+    struct PageShape: Hashable {
+        /// Newer than the bound id (oldest first in SQL), else older than it (newest first).
+        var newer: Bool
+        var unread: Bool
+        var app: Bool
+    }
+
+    /// How many ids one lookup statement takes; longer lists are looked up in chunks of this.
+    static let idChunk = 64
+    private static let idPlaceholders = (1...idChunk).map { "?\($0)" }.joined(separator: ", ")
+
+    // MARK: - Start-up
+
+    /// The inbox as stored: badges, unread counts of delivered messages, settings, the next id,
+    /// the held queue (oldest first) and the launch notification. No banner.
+    ///
+    /// Every query here reads an index or a handful of rows (the unread counts are kept, not
+    /// counted), so start-up does not grow with the number of messages.
+    public func loadInbox(bannerSeconds: Double = Banner.defaultSeconds) throws(SQLiteError) -> Inbox {
+        var badges: [String: Badge] = [:]
+        for (app, badge) in try database.prepare("SELECT app, icon, server FROM badges").rows({ row in
+            (row.string(at: 0) ?? "", Badge(icon: row.int(at: 1), server: row.int(at: 2)))
+        }) {
+            badges[app] = badge
+        }
+
+        var values: [String: String] = [:]
+        for (key, value) in try database.prepare("SELECT key, value FROM settings").rows({ row in
+            (row.string(at: 0) ?? "", row.string(at: 1) ?? "")
+        }) {
+            values[key] = value
+        }
+
+        let highestId = try int64(database.prepare("SELECT max(id) FROM messages")) ?? 0
+        let idFloor = values[SettingKey.idFloor].flatMap { Int64($0) } ?? 0
+        let held = try database.prepare("SELECT \(Schema.messageColumns) FROM messages WHERE held = 1 ORDER BY id")
+            .rows(Self.message(from:))
+        let launchId = try int64(database.prepare("SELECT max(id) FROM messages WHERE launch = 1"))
+
+        return Inbox(
+            badges: badges, unread: unread.filter { $0.value > 0 }, settings: try Self.settings(from: values),
+            nextId: max(highestId, idFloor) + 1, held: held, launchId: launchId, bannerSeconds: bannerSeconds)
+    }
+
+    // MARK: - Lookups
+
+    /// The message with `id`, or nil. Held messages count as absent unless `includeHeld`.
+    public func message(id: Int64, includeHeld: Bool = false) throws(SQLiteError) -> Message? {
+        try messages(ids: [id], includeHeld: includeHeld).first
+    }
+
+    /// The messages with these ids, in the order asked, each once; ids not stored are left out.
+    /// Held messages count as absent unless `includeHeld` (they are not delivered yet, so a
+    /// read or delete by id must not reach them).
+    public func messages(ids: [Int64], includeHeld: Bool = false) throws(SQLiteError) -> [Message] {
+        guard !ids.isEmpty else { return [] }
+        let statement = try database.prepare(
+            "SELECT \(Schema.messageColumns) FROM messages WHERE id IN (\(Self.idPlaceholders))"
+                + (includeHeld ? "" : " AND held = 0"))
+        var found: [Int64: Message] = [:]
+        var start = ids.startIndex
+        while start < ids.endIndex {
+            let chunk = ids[start..<min(start + Self.idChunk, ids.endIndex)]
+            for (offset, id) in chunk.enumerated() { try statement.bind(id, at: Int32(offset + 1)) }
+            // NULL never equals an id: the unused slots match nothing.
+            for slot in chunk.count..<Self.idChunk { try statement.bindNull(at: Int32(slot + 1)) }
+            for message in try statement.rows(Self.message(from:)) { found[message.id] = message }
+            start = chunk.endIndex
+        }
+        var seen = Set<Int64>()
+        return ids.compactMap { id in seen.insert(id).inserted ? found[id] : nil }
+    }
+
+    // MARK: - Pages
+
+    /// A page of listed (not held) messages, newest first: at most `limit`, older than `before`
+    /// when given, only unread ones and only one app's when asked. One indexed SQL query.
+    public func page(_ query: ListQuery) throws(SQLiteError) -> [Message] {
+        try page(
+            PageShape(newer: false, unread: query.unread, app: query.app != nil),
+            bound: query.before ?? Int64.max, app: query.app, limit: query.limit)
+    }
+
+    /// The `limit` listed messages just newer than `id`, newest first — the page above a
+    /// window, for scrolling up through a long inbox.
+    public func page(after id: Int64, limit: Int, unread: Bool = false, app: String? = nil) throws(SQLiteError)
+        -> [Message]
+    {
+        try page(PageShape(newer: true, unread: unread, app: app != nil), bound: id, app: app, limit: limit)
+            .reversed()
+    }
+
+    /// How many listed messages there are (unread only, one app only, when asked).
+    public func count(unreadOnly: Bool = false, app: String? = nil) throws(SQLiteError) -> Int {
+        if unreadOnly {
+            // Kept up to date by every write: no counting needed.
+            return app.map { unread[$0] ?? 0 } ?? unread.values.reduce(0, +)
+        }
+        let statement = try database.prepare(Self.countSQL(unreadOnly: false, app: app != nil, newer: false))
+        if let app { try statement.bind(app, at: 2) }
+        return Int(try int64(statement) ?? 0)
+    }
+
+    /// How many listed messages are newer than `id`: its row (from 0) in the newest-first list,
+    /// for "row k of N". Costs a walk over those newer rows, so it is cheap near the top.
+    public func countNewer(than id: Int64, unreadOnly: Bool = false, app: String? = nil) throws(SQLiteError)
+        -> Int
+    {
+        let statement = try database.prepare(Self.countSQL(unreadOnly: unreadOnly, app: app != nil, newer: true))
+        try statement.bind(id, at: 1)
+        if let app { try statement.bind(app, at: 2) }
+        return Int(try int64(statement) ?? 0)
+    }
+
+    // MARK: - Private
+
+    private func page(_ shape: PageShape, bound: Int64, app: String?, limit: Int) throws(SQLiteError)
+        -> [Message]
+    {
+        // SQLite reads a negative LIMIT as "no limit": never let a bad limit load every row.
+        guard limit > 0 else { return [] }
+        let statement = try pageStatement(shape)
+        try statement.bind(bound, at: 1)
+        if let app { try statement.bind(app, at: 2) }
+        try statement.bind(limit, at: 3)
+        return try statement.rows(Self.message(from:))
+    }
+
+    private func pageStatement(_ shape: PageShape) throws(SQLiteError) -> Statement {
+        if let statement = pageStatements[shape] { return statement }
+        let statement = try database.prepare(Self.pageSQL(shape))
+        pageStatements[shape] = statement
+        return statement
+    }
+
+    /// The page query of `shape`: ?1 the id bound, ?2 the app, ?3 the limit.
+    static func pageSQL(_ shape: PageShape) -> String {
+        var sql = "SELECT \(Schema.messageColumns) FROM messages WHERE held = 0"
+        if shape.unread { sql += " AND read = 0" }
+        if shape.app { sql += " AND app = ?2" }
+        sql += shape.newer ? " AND id > ?1 ORDER BY id ASC LIMIT ?3" : " AND id < ?1 ORDER BY id DESC LIMIT ?3"
+        return sql
+    }
+
+    /// The count query: ?1 the id bound (when `newer`), ?2 the app.
+    static func countSQL(unreadOnly: Bool, app: Bool, newer: Bool) -> String {
+        // Without a narrower condition SQLite would count by reading every row of the table; the
+        // per-app index holds exactly the listed messages in far fewer pages.
+        var sql = unreadOnly || app || newer
+            ? "SELECT count(*) FROM messages WHERE held = 0"
+            : "SELECT count(*) FROM messages INDEXED BY messages_by_app WHERE held = 0"
+        if unreadOnly { sql += " AND read = 0" }
+        if app { sql += " AND app = ?2" }
+        if newer { sql += " AND id > ?1" }
+        return sql
+    }
+
+    /// The first column of the statement's first row, nil when there is no row or it is NULL.
+    private func int64(_ statement: Statement) throws(SQLiteError) -> Int64? {
+        defer { statement.reset() }
+        guard try statement.step(), !statement.isNull(at: 0) else { return nil }
+        return statement.int64(at: 0)
+    }
+
+    // MARK: - Rows to values
+
+    /// A `messages` row selected as `Schema.messageColumns`.
+    static func message(from row: Statement) throws(SQLiteError) -> Message {
+        let id = row.int64(at: 0)
+        let channelName = row.string(at: 2) ?? ""
+        guard let channel = Channel(rawValue: channelName) else {
+            throw SQLiteError(
+                code: SQLITE_MISMATCH, message: "message \(id) has channel '\(channelName)', not apns or transparent")
+        }
+        return Message(
+            id: id, app: row.string(at: 1) ?? "", channel: channel, title: row.string(at: 3),
+            subtitle: row.string(at: 4), body: row.string(at: 5), url: row.string(at: 6), read: row.bool(at: 7),
+            offline: row.bool(at: 8), launch: row.bool(at: 9), held: row.bool(at: 10),
+            receivedAt: Date(millisecondsSince1970: row.int64(at: 11)), taskId: row.string(at: 12),
+            msgId: row.string(at: 13), payload: row.string(at: 14) ?? "")
+    }
+
+    /// The settings from the `settings` rows; a missing key keeps its default, a value this
+    /// version cannot read is an error rather than a silent reset.
+    static func settings(from values: [String: String]) throws(SQLiteError) -> InboxSettings {
+        var settings = InboxSettings()
+        func invalid(_ key: String, _ value: String, _ accepted: String) -> SQLiteError {
+            SQLiteError(code: SQLITE_MISMATCH, message: "setting \(key) is '\(value)'; expected \(accepted)")
+        }
+        if let value = values[SettingKey.mode] {
+            guard let mode = PushMode(rawValue: value) else { throw invalid(SettingKey.mode, value, "on or off") }
+            settings.mode = mode
+        }
+        if let value = values[SettingKey.appState] {
+            guard let state = AppState(rawValue: value) else {
+                throw invalid(SettingKey.appState, value, "foreground, background or terminated")
+            }
+            settings.appState = state
+        }
+        if let value = values[SettingKey.dropped] {
+            guard let dropped = Int(value), dropped >= 0 else {
+                throw invalid(SettingKey.dropped, value, "a whole number ≥ 0")
+            }
+            settings.dropped = dropped
+        }
+        if let value = values[SettingKey.badgeSync] {
+            guard let sync = Bool(value) else { throw invalid(SettingKey.badgeSync, value, "true or false") }
+            settings.badgeSync = sync
+        }
+        return settings
+    }
+}

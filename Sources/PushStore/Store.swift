@@ -1,0 +1,326 @@
+import CSQLite
+import PushCore
+
+/// The inbox kept in SQLite: messages with their raw payloads, read/held/launch state, per-app
+/// badges and the settings (DESIGN §5, issue 3 item 4).
+///
+/// Writes are grouped by the caller: `begin()`, many `apply(_:)`, `commit()` once per loop turn,
+/// and replies go out only after the commit returns. Reads are paged in SQL and never load every
+/// row.
+///
+/// Not Sendable, on purpose: the connection and its statements are C pointers, and one owner —
+/// the server's event loop — makes every call. Hand the store to that owner; do not share it.
+public final class Store {
+    /// The database file, or `:memory:`.
+    public let path: String
+    public let durability: Durability
+    let database: Database
+    /// The statements `apply` runs, compiled once at open so a write binds and steps, nothing more.
+    private let writes: WriteStatements
+    /// Statements of the page queries, by their shape (see `Store+Reading.swift`).
+    var pageStatements: [PageShape: Statement] = [:]
+    /// Unread delivered messages per app, as of the last change applied (committed or not).
+    private(set) var unread: [String: Int]
+    /// Apps whose unread count changed since the last commit: written just before `COMMIT`.
+    private var unreadChanged: Set<String> = []
+
+    /// Opens the store at `path`, creating the file when missing and migrating it to the latest
+    /// schema. The folder must exist (the caller makes it, with the permissions it wants).
+    public convenience init(path: String, durability: Durability = .standard) throws(StoreError) {
+        try self.init(opening: path, durability: durability)
+    }
+
+    /// A store that keeps nothing on disk (`--memory`): a real SQLite in-memory database, so it
+    /// behaves exactly like the file one.
+    public static func inMemory() throws(StoreError) -> Store {
+        try Store(opening: ":memory:", durability: .processCrash)
+    }
+
+    private init(opening path: String, durability: Durability) throws(StoreError) {
+        let database: Database
+        do throws(SQLiteError) {
+            database = try Database(path: path)
+        } catch {
+            throw .cannotOpen(path: path, error)
+        }
+        do throws(StoreError) {
+            try Self.configure(database, durability: durability)
+            self.writes = try Self.attempt(database) { () throws(SQLiteError) in try WriteStatements(database) }
+            self.unread = try Self.attempt(database) { () throws(SQLiteError) in try Self.storedUnread(database) }
+        } catch {
+            database.close()
+            throw error
+        }
+        self.path = path
+        self.durability = durability
+        self.database = database
+    }
+
+    deinit { close() }
+
+    /// Finalizes the statements and closes the database. Safe to call more than once; any later
+    /// call on the store throws `SQLITE_MISUSE`.
+    public func close() {
+        pageStatements = [:]
+        database.close()
+    }
+
+    /// Copies the WAL into the database file and truncates it. SQLite also does this on its own
+    /// every ~4 MB of WAL; call it when idle to keep that work off a busy moment.
+    public func checkpoint() throws(SQLiteError) {
+        try database.checkpoint()
+    }
+
+    // MARK: - Transactions
+
+    /// Starts a write transaction, taking the write lock now rather than at the first write.
+    public func begin() throws(SQLiteError) { try writes.begin.run() }
+
+    /// Makes everything applied since `begin()` durable (see `Durability`).
+    public func commit() throws(SQLiteError) {
+        try saveUnread()
+        try writes.commit.run()
+        unreadChanged.removeAll(keepingCapacity: true)
+    }
+
+    /// Undoes everything applied since `begin()`. Outside a transaction (SQLite ends one on its
+    /// own after some errors) only the store's own bookkeeping is put back.
+    public func rollback() throws(SQLiteError) {
+        defer {
+            // The counts are rebuilt from what is committed, whatever happened to the transaction.
+            unreadChanged.removeAll(keepingCapacity: true)
+            unread = (try? Self.storedUnread(database)) ?? unread
+        }
+        if database.isInTransaction { try writes.rollback.run() }
+    }
+
+    /// True between `begin()` and `commit()`/`rollback()`.
+    public var isInTransaction: Bool { database.isInTransaction }
+
+    /// Applies `changes` in one transaction: all or nothing.
+    public func write(_ changes: some Sequence<StoreChange>) throws(SQLiteError) {
+        try begin()
+        do throws(SQLiteError) {
+            for change in changes { try apply(change) }
+            try commit()
+        } catch {
+            try? rollback()
+            throw error
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Carries out one change. Call it between `begin()` and `commit()`; outside a transaction
+    /// it makes one of its own (correct, but a commit per change is slow).
+    public func apply(_ change: StoreChange) throws(SQLiteError) {
+        guard database.isInTransaction else {
+            try write(CollectionOfOne(change))
+            return
+        }
+        switch change {
+        case .insert(let message):
+            try insert(message)
+            if !message.held && !message.read { countUnread(message.app, by: 1) }
+        case .markRead(let ids):
+            for app in try returning(writes.markRead, for: ids, { row in row.string(at: 0) }) {
+                countUnread(app ?? "", by: -1)
+            }
+        case .markAllRead(let app):
+            if let app {
+                try writes.markAllReadOfApp.bind(app, at: 1)
+                try writes.markAllReadOfApp.run()
+                if unread[app] != nil { setUnread(app, 0) }
+            } else {
+                try writes.markAllRead.run()
+                for app in unread.keys { setUnread(app, 0) }
+            }
+        case .delete(let ids):
+            for (app, read, held) in try returning(writes.delete, for: ids, { row in
+                (row.string(at: 0), row.bool(at: 1), row.bool(at: 2))
+            }) where !read && !held {
+                countUnread(app ?? "", by: -1)
+            }
+            // Remember the highest id ever deleted, so a deleted newest id is never handed out again.
+            if let highest = ids.max() {
+                try writes.raiseIdFloor.bind(highest, at: 1)
+                try writes.raiseIdFloor.run()
+            }
+        case .release(let ids):
+            for (app, read) in try returning(writes.release, for: ids, { row in (row.string(at: 0), row.bool(at: 1)) })
+            where !read {
+                countUnread(app ?? "", by: 1)
+            }
+        case .setLaunch(let id):
+            try writes.clearLaunch.bind(id, at: 1)
+            try writes.clearLaunch.run()
+            try writes.setLaunch.bind(id, at: 1)
+            try writes.setLaunch.run()
+        case .badge(let app, let badge):
+            let statement = writes.badge
+            try statement.bind(app, at: 1)
+            try statement.bind(badge.icon, at: 2)
+            try statement.bind(badge.server, at: 3)
+            try statement.run()
+        case .settings(let settings):
+            try setting(SettingKey.mode, settings.mode.rawValue)
+            try setting(SettingKey.appState, settings.appState.rawValue)
+            try setting(SettingKey.dropped, String(settings.dropped))
+            try setting(SettingKey.badgeSync, settings.badgeSync ? "true" : "false")
+        }
+    }
+
+    private func insert(_ message: Message) throws(SQLiteError) {
+        let statement = writes.insert
+        try statement.bind(message.id, at: 1)
+        try statement.bind(message.app, at: 2)
+        try statement.bind(message.channel.rawValue, at: 3)
+        try statement.bind(message.title, at: 4)
+        try statement.bind(message.subtitle, at: 5)
+        try statement.bind(message.body, at: 6)
+        try statement.bind(message.url, at: 7)
+        try statement.bind(message.read, at: 8)
+        try statement.bind(message.offline, at: 9)
+        try statement.bind(message.launch, at: 10)
+        try statement.bind(message.held, at: 11)
+        try statement.bind(message.receivedAt.millisecondsSince1970, at: 12)
+        try statement.bind(message.taskId, at: 13)
+        try statement.bind(message.msgId, at: 14)
+        try statement.bind(message.payload, at: 15)
+        try statement.run()
+    }
+
+    /// Runs `statement` once per id and collects the rows its RETURNING clause gives back.
+    private func returning<Row>(
+        _ statement: Statement, for ids: [Int64], _ read: (Statement) -> Row
+    ) throws(SQLiteError) -> [Row] {
+        var rows: [Row] = []
+        for id in ids {
+            try statement.bind(id, at: 1)
+            rows += try statement.rows(read)
+        }
+        return rows
+    }
+
+    // MARK: - Unread counts
+
+    private func countUnread(_ app: String, by delta: Int) {
+        setUnread(app, max(0, (unread[app] ?? 0) + delta))
+    }
+
+    private func setUnread(_ app: String, _ count: Int) {
+        unread[app] = count
+        unreadChanged.insert(app)
+    }
+
+    /// Writes the counts that changed in this transaction (a few rows, whatever its size).
+    private func saveUnread() throws(SQLiteError) {
+        for app in unreadChanged {
+            let count = unread[app] ?? 0
+            if count > 0 {
+                try writes.saveUnread.bind(app, at: 1)
+                try writes.saveUnread.bind(count, at: 2)
+                try writes.saveUnread.run()
+            } else {
+                try writes.dropUnread.bind(app, at: 1)
+                try writes.dropUnread.run()
+                unread[app] = nil
+            }
+        }
+    }
+
+    /// The committed unread counts.
+    private static func storedUnread(_ database: Database) throws(SQLiteError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for (app, count) in try database.prepare("SELECT app, count FROM unread").rows({ row in
+            (row.string(at: 0) ?? "", row.int(at: 1))
+        }) {
+            counts[app] = count
+        }
+        return counts
+    }
+
+    private func setting(_ key: String, _ value: String) throws(SQLiteError) {
+        try writes.setting.bind(key, at: 1)
+        try writes.setting.bind(value, at: 2)
+        try writes.setting.run()
+    }
+
+    // MARK: - Opening
+
+    /// Checks the file is ours (or new), switches on WAL and the durability, and migrates.
+    private static func configure(_ database: Database, durability: Durability) throws(StoreError) {
+        let path = database.path
+        // A second process (or a person with the sqlite3 shell) may hold the lock for a moment.
+        try attempt(database) { () throws(SQLiteError) in try database.scalar("PRAGMA busy_timeout = 2000") }
+
+        // Read before writing anything: another program's database must be left as it was.
+        // (For a file that is not SQLite at all, this first read fails with SQLITE_NOTADB.)
+        let (applicationId, version, objects) = try attempt(database) { () throws(SQLiteError) in
+            (
+                Int32(try database.scalar("PRAGMA application_id") ?? "") ?? 0,
+                Int(try database.scalar("PRAGMA user_version") ?? "") ?? 0,
+                Int(try database.scalar("SELECT count(*) FROM sqlite_schema") ?? "") ?? 0
+            )
+        }
+        let fresh = applicationId == 0 && version == 0 && objects == 0
+        guard fresh || applicationId == Schema.applicationId else { throw .foreignDatabase(path: path) }
+        guard version <= Schema.version else {
+            throw .newerSchema(path: path, found: version, supported: Schema.version)
+        }
+        guard !database.isReadOnly else { throw .readOnly(path: path) }
+
+        let mode = try attempt(database) { () throws(SQLiteError) in
+            try database.scalar("PRAGMA journal_mode = WAL")?.lowercased() ?? ""
+        }
+        // An in-memory database has no file to log beside; it answers "memory", which is fine.
+        guard mode == "wal" || (mode == "memory" && path == ":memory:") else {
+            throw .journalMode(path: path, got: mode)
+        }
+        try attempt(database) { () throws(SQLiteError) in
+            try database.scalar("PRAGMA synchronous = \(durability.synchronousPragma)")
+            try database.scalar("PRAGMA foreign_keys = ON")
+        }
+        try migrate(database)
+    }
+
+    /// Runs the migrations the database has not had yet, in one transaction.
+    private static func migrate(_ database: Database) throws(StoreError) {
+        try attempt(database) { () throws(SQLiteError) in try database.execute("BEGIN IMMEDIATE") }
+        do throws(StoreError) {
+            // Read again under the write lock: another process may have migrated meanwhile.
+            let version = try attempt(database) { () throws(SQLiteError) in
+                Int(try database.scalar("PRAGMA user_version") ?? "") ?? 0
+            }
+            guard version <= Schema.version else {
+                throw .newerSchema(path: database.path, found: version, supported: Schema.version)
+            }
+            try attempt(database) { () throws(SQLiteError) in
+                for migration in Schema.migrations.dropFirst(version) {
+                    try database.execute(migration)
+                }
+                if version < Schema.version {
+                    try database.execute(
+                        "PRAGMA user_version = \(Schema.version); PRAGMA application_id = \(Schema.applicationId)")
+                }
+                try database.execute("COMMIT")
+            }
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs SQLite work of the opening, turning its failures into a `StoreError` naming the file.
+    @discardableResult
+    private static func attempt<Result>(
+        _ database: Database, _ body: () throws(SQLiteError) -> Result
+    ) throws(StoreError) -> Result {
+        do throws(SQLiteError) {
+            return try body()
+        } catch {
+            let path = database.path
+            throw error.code == SQLITE_NOTADB ? .notADatabase(path: path) : .sqlite(path: path, error)
+        }
+    }
+}

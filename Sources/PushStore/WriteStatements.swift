@@ -1,0 +1,64 @@
+/// Every statement `Store.apply` runs, compiled once when the store opens.
+///
+/// Holding them here (not looking them up by SQL text) keeps a write to binding and stepping:
+/// no string is built or hashed per change.
+struct WriteStatements {
+    let begin: Statement
+    let commit: Statement
+    let rollback: Statement
+    let insert: Statement
+    let markRead: Statement
+    let markAllRead: Statement
+    let markAllReadOfApp: Statement
+    let delete: Statement
+    let raiseIdFloor: Statement
+    let release: Statement
+    let saveUnread: Statement
+    let dropUnread: Statement
+    let clearLaunch: Statement
+    let setLaunch: Statement
+    let badge: Statement
+    let setting: Statement
+
+    init(_ database: Database) throws(SQLiteError) {
+        // IMMEDIATE: take the write lock at the start, so a busy database is found (and waited
+        // for) before any change is applied, not at the first write halfway through.
+        begin = try database.prepare("BEGIN IMMEDIATE")
+        commit = try database.prepare("COMMIT")
+        rollback = try database.prepare("ROLLBACK")
+        insert = try database.prepare(
+            """
+            INSERT INTO messages (\(Schema.messageColumns))
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+            """)
+        // RETURNING tells the store which app's unread count moved, without a second query.
+        // A held message is not delivered yet, so it cannot be read; releasing it delivers it unread.
+        markRead = try database.prepare(
+            "UPDATE messages SET read = 1 WHERE id = ?1 AND read = 0 AND held = 0 RETURNING app")
+        // Walking the unread index visits only unread rows, however many read ones there are.
+        markAllRead = try database.prepare(
+            "UPDATE messages INDEXED BY messages_unread SET read = 1 WHERE held = 0 AND read = 0")
+        markAllReadOfApp = try database.prepare(
+            "UPDATE messages INDEXED BY messages_unread SET read = 1 WHERE held = 0 AND read = 0 AND app = ?1")
+        delete = try database.prepare("DELETE FROM messages WHERE id = ?1 RETURNING app, read, held")
+        raiseIdFloor = try database.prepare(
+            """
+            INSERT INTO settings (key, value) VALUES ('\(SettingKey.idFloor)', ?1)
+            ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))
+            """)
+        release = try database.prepare(
+            "UPDATE messages SET held = 0, offline = 1 WHERE id = ?1 AND held = 1 RETURNING app, read")
+        saveUnread = try database.prepare(
+            "INSERT INTO unread (app, count) VALUES (?1, ?2) ON CONFLICT (app) DO UPDATE SET count = excluded.count")
+        dropUnread = try database.prepare("DELETE FROM unread WHERE app = ?1")
+        clearLaunch = try database.prepare("UPDATE messages SET launch = 0 WHERE launch = 1 AND id <> ?1")
+        setLaunch = try database.prepare("UPDATE messages SET launch = 1 WHERE id = ?1")
+        badge = try database.prepare(
+            """
+            INSERT INTO badges (app, icon, server) VALUES (?1, ?2, ?3)
+            ON CONFLICT (app) DO UPDATE SET icon = excluded.icon, server = excluded.server
+            """)
+        setting = try database.prepare(
+            "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+    }
+}

@@ -1,0 +1,17 @@
+import PushStore
+import Testing
+
+/// The two real sides of the store boundary: an SQLite file and an SQLite `:memory:` database.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
+    case file
+    case memory
+
+    func open(in folder: TemporaryFolder) throws -> Store {
+        switch self {
+        case .file: try Store(path: folder.path())
+        case .memory: try Store.inMemory()
+        }
+    }
+
+    var testDescription: String { rawValue }
+}
