@@ -24,6 +24,12 @@ public final class SignalPipe {
                 _ = write(signalPipeWriteFD, &byte, 1)
             }
         }
+        // A parent may hand down a mask blocking them (Foundation's Process started from a
+        // Dispatch thread does): unblocked here, or SIGTERM would never reach the loop.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in signals { sigaddset(&unblock, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     /// The signals that arrived since the last call.
