@@ -43,7 +43,7 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// The server sessions run against.
 ///
-/// Opening a store costs milliseconds, so a server serves up to 500 inputs before a fresh one
+/// Opening a store costs milliseconds, so a server serves up to 100 inputs before a fresh one
 /// replaces it (the invariants are checked per request, so state carried over only widens what
 /// is tried). `FUZZ_FRESH=1` gives every input a fresh server, to reproduce a saved crash alone.
 enum Session {
@@ -54,7 +54,7 @@ enum Session {
 
     static func server() -> Server? {
         uses += 1
-        if let current, !fresh, uses < 500 { return current }
+        if let current, !fresh, uses < 100 { return current }
         current?.store.close()
         uses = 0
         do {
