@@ -121,7 +121,7 @@ public final class Server {
             let client = Connection(fd: fd, maxObjectBytes: options.maxObjectBytes)
             if let uid = client.peerUID(), uid != getuid() {
                 options.log("refused a client of uid \(uid)")
-                client.output = Reply.line(Reply.error("permission denied: this pushdeck belongs to uid \(getuid()), you are uid \(uid)"))
+                client.output = Reply.error("permission denied: this pushdeck belongs to uid \(getuid()), you are uid \(uid)").wireLine
                 try? client.flush()
                 Glibc.close(fd)
                 continue
@@ -276,13 +276,13 @@ public final class Server {
     private func publish(_ event: BusEvent) {
         var line: [UInt8]?
         for client in clients.values where client.wants(event.topic) {
-            if line == nil { line = Reply.line(event.json) }
+            if line == nil { line = event.json.wireLine }
             if let line { pending.append((client.fd, line, false)) }
         }
     }
 
     private func queue(_ reply: JSONObject, to fd: Int32) {
-        pending.append((fd, Reply.line(.object(reply)), true))
+        pending.append((fd, reply.wireLine, true))
     }
 
     // MARK: - End of turn: commit, then answer
@@ -333,7 +333,7 @@ public final class Server {
             inbox = reloaded
             inbox.banner = banner
         }
-        let failure = Reply.line(.object(Reply.error("store: \(error); nothing was saved")))
+        let failure = Reply.error("store: \(error); nothing was saved").wireLine
         pending = pending.compactMap { entry in entry.isReply ? (entry.fd, failure, true) : nil }
     }
 

@@ -18,6 +18,12 @@ public final class SignalPipe {
         try configureDescriptor(readFD)
         try configureDescriptor(writeFD)
         signalPipeWriteFD = writeFD
+        // A parent may have started us with these blocked (a spawning thread's mask is inherited,
+        // and Dispatch's worker threads block most signals): unblock them or SIGTERM never arrives.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in signals { sigaddset(&unblock, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         for number in signals {
             signal(number) { signo in
                 var byte = UInt8(truncatingIfNeeded: signo)
