@@ -1,7 +1,16 @@
 /// The bottom row: key hints, the filter prompt, or a status note; the list position on the right.
 public enum FooterView {
-    public static let listHints = "↑↓ move  ⏎ open  r read  a all read  c clear badge  m push on/off  o open banner  / filter  ? help  q quit"
-    public static let detailHints = "↑↓ scroll  esc back  r read  d delete  m push on/off  ? help  q quit"
+    /// Key hints of the list, longest first: the longest that fits is shown.
+    public static let listHints = [
+        "↑↓ move  ⏎ open  r read  a all read  c clear badge  m push on/off  o open banner  / filter  ? help  q quit",
+        "↑↓ move  ⏎ open  r read  a all  c clear  m push  o banner  ? help  q quit",
+        "⏎ open  m push  ? help  q quit",
+        "? help  q quit",
+    ]
+    public static let detailHints = [
+        "↑↓ scroll  esc back  r read  d delete  m push on/off  ? help  q quit",
+        "esc back  ? help  q quit",
+    ]
 
     public static func render(into grid: inout Grid, area: Rect, screen: Screen) {
         guard !area.isEmpty else { return }
@@ -16,6 +25,10 @@ public enum FooterView {
         if rightRoom > 0, area.width > rightRoom + 10 {
             grid.put(right, x: area.maxX - right.columns - 1, y: area.y, style: dim)
         }
+        let hintRoom = area.width > rightRoom + 10 ? room : area.width - 1
+        func fitting(_ hints: [String]) -> String {
+            hints.first { $0.columns <= hintRoom } ?? hints[hints.count - 1]
+        }
         let left: String
         let style: Style
         if screen.filterOpen {
@@ -25,14 +38,15 @@ public enum FooterView {
             left = Sanitize.inert(status)
             style = Style(.warning)
         } else {
-            let filter = screen.filter.isEmpty ? "" : "filter “\(Sanitize.inert(screen.filter))”  "
             if case .detail = screen.view {
-                left = detailHints
+                left = fitting(detailHints)
+            } else if screen.filter.isEmpty {
+                left = fitting(listHints)
             } else {
-                left = filter + listHints
+                left = "filter “\(Sanitize.inert(screen.filter))”  esc clears  " + fitting(listHints)
             }
             style = dim
         }
-        grid.put(left, x: area.x + 1, y: area.y, maxWidth: max(0, area.width > rightRoom + 10 ? room : area.width - 1), style: style)
+        grid.put(left, x: area.x + 1, y: area.y, maxWidth: max(0, hintRoom), style: style)
     }
 }

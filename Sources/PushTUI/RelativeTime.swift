@@ -1,6 +1,6 @@
 import Foundation
 
-/// How long ago something happened, in the fewest columns: `just now`, `3m`, `2h`, `Mon`, `Nov 3`.
+/// How long ago something happened, in the fewest columns: `just now`, `3m`, `2h`, `Mon`, `Nov 3`, `Nov 2024`.
 public enum RelativeTime {
     /// `date` described relative to `now`, weekdays and dates in `timeZone`.
     public static func describe(_ date: Date, now: Date, timeZone: TimeZone) -> String {
@@ -19,7 +19,7 @@ public enum RelativeTime {
             return ""
         }
         if year == nowYear { return "\(months[month - 1]) \(day)" }
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        return "\(months[month - 1]) \(year)"
     }
 
     // English names on purpose: the rest of the screen is English, and the column must stay narrow.

@@ -5,16 +5,17 @@ import PushCore
 extension Screen {
     /// Handles one key: applies its screen moves and returns every action, so the host can send
     /// the `.send` events to the reducer and stop on `.quit`.
-    public mutating func handle(_ key: Key, inbox: Inbox, now: Instant) -> [UIAction] {
+    /// `bannerPhase` overrides `inbox.bannerPhase(at: now)` (tests pin the banner on screen).
+    public mutating func handle(_ key: Key, inbox: Inbox, now: Instant, bannerPhase: BannerPhase? = nil) -> [UIAction] {
         if key != .resize { status = nil }
-        let actions = actions(for: key, inbox: inbox, now: now)
+        let actions = actions(for: key, inbox: inbox, now: now, bannerPhase: bannerPhase)
         for action in actions { apply(action) }
         return actions
     }
 
     /// What `key` means in the current state. Pure: the screen does not change.
-    public func actions(for key: Key, inbox: Inbox, now: Instant) -> [UIAction] {
-        let phase = inbox.banner == nil ? BannerPhase.gone : inbox.bannerPhase(at: now)
+    public func actions(for key: Key, inbox: Inbox, now: Instant, bannerPhase: BannerPhase? = nil) -> [UIAction] {
+        let phase = inbox.banner == nil ? BannerPhase.gone : bannerPhase ?? inbox.bannerPhase(at: now)
         let bannerArea = BannerView.visibleArea(banner: inbox.banner, phase: phase, width: size.width, height: size.height)
         let bannerUp = !bannerArea.isEmpty
 
