@@ -100,40 +100,42 @@ public final class CursesTerminal {
     }
 
     private func put(_ character: Character, width: Int, style: Style, x: Int, y: Int, window: UnsafeMutablePointer<WINDOW>?) {
-        let glyph = Self.glyph(for: character, width: width)
-        var cell = cchar_t()
         let (attributes, pair) = attributes(for: style)
-        var wide = glyph.scalars.map { wchar_t(bitPattern: $0) } + [0]
-        _ = setcchar(&cell, &wide, attributes, pair, nil)
-        _ = wmove(window, Int32(y), Int32(x))
-        _ = wadd_wch(window, &cell)
-        if glyph.padding > 0 {
-            var space = cchar_t()
-            var blank: [wchar_t] = [32, 0]
-            _ = setcchar(&space, &blank, attributes, pair, nil)
-            for offset in 1...glyph.padding {
-                _ = wmove(window, Int32(y), Int32(x + width - offset))
-                _ = wadd_wch(window, &space)
-            }
+        var column = x
+        for piece in Self.glyph(for: character, width: width) {
+            var cell = cchar_t()
+            var wide = piece.map { wchar_t(bitPattern: $0) } + [0]
+            _ = setcchar(&cell, &wide, attributes, pair, nil)
+            _ = wmove(window, Int32(y), Int32(column))
+            _ = wadd_wch(window, &cell)
+            column += max(1, Int(wcwidth(wide[0])))
         }
     }
 
-    /// What to hand curses for a grapheme the grid gives `width` columns.
+    /// What to hand curses for a grapheme the grid gives `width` columns: the cchars to add one
+    /// after another, whose curses widths add up to `width`.
     ///
     /// curses measures with libc `wcwidth`, scalar by scalar; when that disagrees with the grid
-    /// (❤️ is 1 + 0 there, a flag 1 + 1, a ZWJ family several) the screen model would drift. Then
-    /// the first scalar goes out alone, padded with spaces to the grid's width.
-    static func glyph(for character: Character, width: Int) -> (scalars: [UInt32], padding: Int) {
+    /// (❤️ is 1 + 0 there, a ZWJ family several people) the screen model would drift. Then the first
+    /// scalar goes out alone, padded with spaces; a flag goes out as its two letters, which a
+    /// terminal that knows flags joins into one.
+    static func glyph(for character: Character, width: Int) -> [[UInt32]] {
         let scalars = Array(character.unicodeScalars.map(\.value))
-        guard let first = scalars.first else { return ([32], max(0, width - 1)) }
+        let padding = { (count: Int) in [[UInt32]](repeating: [32], count: max(0, count)) }
+        guard let first = scalars.first else { return padding(width) }
         let firstWidth = Int(wcwidth(wchar_t(bitPattern: first)))
         // A cchar holds one spacing character and a few combining ones (CCHARW_MAX is 5).
         if firstWidth == width, scalars.count <= 5,
             scalars.dropFirst().allSatisfy({ wcwidth(wchar_t(bitPattern: $0)) == 0 }) {
-            return (scalars, 0)
+            return [scalars]
         }
-        if firstWidth >= 1, firstWidth <= width { return ([first], width - firstWidth) }
-        return ([0xFFFD], max(0, width - 1))
+        let regionalIndicators: ClosedRange<UInt32> = 0x1F1E6...0x1F1FF
+        if width == 2, scalars.count == 2, scalars.allSatisfy(regionalIndicators.contains),
+            scalars.allSatisfy({ wcwidth(wchar_t(bitPattern: $0)) == 1 }) {
+            return [[scalars[0]], [scalars[1]]]
+        }
+        if firstWidth >= 1, firstWidth <= width { return [[first]] + padding(width - firstWidth) }
+        return [[0xFFFD]] + padding(width - 1)
     }
 
     private func attributes(for style: Style) -> (attr_t, Int16) {

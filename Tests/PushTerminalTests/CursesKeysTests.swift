@@ -39,13 +39,15 @@ struct CursesKeysTests {
     @Test func glyphsMatchTheGridWidth() {
         // Run in C.UTF-8 so libc wcwidth knows CJK (the real program sets the user's UTF-8 locale).
         TerminalLocale.ensureUTF8()
-        #expect(CursesTerminal.glyph(for: "a", width: 1).padding == 0)
-        #expect(CursesTerminal.glyph(for: "中", width: 2) == ([0x4E2D], 0))
-        #expect(CursesTerminal.glyph(for: "e\u{301}", width: 1) == ([0x65, 0x301], 0))
+        #expect(CursesTerminal.glyph(for: "a", width: 1) == [[0x61]])
+        #expect(CursesTerminal.glyph(for: "中", width: 2) == [[0x4E2D]])
+        #expect(CursesTerminal.glyph(for: "e\u{301}", width: 1) == [[0x65, 0x301]])
         // ❤️: libc counts the heart as 1 column; the grid gives 2, so it is padded.
-        #expect(CursesTerminal.glyph(for: "❤️", width: 2) == ([0x2764], 1))
+        #expect(CursesTerminal.glyph(for: "❤️", width: 2) == [[0x2764], [32]])
         // A ZWJ family goes out as its first person.
-        #expect(CursesTerminal.glyph(for: "👨‍👩‍👧", width: 2) == ([0x1F468], 0))
+        #expect(CursesTerminal.glyph(for: "👨‍👩‍👧", width: 2) == [[0x1F468]])
+        // A flag as its two letters.
+        #expect(CursesTerminal.glyph(for: "🇯🇵", width: 2) == [[0x1F1EF], [0x1F1F5]])
     }
 }
 
