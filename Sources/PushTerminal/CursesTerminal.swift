@@ -10,7 +10,7 @@ nonisolated(unsafe) private var cursesActive = false
 ///
 /// Every access to curses' globals goes through `shim.h`. Create it after `TerminalCheck.run()`
 /// passed and after `SignalPipe.install()`. Call `restore()` on every way out (it is idempotent,
-/// and also runs at `exit` and on deinit).
+/// and also runs at `exit` and on deinit); a crash restores the terminal through `CrashRestore`.
 public final class CursesTerminal {
     /// The fd to poll for key input.
     public let inputFD: Int32 = STDIN_FILENO
@@ -28,6 +28,7 @@ public final class CursesTerminal {
         guard let output = fdopen(dup(STDOUT_FILENO), "w"), let input = fdopen(dup(STDIN_FILENO), "r") else {
             throw .cursesFailed("cannot open the terminal's file descriptors")
         }
+        CrashRestore.saveModes(fd: STDIN_FILENO)
         guard let screen = newterm(nil, output, input) else {
             fclose(output)
             fclose(input)
@@ -38,6 +39,7 @@ public final class CursesTerminal {
         self.input = input
         cursesActive = true
         Self.installExitHook()
+        CrashRestore.arm()
 
         let window = pd_stdscr()
         cbreak()
@@ -203,6 +205,7 @@ public final class CursesTerminal {
         guard active else { return }
         active = false
         cursesActive = false
+        CrashRestore.disarm()
         curs_set(1)
         endwin()
         fflush(output)
