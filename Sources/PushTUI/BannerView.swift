@@ -35,13 +35,14 @@ public enum BannerView {
     }
 
     /// Draws the part of the banner `phase` shows over the top of `area`.
-    public static func render(into grid: inout Grid, area: Rect, banner: Banner, phase: BannerPhase, date: Date) {
+    public static func render(into grid: inout Grid, area: Rect, banner: Banner, phase: BannerPhase, date: Date,
+                              timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) {
         guard !area.isEmpty else { return }
         let full = height(of: banner, width: area.width)
         let rows = min(area.height, visibleRows(phase: phase, height: full))
         guard rows > 0 else { return }
         var whole = Grid(width: area.width, height: full)
-        drawWhole(into: &whole, banner: banner, date: date)
+        drawWhole(into: &whole, banner: banner, date: date, timeZone: timeZone)
         // Sliding: the banner's top is above the screen, so its last `rows` rows show.
         var slice = Grid(width: area.width, height: rows)
         slice.blit(whole, rows: (full - rows)..<full, toY: 0)
@@ -52,7 +53,7 @@ public enum BannerView {
         }
     }
 
-    private static func drawWhole(into grid: inout Grid, banner: Banner, date: Date) {
+    private static func drawWhole(into grid: inout Grid, banner: Banner, date: Date, timeZone: TimeZone) {
         let style = Style(.bannerBackground)
         let width = grid.width
         grid.fill(grid.bounds, style: style)
@@ -64,7 +65,7 @@ public enum BannerView {
         let inner = width - 4
         guard inner > 0 else { return }
         let message = banner.message
-        var right = RelativeTime.describe(message.receivedAt, now: date, timeZone: TimeZone(identifier: "UTC") ?? .current)
+        var right = RelativeTime.describe(message.receivedAt, now: date, timeZone: timeZone)
         if banner.count > 1 { right += "  +\(banner.count - 1)" }
         let title = Sanitize.inert(message.title ?? message.subtitle ?? "")
         let left = "■ " + Sanitize.inert(message.app) + (title.isEmpty ? "" : " · " + title)

@@ -29,7 +29,7 @@ extension Screen {
         if helpShown { HelpView.render(into: &grid, area: layout.body) }
         if let banner = inbox.banner {
             let phase = bannerPhase ?? inbox.bannerPhase(at: now)
-            BannerView.render(into: &grid, area: grid.bounds, banner: banner, phase: phase, date: date)
+            BannerView.render(into: &grid, area: grid.bounds, banner: banner, phase: phase, date: date, timeZone: timeZone)
         }
         return grid
     }

@@ -40,6 +40,8 @@ public struct Screen: Sendable, Equatable {
     public var timeZone: TimeZone
     /// The filter the loaded rows were loaded with.
     private var loadedFilter = ""
+    /// The detail id last asked of the source (found or not), so a deleted one is not asked again.
+    private var loadedDetailId: Int64?
 
     public init(size: Size, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) {
         self.size = size
@@ -67,7 +69,7 @@ public struct Screen: Sendable, Equatable {
     public var needsLoad: Bool {
         switch view {
         case .detail(let id):
-            return detailMessage?.id != id
+            return loadedDetailId != id
         case .list:
             return loadedFilter != filter || rowsOffset != scrollOffset
                 || rows.count < min(listHeight, max(0, total - scrollOffset))
@@ -92,8 +94,10 @@ public struct Screen: Sendable, Equatable {
         }
         if case .detail(let id) = view {
             detailMessage = source.message(id: id)
+            loadedDetailId = id
         } else {
             detailMessage = nil
+            loadedDetailId = nil
         }
     }
 
@@ -121,6 +125,7 @@ public struct Screen: Sendable, Equatable {
             view = .detail(id: id)
             detailScroll = 0
             detailMessage = rows.first { $0.id == id }
+            loadedDetailId = nil
         case .back:
             if helpShown {
                 helpShown = false

@@ -144,3 +144,54 @@ struct SnapshotTests {
         }
     }
 }
+
+@Suite("Styles on screen")
+struct StyleTests {
+    @Test func selectionUnreadAndHeaderRoles() {
+        var screen = Screen(size: Size(width: 80, height: 24))
+        let source = ArrayMessageSource(MessageBuilder.sampleMessages())
+        screen.load(from: source)
+        screen.apply(.select(1))
+        let grid = screen.render(inbox: MessageBuilder.sampleInbox(), now: .zero, date: MessageBuilder.now)
+        #expect(grid[0, 0].style.role == .header)
+        #expect(grid[79, 0].style.role == .header)
+        // Row 1 is the newest (unread, not selected): its marker has the unread role.
+        #expect(grid[1, 1].character == "●")
+        #expect(grid[1, 1].style.role == .unreadMarker)
+        // Row 2 is selected from edge to edge.
+        #expect((0..<80).allSatisfy { grid[$0, 2].style.role == .selection })
+        #expect(grid[5, 3].style.role != .selection)
+    }
+
+    @Test func bannerCellsUseTheBannerRole() {
+        var screen = Screen(size: Size(width: 80, height: 24))
+        screen.load(from: ArrayMessageSource(MessageBuilder.sampleMessages()))
+        var inbox = MessageBuilder.sampleInbox()
+        inbox.banner = Banner(message: MessageBuilder.sampleMessages()[0], enteredAt: .zero, shownAt: .zero)
+        let grid = screen.render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: .shown)
+        #expect((0..<4).allSatisfy { y in (0..<80).allSatisfy { grid[$0, y].style.role == .bannerBackground } })
+        #expect(grid[0, 4].style.role != .bannerBackground)
+    }
+
+    @Test func payloadEscapesNeverReachTheGrid() {
+        let evil = MessageBuilder.message(1, title: "t\u{1b}]0;owned\u{7}itle", body: "b\u{1b}[2J\u{9b}31mody\u{202e}x")
+        var screen = Screen(size: Size(width: 80, height: 24))
+        screen.load(from: ArrayMessageSource([evil]))
+        var inbox = MessageBuilder.sampleInbox()
+        inbox.banner = Banner(message: evil, enteredAt: .zero, shownAt: .zero)
+        var grids = [screen.render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: .shown)]
+        screen.apply(.openDetail(id: 1))
+        screen.load(from: ArrayMessageSource([evil]))
+        grids.append(screen.render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: .gone))
+        for grid in grids {
+            for cell in grid.cells {
+                for scalar in cell.character?.unicodeScalars ?? "".unicodeScalars {
+                    #expect(scalar.value >= 0x20 && !(0x7f...0x9f).contains(scalar.value))
+                    #expect(!(0x202a...0x202e).contains(scalar.value))
+                }
+            }
+        }
+        #expect(grids[0].text.contains("title"))
+        #expect(grids[1].text.contains("body"))
+    }
+}
