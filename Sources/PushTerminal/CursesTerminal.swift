@@ -66,6 +66,11 @@ public final class CursesTerminal {
         size = Size(width: Int(pd_cols()), height: Int(pd_lines()))
     }
 
+    /// Whether the environment asks for no colour (no-color.org: `NO_COLOR` set and not empty).
+    public static func noColorRequested(_ environment: [String: String]) -> Bool {
+        !(environment["NO_COLOR"] ?? "").isEmpty
+    }
+
     deinit {
         restore()
         delscreen(screen)

@@ -7,7 +7,7 @@ import TestSupport
 /// Key handling as reducer tests: a state, a key, the actions and the next state.
 @Suite("Keys and mouse")
 struct ScreenKeyTests {
-    let messages = MessageBuilder.sampleMessages()
+    let messages = SampleMessages.sampleMessages()
     var source: ArrayMessageSource { ArrayMessageSource(messages) }
 
     func loaded(_ size: Size = Size(width: 80, height: 24)) -> Screen {
@@ -16,7 +16,7 @@ struct ScreenKeyTests {
         return screen
     }
 
-    func press(_ keys: [Key], on screen: inout Screen, inbox: Inbox = MessageBuilder.sampleInbox(),
+    func press(_ keys: [Key], on screen: inout Screen, inbox: Inbox = SampleMessages.sampleInbox(),
                phase: BannerPhase? = nil) -> [UIAction] {
         var all: [UIAction] = []
         for key in keys {
@@ -61,9 +61,9 @@ struct ScreenKeyTests {
         #expect(press([.char("a")], on: &screen) == [.send(.readAll(app: nil))])
         #expect(press([.char("c")], on: &screen) == [.send(.badge(app: nil, change: .clear, sync: nil))])
         #expect(press([.char("m")], on: &screen) == [.send(.setMode(.off))])
-        #expect(press([.char("m")], on: &screen, inbox: MessageBuilder.sampleInbox(mode: .off)) == [.send(.setMode(.on))])
+        #expect(press([.char("m")], on: &screen, inbox: SampleMessages.sampleInbox(mode: .off)) == [.send(.setMode(.on))])
         #expect(press([.char("f")], on: &screen) == [.send(.setAppState(.background))])
-        #expect(press([.char("f")], on: &screen, inbox: MessageBuilder.sampleInbox(appState: .terminated))
+        #expect(press([.char("f")], on: &screen, inbox: SampleMessages.sampleInbox(appState: .terminated))
             == [.send(.setAppState(.foreground))])
         #expect(press([.down, .char("d")], on: &screen).last == .send(.delete([messages[1]])))
         #expect(press([.char("q")], on: &screen) == [.quit])
@@ -71,7 +71,7 @@ struct ScreenKeyTests {
 
     @Test func bannerKeys() {
         var screen = loaded()
-        var inbox = MessageBuilder.sampleInbox()
+        var inbox = SampleMessages.sampleInbox()
         #expect(press([.char("o")], on: &screen, inbox: inbox).isEmpty)
         inbox.banner = Banner(message: messages[0], enteredAt: .zero, shownAt: .zero, count: 2)
         // Esc while the banner shows sends it up, and nothing else.
@@ -159,7 +159,7 @@ struct ScreenKeyTests {
     @Test func selectionFollowsTheMessageWhenNewOnesArrive() {
         var screen = loaded()
         _ = press([.down], on: &screen)
-        let newer = MessageBuilder.message(8, title: "new")
+        let newer = SampleMessages.message(8, title: "new")
         screen.load(from: ArrayMessageSource([newer] + messages))
         #expect(screen.selectedMessage?.id == messages[1].id)
         #expect(screen.selected == 2)
@@ -177,7 +177,7 @@ struct ScreenKeyTests {
         #expect(screen.selectedMessage?.id == 1)
         #expect(screen.rows.count == 22)
         #expect(source.largestPage.value <= 22)
-        let grid = screen.render(inbox: Inbox(), now: .zero, date: MessageBuilder.now)
+        let grid = screen.render(inbox: Inbox(), now: .zero, date: SampleMessages.now)
         #expect(grid.rowText(23).contains("1000000/1000000"))
     }
 }
@@ -200,7 +200,7 @@ final class CountingSource: MessageSource, @unchecked Sendable {
     func message(id: Int64) -> Message? { message(index: total - Int(id)) }
 
     private func message(index: Int) -> Message {
-        MessageBuilder.message(Int64(total - index), title: "Message \(total - index)", read: index % 3 == 0,
+        SampleMessages.message(Int64(total - index), title: "Message \(total - index)", read: index % 3 == 0,
                                secondsAgo: Double(index) * 60)
     }
 

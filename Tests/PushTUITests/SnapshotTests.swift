@@ -10,7 +10,7 @@ struct SnapshotTests {
     static let sizes = [Size(width: 80, height: 24), Size(width: 120, height: 40)]
 
     func check(_ grid: Grid, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        let problem = Snapshot.mismatch(grid, named: name, in: Snapshot.directory(besides: #filePath))
+        let problem = GridSnapshot.mismatch(grid, named: name, in: GridSnapshot.directory(besides: #filePath))
         #expect(problem == nil, "\(problem ?? "")", sourceLocation: sourceLocation)
         // Whatever the snapshot says, no row may be wider than the screen.
         for y in 0..<grid.height {
@@ -18,7 +18,7 @@ struct SnapshotTests {
         }
     }
 
-    func screen(_ size: Size, messages: [Message] = MessageBuilder.sampleMessages(), selected: Int = 0) -> Screen {
+    func screen(_ size: Size, messages: [Message] = SampleMessages.sampleMessages(), selected: Int = 0) -> Screen {
         var screen = Screen(size: size)
         let source = ArrayMessageSource(messages)
         screen.load(from: source)
@@ -28,27 +28,27 @@ struct SnapshotTests {
     }
 
     func banner(count: Int = 1) -> Banner {
-        Banner(message: MessageBuilder.sampleMessages()[0], enteredAt: .zero, shownAt: Instant(seconds: 0.25), count: count)
+        Banner(message: SampleMessages.sampleMessages()[0], enteredAt: .zero, shownAt: Instant(seconds: 0.25), count: count)
     }
 
     func name(_ view: String, _ size: Size) -> String { "\(view)-\(size.width)x\(size.height)" }
 
     @Test(arguments: sizes)
     func list(size: Size) {
-        let grid = screen(size, selected: 1).render(inbox: MessageBuilder.sampleInbox(), now: .zero, date: MessageBuilder.now)
+        let grid = screen(size, selected: 1).render(inbox: SampleMessages.sampleInbox(), now: .zero, date: SampleMessages.now)
         check(grid, name("list", size))
     }
 
     @Test(arguments: sizes)
     func emptyList(size: Size) {
-        let grid = screen(size, messages: []).render(inbox: Inbox(), now: .zero, date: MessageBuilder.now)
+        let grid = screen(size, messages: []).render(inbox: Inbox(), now: .zero, date: SampleMessages.now)
         check(grid, name("list-empty", size))
     }
 
     @Test(arguments: sizes)
     func headerWithDriftOffAndDropped(size: Size) {
         var grid = Grid(width: size.width, height: 1)
-        let inbox = MessageBuilder.sampleInbox(mode: .off, appState: .background, dropped: 12, serverBadge: 5)
+        let inbox = SampleMessages.sampleInbox(mode: .off, appState: .background, dropped: 12, serverBadge: 5)
         HeaderView.render(into: &grid, area: grid.bounds, inbox: inbox)
         check(grid, name("header-off-drift", size))
     }
@@ -56,7 +56,7 @@ struct SnapshotTests {
     @Test(arguments: sizes)
     func headerPlain(size: Size) {
         var grid = Grid(width: size.width, height: 1)
-        HeaderView.render(into: &grid, area: grid.bounds, inbox: MessageBuilder.sampleInbox())
+        HeaderView.render(into: &grid, area: grid.bounds, inbox: SampleMessages.sampleInbox())
         check(grid, name("header", size))
     }
 
@@ -69,25 +69,25 @@ struct SnapshotTests {
     ])
     func bannerFrames(frame: String, phase: BannerPhase) {
         for size in Self.sizes {
-            var inbox = MessageBuilder.sampleInbox()
+            var inbox = SampleMessages.sampleInbox()
             inbox.banner = banner(count: 3)
-            let grid = screen(size).render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: phase)
+            let grid = screen(size).render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: phase)
             check(grid, name("banner-\(frame)", size))
         }
     }
 
     @Test(arguments: sizes)
     func bannerWithEmojiTitleAndOneLineBody(size: Size) {
-        var inbox = MessageBuilder.sampleInbox()
-        inbox.banner = Banner(message: MessageBuilder.sampleMessages()[2], enteredAt: .zero, shownAt: .zero)
-        let grid = screen(size).render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: .shown)
+        var inbox = SampleMessages.sampleInbox()
+        inbox.banner = Banner(message: SampleMessages.sampleMessages()[2], enteredAt: .zero, shownAt: .zero)
+        let grid = screen(size).render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: .shown)
         check(grid, name("banner-emoji", size))
     }
 
     @Test(arguments: sizes)
     func detail(size: Size) {
         // A payload that is not JSON shows as received (JSON payloads are pretty-printed).
-        let message = MessageBuilder.message(
+        let message = SampleMessages.message(
             9, app: "com.example.shop", channel: .transparent, title: "官方客服",
             body: "您有一條新消息：訂單 1270339 已發貨，點擊查看物流。A long body line that has to wrap at the edge of the screen. ❤️",
             url: "3?_from=push", secondsAgo: 30,
@@ -96,7 +96,7 @@ struct SnapshotTests {
         var screen = screen(size, messages: [message])
         screen.apply(.openDetail(id: 9))
         screen.load(from: ArrayMessageSource([message]))
-        let grid = screen.render(inbox: MessageBuilder.sampleInbox(), now: .zero, date: MessageBuilder.now,
+        let grid = screen.render(inbox: SampleMessages.sampleInbox(), now: .zero, date: SampleMessages.now,
                                  callback: { _ in "GeTuiSdkDelegate.GeTuiSdkDidReceivePayloadData (foreground)" })
         check(grid, name("detail", size))
     }
@@ -105,24 +105,24 @@ struct SnapshotTests {
     func help(size: Size) {
         var screen = screen(size)
         screen.apply(.toggleHelp)
-        check(screen.render(inbox: MessageBuilder.sampleInbox(), now: .zero, date: MessageBuilder.now), name("help", size))
+        check(screen.render(inbox: SampleMessages.sampleInbox(), now: .zero, date: SampleMessages.now), name("help", size))
     }
 
     @Test func filterPrompt() {
         var screen = screen(Size(width: 80, height: 12))
         screen.apply(.openFilter)
         for character in "news" { screen.apply(.filterInput(character)) }
-        screen.load(from: ArrayMessageSource(MessageBuilder.sampleMessages()))
-        check(screen.render(inbox: MessageBuilder.sampleInbox(), now: .zero, date: MessageBuilder.now), "filter-80x12")
+        screen.load(from: ArrayMessageSource(SampleMessages.sampleMessages()))
+        check(screen.render(inbox: SampleMessages.sampleInbox(), now: .zero, date: SampleMessages.now), "filter-80x12")
     }
 
     @Test func narrowTerminal() {
-        var inbox = MessageBuilder.sampleInbox(mode: .off, dropped: 3)
+        var inbox = SampleMessages.sampleInbox(mode: .off, dropped: 3)
         inbox.banner = banner()
-        let grid = screen(Size(width: 40, height: 10)).render(inbox: inbox, now: .zero, date: MessageBuilder.now,
+        let grid = screen(Size(width: 40, height: 10)).render(inbox: inbox, now: .zero, date: SampleMessages.now,
                                                              bannerPhase: .leaving(fraction: 0.4))
         check(grid, "narrow-banner-40x10")
-        let list = screen(Size(width: 40, height: 10)).render(inbox: inbox, now: .zero, date: MessageBuilder.now,
+        let list = screen(Size(width: 40, height: 10)).render(inbox: inbox, now: .zero, date: SampleMessages.now,
                                                              bannerPhase: .gone)
         check(list, "narrow-list-40x10")
     }
@@ -130,17 +130,17 @@ struct SnapshotTests {
     @Test(arguments: [(0, 0), (1, 1), (2, 1), (1, 2), (3, 3), (5, 2), (10, 4), (20, 5), (9, 30)])
     func tinySizesDoNotCrash(width: Int, height: Int) {
         let size = Size(width: width, height: height)
-        var inbox = MessageBuilder.sampleInbox(dropped: 9, serverBadge: 7)
+        var inbox = SampleMessages.sampleInbox(dropped: 9, serverBadge: 7)
         inbox.banner = banner(count: 2)
         for phase in [BannerPhase.entering(fraction: 0.5), .shown, .gone] {
             var list = screen(size, selected: 3)
-            #expect(list.render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: phase).size == size)
+            #expect(list.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: phase).size == size)
             list.apply(.toggleHelp)
-            _ = list.render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: phase)
+            _ = list.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: phase)
             list.apply(.toggleHelp)
             list.apply(.openDetail(id: 5))
             list.apply(.scrollDetail(by: Int.max))
-            _ = list.render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: phase)
+            _ = list.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: phase)
         }
     }
 }
@@ -149,10 +149,10 @@ struct SnapshotTests {
 struct StyleTests {
     @Test func selectionUnreadAndHeaderRoles() {
         var screen = Screen(size: Size(width: 80, height: 24))
-        let source = ArrayMessageSource(MessageBuilder.sampleMessages())
+        let source = ArrayMessageSource(SampleMessages.sampleMessages())
         screen.load(from: source)
         screen.apply(.select(1))
-        let grid = screen.render(inbox: MessageBuilder.sampleInbox(), now: .zero, date: MessageBuilder.now)
+        let grid = screen.render(inbox: SampleMessages.sampleInbox(), now: .zero, date: SampleMessages.now)
         #expect(grid[0, 0].style.role == .header)
         #expect(grid[79, 0].style.role == .header)
         // Row 1 is the newest (unread, not selected): its marker has the unread role.
@@ -165,24 +165,24 @@ struct StyleTests {
 
     @Test func bannerCellsUseTheBannerRole() {
         var screen = Screen(size: Size(width: 80, height: 24))
-        screen.load(from: ArrayMessageSource(MessageBuilder.sampleMessages()))
-        var inbox = MessageBuilder.sampleInbox()
-        inbox.banner = Banner(message: MessageBuilder.sampleMessages()[0], enteredAt: .zero, shownAt: .zero)
-        let grid = screen.render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: .shown)
+        screen.load(from: ArrayMessageSource(SampleMessages.sampleMessages()))
+        var inbox = SampleMessages.sampleInbox()
+        inbox.banner = Banner(message: SampleMessages.sampleMessages()[0], enteredAt: .zero, shownAt: .zero)
+        let grid = screen.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: .shown)
         #expect((0..<4).allSatisfy { y in (0..<80).allSatisfy { grid[$0, y].style.role == .bannerBackground } })
         #expect(grid[0, 4].style.role != .bannerBackground)
     }
 
     @Test func payloadEscapesNeverReachTheGrid() {
-        let evil = MessageBuilder.message(1, title: "t\u{1b}]0;owned\u{7}itle", body: "b\u{1b}[2J\u{9b}31mody\u{202e}x")
+        let evil = SampleMessages.message(1, title: "t\u{1b}]0;owned\u{7}itle", body: "b\u{1b}[2J\u{9b}31mody\u{202e}x")
         var screen = Screen(size: Size(width: 80, height: 24))
         screen.load(from: ArrayMessageSource([evil]))
-        var inbox = MessageBuilder.sampleInbox()
+        var inbox = SampleMessages.sampleInbox()
         inbox.banner = Banner(message: evil, enteredAt: .zero, shownAt: .zero)
-        var grids = [screen.render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: .shown)]
+        var grids = [screen.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: .shown)]
         screen.apply(.openDetail(id: 1))
         screen.load(from: ArrayMessageSource([evil]))
-        grids.append(screen.render(inbox: inbox, now: .zero, date: MessageBuilder.now, bannerPhase: .gone))
+        grids.append(screen.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: .gone))
         for grid in grids {
             for cell in grid.cells {
                 for scalar in cell.character?.unicodeScalars ?? "".unicodeScalars {

@@ -26,7 +26,7 @@ struct ThemeTests {
     }
 
     @Test func relativeTimesFitTheTimeColumn() {
-        let now = MessageBuilder.now
+        let now = SampleMessages.now
         let utc = TimeZone(identifier: "UTC")!
         #expect(RelativeTime.describe(now, now: now, timeZone: utc) == "just now")
         #expect(RelativeTime.describe(now.addingTimeInterval(5), now: now, timeZone: utc) == "just now")

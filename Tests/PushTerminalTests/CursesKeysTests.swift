@@ -56,3 +56,12 @@ enum TerminalLocale {
     static let once: Void = { setlocale(LC_ALL, "C.UTF-8") }()
     static func ensureUTF8() { _ = once }
 }
+
+@Suite("Colour choice")
+struct ColourChoiceTests {
+    @Test func noColorMustBeNonEmpty() {
+        #expect(CursesTerminal.noColorRequested(["NO_COLOR": "1"]))
+        #expect(!CursesTerminal.noColorRequested(["NO_COLOR": ""]))
+        #expect(!CursesTerminal.noColorRequested([:]))
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 
 /// Messages and inboxes for UI tests, with fixed times so snapshots do not move.
-public enum MessageBuilder {
+public enum SampleMessages {
     /// The wall clock's "now" in UI tests (2025-11-30 10:00:00 UTC, a Sunday).
     public static let now = Date(timeIntervalSince1970: 1_764_496_800)
 

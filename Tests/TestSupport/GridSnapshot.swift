@@ -4,7 +4,7 @@ import PushTUI
 /// Grid snapshots: plain text files beside the test, compared cell for cell as text.
 ///
 /// Re-recorded only on purpose, with `PUSHDECK_RECORD_SNAPSHOTS=1`; a missing file is a failure.
-public enum Snapshot {
+public enum GridSnapshot {
     /// True when this run re-records snapshots.
     public static var recording: Bool {
         ProcessInfo.processInfo.environment["PUSHDECK_RECORD_SNAPSHOTS"] == "1"
