@@ -5,15 +5,17 @@ import PushCore
 /// from above the screen — its bottom rows appear first — and slides back up.
 ///
 /// ```
-/// ╭──────────────────────────────────────────╮
-/// │ ■ com.example.shop · 官方客服  just now  +2 │
-/// │ 您有一條新消息：訂單 1270339 已發貨          │
-/// ╰─────────────────━━━──────────────────────╯
+/// ╭─ ■ com.example.shop · 官方客服 ──────── just now  +2 ─╮
+/// │ 您有一條新消息：訂單 1270339 已發貨，點擊查看物流      │
+/// │ （第二行）                                             │
+/// ╰──────────────────────────━━━─────────────────────────╯
 /// ```
+/// The title sits in the top edge so a two-line body makes four rows: with the timeline's four
+/// slide steps the banner moves exactly a row per frame.
 public enum BannerView {
-    /// Rows of the whole banner: the two borders, the title line and one or two body lines.
+    /// Rows of the whole banner: the top edge with the title, one or two body lines, the bottom edge.
     public static func height(of banner: Banner, width: Int) -> Int {
-        3 + min(2, max(1, bodyLines(of: banner.message, width: width).count))
+        2 + min(2, max(1, bodyLines(of: banner.message, width: width).count))
     }
 
     /// Rows on screen in `phase` for a banner of `height` rows: `ceil(fraction × height)`.
@@ -67,17 +69,19 @@ public enum BannerView {
         let message = banner.message
         var right = RelativeTime.describe(message.receivedAt, now: date, timeZone: timeZone)
         if banner.count > 1 { right += "  +\(banner.count - 1)" }
+        right = " \(right) "
         let title = Sanitize.inert(message.title ?? message.subtitle ?? "")
-        let left = "■ " + Sanitize.inert(message.app) + (title.isEmpty ? "" : " · " + title)
+        let left = " ■ " + Sanitize.inert(message.app) + (title.isEmpty ? "" : " · " + title) + " "
         let rightWidth = right.columns
-        if rightWidth + 2 < inner {
-            grid.put(right, x: 2 + inner - rightWidth, y: 1, style: style)
-            grid.put(left, x: 2, y: 1, maxWidth: inner - rightWidth - 2, style: style.bolded)
+        // The time stays whole; the title gives way, keeping at least a few columns of its own.
+        if rightWidth + 8 <= inner {
+            grid.put(right, x: width - 2 - rightWidth, y: 0, style: style)
+            grid.put(left, x: 2, y: 0, maxWidth: inner - rightWidth - 1, style: style.bolded)
         } else {
-            grid.put(left, x: 2, y: 1, maxWidth: inner, style: style.bolded)
+            grid.put(left, x: 2, y: 0, maxWidth: inner, style: style.bolded)
         }
         for (index, line) in bodyLines(of: message, width: width).prefix(2).enumerated() {
-            grid.put(line, x: 2, y: 2 + index, maxWidth: inner, style: style)
+            grid.put(line, x: 2, y: 1 + index, maxWidth: inner, style: style)
         }
     }
 

@@ -85,6 +85,20 @@ struct SnapshotTests {
     }
 
     @Test(arguments: sizes)
+    func bannerWithALongBodyTakesTwoLines(size: Size) throws {
+        var inbox = SampleMessages.sampleInbox()
+        let long = SampleMessages.message(
+            8, app: "com.example.shop", title: "官方客服",
+            body: String(repeating: "您有一條新消息：訂單 1270339 已發貨，點擊查看物流。Tap to track your parcel 📦. ", count: 3))
+        inbox.banner = Banner(message: long, enteredAt: .zero, shownAt: .zero, count: 1)
+        #expect(BannerView.height(of: try #require(inbox.banner), width: size.width) == 4)
+        for (frame, phase) in [("25", BannerPhase.entering(fraction: 0.25)), ("75", .entering(fraction: 0.75)), ("shown", .shown)] {
+            let grid = screen(size).render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: phase)
+            check(grid, name("banner-long-\(frame)", size))
+        }
+    }
+
+    @Test(arguments: sizes)
     func detail(size: Size) {
         // A payload that is not JSON shows as received (JSON payloads are pretty-printed).
         let message = SampleMessages.message(
@@ -163,14 +177,16 @@ struct StyleTests {
         #expect(grid[5, 3].style.role != .selection)
     }
 
-    @Test func bannerCellsUseTheBannerRole() {
+    @Test func bannerCellsUseTheBannerRole() throws {
         var screen = Screen(size: Size(width: 80, height: 24))
         screen.load(from: ArrayMessageSource(SampleMessages.sampleMessages()))
         var inbox = SampleMessages.sampleInbox()
         inbox.banner = Banner(message: SampleMessages.sampleMessages()[0], enteredAt: .zero, shownAt: .zero)
         let grid = screen.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: .shown)
-        #expect((0..<4).allSatisfy { y in (0..<80).allSatisfy { grid[$0, y].style.role == .bannerBackground } })
-        #expect(grid[0, 4].style.role != .bannerBackground)
+        let rows = BannerView.height(of: try #require(inbox.banner), width: 80)
+        #expect(rows == 3)
+        #expect((0..<rows).allSatisfy { y in (0..<80).allSatisfy { grid[$0, y].style.role == .bannerBackground } })
+        #expect(grid[0, rows].style.role != .bannerBackground)
     }
 
     @Test func payloadEscapesNeverReachTheGrid() {
