@@ -80,12 +80,13 @@ public struct Screen: Sendable, Equatable {
 
     /// Loads the rows on screen (and the detail message) from `source`: one count and one page.
     public mutating func load(from source: some MessageSource) {
-        let previous = selectedMessage?.id
+        // At the top the list follows the newest message (a live feed); elsewhere the selection
+        // stays on its message when newer ones arrive above it.
+        let previous = selected == 0 ? nil : selectedMessage?.id
         total = source.count(filter: filter)
         selected = clampRow(selected)
         followSelection()
         loadPage(from: source)
-        // Keep the same message selected when newer ones arrived above it.
         if let previous, let index = rows.firstIndex(where: { $0.id == previous }), rowsOffset + index != selected {
             selected = rowsOffset + index
             let before = scrollOffset

@@ -165,6 +165,14 @@ struct ScreenKeyTests {
         #expect(screen.selected == 2)
     }
 
+    @Test func atTheTopTheSelectionFollowsTheNewest() {
+        var screen = loaded()
+        let newer = SampleMessages.message(8, title: "new")
+        screen.load(from: ArrayMessageSource([newer] + messages))
+        #expect(screen.selected == 0)
+        #expect(screen.selectedMessage?.id == 8)
+    }
+
     @Test func aMillionMessagesLoadOnlyTheVisibleRows() {
         let source = CountingSource(total: 1_000_000)
         var screen = Screen(size: Size(width: 80, height: 24))
