@@ -1,11 +1,11 @@
 import Glibc
 import Testing
-@testable import PushTerminal
+import PushServer
 
 @Suite("Signal self-pipe")
 struct SignalPipeTests {
     @Test func aSignalBecomesAByteOnThePipe() throws {
-        let pipe = try #require(SignalPipe.install(signals: [SIGUSR1]))
+        let pipe = try SignalPipe(signals: [SIGUSR1])
         #expect(pipe.drain().isEmpty)
         // Test threads may block the signal, so it is sent to the process and awaited with poll
         // (which returns as soon as the byte is there).
