@@ -18,6 +18,10 @@ public final class Server {
     let decoder: PushDecoder
     var clients: [Int32: Connection] = [:]
     var running = true
+    /// Counts store writes, so a front end knows when to reload what it shows from the store.
+    public private(set) var revision = 0
+    /// When the current turn's `poll` returned: the moment its input was read.
+    public private(set) var wokeAt = Instant.zero
 
     // MARK: The current turn
     /// Replies and events of this turn, sent once the turn's transaction has committed.
@@ -69,6 +73,7 @@ public final class Server {
         let ready = fds.withUnsafeMutableBufferPointer { buffer in
             poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
         }
+        wokeAt = time.now
         if ready < 0 && errno != EINTR {
             options.log("poll: \(SystemError("poll", errno: errno))")
         }
@@ -261,6 +266,7 @@ public final class Server {
     }
 
     private func write(_ change: StoreChange) {
+        revision += 1
         guard storeFailure == nil else { return }
         do {
             if !inTransaction {
