@@ -38,7 +38,9 @@ let package = Package(
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PushTUITests", dependencies: ["PushTUI", "TestSupport"], swiftSettings: strict),
+        // Snapshots/ holds the grid snapshots the tests read by #filePath: not resources, not sources.
+        .testTarget(name: "PushTUITests", dependencies: ["PushTUI", "TestSupport"], exclude: ["Snapshots"],
+                    swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["pushdeck", "PushCore", "PushServer", "TestSupport"],
                     swiftSettings: strict),

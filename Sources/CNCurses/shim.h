@@ -13,6 +13,10 @@
 #include <wchar.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
+#include <sys/ioctl.h>
+#include <stdlib.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 // Macros and globals Swift cannot import (or rejects as shared mutable state) are read through
 // these helpers by the one owner of the terminal.
@@ -37,5 +41,46 @@ static inline mmask_t pd_all_mouse_events(void) { return ALL_MOUSE_EVENTS | REPO
 static inline mmask_t pd_button1_clicked(void) { return BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED; }
 static inline mmask_t pd_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t pd_button5_pressed(void) { return BUTTON5_PRESSED; }
+
+// Mouse events the UI uses: a left click (pressed or clicked, so it works with mouseinterval 0)
+// and the wheel (buttons 4 and 5).
+static inline mmask_t pd_mouse_mask(void) {
+    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+}
+static inline int pd_mouse_is_click(mmask_t state) { return (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0; }
+static inline int pd_mouse_is_wheel_up(mmask_t state) { return (state & BUTTON4_PRESSED) != 0; }
+static inline int pd_mouse_is_wheel_down(mmask_t state) { return (state & BUTTON5_PRESSED) != 0; }
+
+// The terminal size of fd (TIOCGWINSZ is an ioctl request macro); 0 on success.
+static inline int pd_window_size(int fd, int *rows, int *cols) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *rows = size.ws_row;
+    *cols = size.ws_col;
+    return 0;
+}
+
+// Frees the terminfo entry setupterm loaded for a check, so newterm starts clean.
+static inline void pd_release_setupterm(void) {
+    if (cur_term != NULL) { del_curterm(cur_term); cur_term = NULL; }
+}
+
+// tigetstr returns (char *)-1 for a name that is not a string capability.
+static inline int pd_string_capability_is_missing(const char *value) {
+    return value == NULL || value == (const char *)-1;
+}
+
+// A pseudo-terminal pair (the terminal checks' tests need a tty without a real terminal); 0 on
+// success. posix_openpt and friends need _XOPEN_SOURCE, which only this header defines.
+static inline int pd_open_pseudoterminal(int *primary, int *secondary) {
+    int fd = posix_openpt(O_RDWR | O_NOCTTY);
+    if (fd < 0) return -1;
+    const char *name = (grantpt(fd) == 0 && unlockpt(fd) == 0) ? ptsname(fd) : NULL;
+    int other = name ? open(name, O_RDWR | O_NOCTTY) : -1;
+    if (other < 0) { close(fd); return -1; }
+    *primary = fd;
+    *secondary = other;
+    return 0;
+}
 
 #endif

@@ -18,6 +18,10 @@ public final class Server {
     let decoder: PushDecoder
     var clients: [Int32: Connection] = [:]
     var running = true
+    /// Counts store writes, so a front end knows when to reload what it shows from the store.
+    public private(set) var revision = 0
+    /// When the current turn's `poll` returned: the moment its input was read.
+    public private(set) var wokeAt = Instant.zero
 
     // MARK: The current turn
     /// Replies and events of this turn, sent once the turn's transaction has committed.
@@ -69,6 +73,7 @@ public final class Server {
         let ready = fds.withUnsafeMutableBufferPointer { buffer in
             poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
         }
+        wokeAt = time.now
         if ready < 0 && errno != EINTR {
             options.log("poll: \(SystemError("poll", errno: errno))")
         }
@@ -121,7 +126,7 @@ public final class Server {
             let client = Connection(fd: fd, maxObjectBytes: options.maxObjectBytes)
             if let uid = client.peerUID(), uid != getuid() {
                 options.log("refused a client of uid \(uid)")
-                client.output = Reply.line(Reply.error("permission denied: this pushdeck belongs to uid \(getuid()), you are uid \(uid)"))
+                client.output = Reply.error("permission denied: this pushdeck belongs to uid \(getuid()), you are uid \(uid)").wireLine
                 try? client.flush()
                 Glibc.close(fd)
                 continue
@@ -261,6 +266,7 @@ public final class Server {
     }
 
     private func write(_ change: StoreChange) {
+        revision += 1
         guard storeFailure == nil else { return }
         do {
             if !inTransaction {
@@ -276,13 +282,13 @@ public final class Server {
     private func publish(_ event: BusEvent) {
         var line: [UInt8]?
         for client in clients.values where client.wants(event.topic) {
-            if line == nil { line = Reply.line(event.json) }
+            if line == nil { line = event.json.wireLine }
             if let line { pending.append((client.fd, line, false)) }
         }
     }
 
     private func queue(_ reply: JSONObject, to fd: Int32) {
-        pending.append((fd, Reply.line(.object(reply)), true))
+        pending.append((fd, reply.wireLine, true))
     }
 
     // MARK: - End of turn: commit, then answer
@@ -333,7 +339,7 @@ public final class Server {
             inbox = reloaded
             inbox.banner = banner
         }
-        let failure = Reply.line(.object(Reply.error("store: \(error); nothing was saved")))
+        let failure = Reply.error("store: \(error); nothing was saved").wireLine
         pending = pending.compactMap { entry in entry.isReply ? (entry.fd, failure, true) : nil }
     }
 

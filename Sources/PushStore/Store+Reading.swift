@@ -162,7 +162,7 @@ extension Store {
     }
 
     /// The first column of the statement's first row, nil when there is no row or it is NULL.
-    private func int64(_ statement: Statement) throws(SQLiteError) -> Int64? {
+    func int64(_ statement: Statement) throws(SQLiteError) -> Int64? {
         defer { statement.reset() }
         guard try statement.step(), !statement.isNull(at: 0) else { return nil }
         return statement.int64(at: 0)

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import PushServer
 import PushStore
+import PushTerminal
 
 /// `pushdeck serve` and `pushdeck ui`: the process that owns the socket, the store and the loop.
 enum ServeCommand {
@@ -41,7 +42,7 @@ enum ServeCommand {
         }
 
         /// Opens the store, binds the socket and builds the server; a failure names what and where.
-        func makeServer(log: @escaping @Sendable (String) -> Void) throws -> Server {
+        func makeServer(signals: SignalPipe?, log: @escaping @Sendable (String) -> Void) throws -> Server {
             var options = options
             options.log = log
             let store: Store
@@ -66,20 +67,40 @@ enum ServeCommand {
                 store.close()
                 throw Failure.refused(error.message)
             }
-            return try Server(store: store, listener: listener, signals: try SignalPipe(), options: options)
+            return try Server(store: store, listener: listener, signals: signals, options: options)
         }
     }
 
     static func serve(_ arguments: inout Arguments) throws -> Int32 {
         let setup = try Setup(&arguments)
         try arguments.finish()
-        let server = try setup.makeServer(log: { printError("pushdeck: \($0)") })
+        let server = try setup.makeServer(signals: try SignalPipe(), log: { printError("pushdeck: \($0)") })
         printError("pushdeck \(Version.current): listening on \(setup.socketPath), inbox \(setup.databasePath ?? "in memory")")
         server.run()
         return 0
     }
 
     static func ui(_ arguments: inout Arguments) throws -> Int32 {
-        throw Failure(code: 2, message: "the terminal UI is not built yet; use 'pushdeck serve'")
+        let setup = try Setup(&arguments)
+        try arguments.finish()
+        let environment = ProcessInfo.processInfo.environment
+        // Before anything else touches the terminal: a clear line and exit 2, never a garbled screen.
+        if let problem = TerminalCheck.run(environment: environment) {
+            throw Failure(code: 2, message: "\(problem)")
+        }
+        let notes = Notes()
+        // The UI owns the signals (SIGWINCH is a resize, the others a clean exit).
+        let signals = try SignalPipe(signals: [SIGWINCH, SIGINT, SIGTERM, SIGHUP])
+        let server = try setup.makeServer(signals: nil, log: { notes.add($0) })
+        let terminal: CursesTerminal
+        do {
+            terminal = try CursesTerminal(noColor: CursesTerminal.noColorRequested(environment))
+        } catch {
+            throw Failure(code: 2, message: "\(error)")
+        }
+        let ui = TerminalUI(terminal: terminal, signals: signals, notes: notes, trace: Trace(path: environment["PUSHDECK_TRACE"]))
+        server.run(host: ui)
+        terminal.restore()
+        return 0
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+import PushCore
+
+/// The detail view: every field of one message, the callback an iOS app would get for it, and
+/// the pretty-printed raw payload, scrolled by lines.
+public enum DetailView {
+    /// One line of the detail view.
+    public struct Line: Sendable, Equatable {
+        public var text: String
+        public var style: Style
+        /// Columns of indent (continuation lines of a wrapped value).
+        public var indent: Int
+
+        public init(_ text: String, style: Style = .plain, indent: Int = 0) {
+            self.text = text
+            self.style = style
+            self.indent = indent
+        }
+    }
+
+    static let labelWidth = 11
+
+    public static func render(into grid: inout Grid, area: Rect, message: Message?, callback: String,
+                              scroll: Int, date: Date, timeZone: TimeZone) {
+        guard !area.isEmpty else { return }
+        guard let message else {
+            grid.put("This message is gone (deleted).  Esc goes back.", x: area.x + 1, y: area.y,
+                     maxWidth: area.width - 1, style: Style(.dim, dim: true))
+            return
+        }
+        let all = lines(for: message, callback: callback, width: area.width, date: date, timeZone: timeZone)
+        let first = min(max(0, scroll), max(0, all.count - area.height))
+        for (row, line) in all.dropFirst(first).prefix(area.height).enumerated() {
+            let x = area.x + 1 + line.indent
+            grid.put(line.text, x: x, y: area.y + row, maxWidth: area.maxX - x, style: line.style)
+        }
+    }
+
+    /// How many lines the detail of `message` has at `width` (for clamping the scroll).
+    public static func lineCount(_ message: Message?, width: Int) -> Int {
+        guard let message else { return 1 }
+        return lines(for: message, callback: "", width: width, date: message.receivedAt, timeZone: .current).count
+    }
+
+    /// The detail's lines at `width`. The callback takes one line (cut), so the count does not depend on it.
+    public static func lines(for message: Message, callback: String, width: Int, date: Date,
+                             timeZone: TimeZone) -> [Line] {
+        let room = max(1, width - 2)
+        let valueRoom = max(1, room - labelWidth)
+        let label = Style(.dim, dim: true)
+        var result: [Line] = [
+            Line("Message #\(message.id)", style: Style(.header, bold: true)),
+            Line(""),
+        ]
+        func field(_ name: String, _ value: String?) {
+            let text = value.map(Sanitize.inert) ?? "—"
+            let wrapped = text.isEmpty ? [""] : text.wrapped(toColumns: valueRoom)
+            for (index, part) in wrapped.enumerated() {
+                if index == 0 {
+                    result.append(Line(name.padded(toColumns: labelWidth) + part, style: value == nil ? label : .plain))
+                } else {
+                    result.append(Line(part, indent: labelWidth))
+                }
+            }
+        }
+        let received = ISO8601DateFormatter.string(from: message.receivedAt, timeZone: timeZone,
+                                                  formatOptions: [.withInternetDateTime])
+        field("id", String(message.id))
+        field("app", message.app)
+        field("channel", "\(message.channel.shortName) (\(message.channel.rawValue))")
+        field("title", message.title)
+        field("subtitle", message.subtitle)
+        field("body", message.body)
+        field("url", message.url)
+        field("read", message.read ? "yes" : "no")
+        field("offline", message.offline ? "yes (from the offline queue)" : "no")
+        field("launch", message.launch ? "yes (the app was launched with it)" : "no")
+        field("received", "\(received) (\(RelativeTime.describe(message.receivedAt, now: date, timeZone: timeZone)))")
+        field("taskId", message.taskId)
+        field("msgId", message.msgId)
+        result.append(Line("callback".padded(toColumns: labelWidth)
+            + Sanitize.inert(callback.isEmpty ? "—" : callback).cut(toColumns: valueRoom)))
+        result.append(Line(""))
+        result.append(Line("payload", style: Style(.header, bold: true)))
+        for line in prettyPayload(message.payload).split(separator: "\n", omittingEmptySubsequences: false) {
+            for part in String(line).wrapped(toColumns: max(1, room - 2)) {
+                result.append(Line(part, indent: 2))
+            }
+        }
+        return result
+    }
+
+    /// The payload indented for reading, or as received when it is not JSON; made inert either way.
+    public static func prettyPayload(_ payload: String) -> String {
+        let pretty = (try? JSON.parse(payload))?.prettyText ?? ""
+        return Sanitize.inertLines(pretty.isEmpty ? payload : pretty)
+    }
+}

@@ -1,1 +1,0 @@
-// PushTUI — see DESIGN §7.

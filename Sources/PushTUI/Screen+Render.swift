@@ -1,0 +1,36 @@
+import Foundation
+import PushCore
+
+// MARK: - Drawing
+
+extension Screen {
+    /// Draws the whole screen at `size`: header, list or detail, footer, the help overlay, and the
+    /// banner over the top rows.
+    ///
+    /// - Parameters:
+    ///   - now: the monotonic instant (where the banner is).
+    ///   - date: the wall clock (relative times).
+    ///   - bannerPhase: overrides `inbox.bannerPhase(at: now)` (tests draw fixed frames).
+    ///   - callback: the iOS callback line for the detail view's message.
+    public func render(inbox: Inbox, now: Instant, date: Date, bannerPhase: BannerPhase? = nil,
+                       callback: (Message) -> String = { _ in "" }) -> Grid {
+        var grid = Grid(size)
+        let layout = self.layout
+        HeaderView.render(into: &grid, area: layout.header, inbox: inbox)
+        switch view {
+        case .list:
+            ListView.render(into: &grid, area: layout.body, screen: self, date: date)
+        case .detail:
+            DetailView.render(into: &grid, area: layout.body, message: detailMessage,
+                              callback: detailMessage.map(callback) ?? "", scroll: detailScroll,
+                              date: date, timeZone: timeZone)
+        }
+        FooterView.render(into: &grid, area: layout.footer, screen: self)
+        if helpShown { HelpView.render(into: &grid, area: layout.body) }
+        if let banner = inbox.banner {
+            let phase = bannerPhase ?? inbox.bannerPhase(at: now)
+            BannerView.render(into: &grid, area: grid.bounds, banner: banner, phase: phase, date: date, timeZone: timeZone)
+        }
+        return grid
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import PushCore
+
+/// The UI state: which view shows, the selection, the filter and the window of loaded list rows.
+///
+/// A value type the host owns. Keys go through `handle(_:inbox:now:)`; the host sends the returned
+/// `.send` events to the reducer, calls `load(from:)` when `needsLoad` (or when the store changed),
+/// and draws `render(inbox:now:date:)`.
+public struct Screen: Sendable, Equatable {
+    /// The main view.
+    public enum View: Sendable, Equatable {
+        case list
+        case detail(id: Int64)
+    }
+
+    public var view: View = .list
+    public var helpShown = false
+    /// The selected list row (0 is the newest message).
+    public private(set) var selected = 0
+    /// The first list row on screen.
+    public private(set) var scrollOffset = 0
+    /// The first detail line on screen.
+    public private(set) var detailScroll = 0
+    public private(set) var filter = ""
+    public private(set) var filterOpen = false
+    /// The terminal size; the host sets it on resize before handing `Key.resize` in.
+    public var size: Size {
+        didSet { followSelection() }
+    }
+    /// The loaded rows: messages `rowsOffset ..< rowsOffset + rows.count` of the filtered list.
+    public private(set) var rows: [Message] = []
+    public private(set) var rowsOffset = 0
+    /// How many messages the filtered list has.
+    public private(set) var total = 0
+    /// The message the detail view shows, loaded by `load(from:)`.
+    public private(set) var detailMessage: Message?
+    /// A one-line note in the footer ("3 messages read"); cleared by the next key.
+    public var status: String?
+    /// The time zone of weekdays and dates in the list.
+    public var timeZone: TimeZone
+    /// The filter the loaded rows were loaded with.
+    private var loadedFilter = ""
+    /// The detail id last asked of the source (found or not), so a deleted one is not asked again.
+    private var loadedDetailId: Int64?
+
+    public init(size: Size, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) {
+        self.size = size
+        self.timeZone = timeZone
+    }
+
+    public var layout: ScreenLayout { ScreenLayout(size: size) }
+
+    /// Rows of the list on screen at this size.
+    public var listHeight: Int { layout.body.height }
+
+    /// The selected message, when its row is loaded.
+    public var selectedMessage: Message? {
+        let index = selected - rowsOffset
+        return rows.indices.contains(index) ? rows[index] : nil
+    }
+
+    /// The message `r` and `d` act on: the detail view's, else the selected one.
+    public var currentMessage: Message? {
+        if case .detail = view { return detailMessage }
+        return selectedMessage
+    }
+
+    /// True when what is on screen is not loaded: call `load(from:)`.
+    public var needsLoad: Bool {
+        switch view {
+        case .detail(let id):
+            return loadedDetailId != id
+        case .list:
+            return loadedFilter != filter || rowsOffset != scrollOffset
+                || rows.count < min(listHeight, max(0, total - scrollOffset))
+        }
+    }
+
+    // MARK: - Loading
+
+    /// Loads the rows on screen (and the detail message) from `source`: one count and one page.
+    public mutating func load(from source: some MessageSource) {
+        // At the top the list follows the newest message (a live feed); elsewhere the selection
+        // stays on its message when newer ones arrive above it.
+        let previous = selected == 0 ? nil : selectedMessage?.id
+        total = source.count(filter: filter)
+        selected = clampRow(selected)
+        followSelection()
+        loadPage(from: source)
+        if let previous, let index = rows.firstIndex(where: { $0.id == previous }), rowsOffset + index != selected {
+            selected = rowsOffset + index
+            let before = scrollOffset
+            followSelection()
+            if scrollOffset != before { loadPage(from: source) }
+        }
+        if case .detail(let id) = view {
+            detailMessage = source.message(id: id)
+            loadedDetailId = id
+        } else {
+            detailMessage = nil
+            loadedDetailId = nil
+        }
+    }
+
+    private mutating func loadPage(from source: some MessageSource) {
+        rows = listHeight > 0 ? source.page(offset: scrollOffset, limit: listHeight, filter: filter) : []
+        rowsOffset = scrollOffset
+        loadedFilter = filter
+    }
+
+    // MARK: - Screen moves
+
+    /// Applies a screen move; `.send` and `.quit` are for the host and change nothing here.
+    public mutating func apply(_ action: UIAction) {
+        switch action {
+        case .moveSelection(let rows):
+            selected = clampRow(selected.saturatingAdd(rows))
+            followSelection()
+        case .select(let row):
+            selected = clampRow(row)
+            followSelection()
+        case .scrollDetail(let lines):
+            let limit = max(0, DetailView.lineCount(detailMessage, width: size.width) - listHeight)
+            detailScroll = min(max(0, detailScroll.saturatingAdd(lines)), limit)
+        case .openDetail(let id):
+            view = .detail(id: id)
+            detailScroll = 0
+            detailMessage = rows.first { $0.id == id }
+            loadedDetailId = nil
+        case .back:
+            if helpShown {
+                helpShown = false
+            } else {
+                view = .list
+                detailMessage = nil
+            }
+        case .toggleHelp:
+            helpShown.toggle()
+        case .openFilter:
+            filterOpen = true
+        case .filterInput(let character):
+            filter.append(character)
+            resetSelection()
+        case .filterBackspace:
+            if filter.isEmpty {
+                filterOpen = false
+            } else {
+                filter.removeLast()
+                resetSelection()
+            }
+        case .closeFilter:
+            filterOpen = false
+        case .clearFilter:
+            filterOpen = false
+            if !filter.isEmpty {
+                filter = ""
+                resetSelection()
+            }
+        case .send, .quit:
+            break
+        }
+    }
+
+    private mutating func resetSelection() {
+        selected = 0
+        scrollOffset = 0
+    }
+
+    private func clampRow(_ row: Int) -> Int {
+        total == 0 ? 0 : min(max(0, row), total - 1)
+    }
+
+    /// Scrolls the list so the selected row is on screen.
+    private mutating func followSelection() {
+        let height = listHeight
+        guard height > 0 else {
+            scrollOffset = selected
+            return
+        }
+        if selected < scrollOffset { scrollOffset = selected }
+        if selected >= scrollOffset + height { scrollOffset = selected - height + 1 }
+        scrollOffset = max(0, min(scrollOffset, max(0, total - height)))
+    }
+}
+
+extension Int {
+    /// `self + other`, held at `Int.min`/`Int.max` instead of overflowing (Home/End move by those).
+    func saturatingAdd(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? Int.max : Int.min) : sum
+    }
+}

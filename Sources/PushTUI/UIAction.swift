@@ -1,0 +1,26 @@
+import PushCore
+
+/// What a key means: a move of the screen itself, or a command for the inbox.
+public enum UIAction: Sendable, Equatable {
+    // MARK: Screen moves (applied by `Screen.apply`)
+    /// Move the list selection by rows (negative is up).
+    case moveSelection(by: Int)
+    /// Select a list row by index (0 is the newest; `Int.max` is the last).
+    case select(Int)
+    /// Scroll the detail view by lines.
+    case scrollDetail(by: Int)
+    case openDetail(id: Int64)
+    case back
+    case toggleHelp
+    case openFilter
+    case filterInput(Character)
+    case filterBackspace
+    case closeFilter
+    case clearFilter
+
+    // MARK: For the host
+    /// Send this event to the reducer.
+    case send(Event)
+    /// Leave pushdeck.
+    case quit
+}

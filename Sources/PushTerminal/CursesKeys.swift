@@ -1,0 +1,46 @@
+import CNCurses
+import PushTUI
+
+/// How curses input codes become `Key`s.
+public enum CursesKeys {
+    /// A function key code (`get_wch` returned `KEY_CODE_YES`), nil for keys the UI does not use.
+    /// `KEY_MOUSE` is decoded separately with `getmouse`.
+    public static func key(functionKey code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: .up
+        case KEY_DOWN: .down
+        case KEY_LEFT: .left
+        case KEY_RIGHT: .right
+        case KEY_PPAGE: .pageUp
+        case KEY_NPAGE: .pageDown
+        case KEY_HOME, KEY_A1: .home
+        case KEY_END, KEY_C1: .end
+        case KEY_ENTER: .enter
+        case KEY_BACKSPACE, KEY_DC: .backspace
+        case KEY_BTAB: .tab
+        default: code == pd_key_resize() ? .resize : nil
+        }
+    }
+
+    /// A character `get_wch` returned; controls other than Enter, Esc, Tab and Backspace are dropped.
+    public static func key(character value: UInt32) -> Key? {
+        switch value {
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 9: return .tab
+        case 8, 127: return .backspace
+        case 0..<32, 0x80..<0xA0: return nil
+        default:
+            guard let scalar = Unicode.Scalar(value) else { return nil }
+            return .char(Character(scalar))
+        }
+    }
+
+    /// A mouse event from its button state and cell.
+    public static func mouse(state: mmask_t, x: Int32, y: Int32) -> Key? {
+        if pd_mouse_is_click(state) != 0 { return .mouse(.click(x: Int(x), y: Int(y))) }
+        if pd_mouse_is_wheel_up(state) != 0 { return .mouse(.wheelUp) }
+        if pd_mouse_is_wheel_down(state) != 0 { return .mouse(.wheelDown) }
+        return nil
+    }
+}

@@ -1,1 +1,0 @@
-// PushTerminal — see DESIGN §7.

@@ -1,3 +1,0 @@
-import Testing
-
-// Tests for this module arrive with its issue.

@@ -1,0 +1,219 @@
+import Foundation
+import PushCore
+import PushTUI
+import Testing
+import TestSupport
+
+/// Key handling as reducer tests: a state, a key, the actions and the next state.
+@Suite("Keys and mouse")
+struct ScreenKeyTests {
+    let messages = SampleMessages.sampleMessages()
+    var source: ArrayMessageSource { ArrayMessageSource(messages) }
+
+    func loaded(_ size: Size = Size(width: 80, height: 24)) -> Screen {
+        var screen = Screen(size: size)
+        screen.load(from: source)
+        return screen
+    }
+
+    func press(_ keys: [Key], on screen: inout Screen, inbox: Inbox = SampleMessages.sampleInbox(),
+               phase: BannerPhase? = nil) -> [UIAction] {
+        var all: [UIAction] = []
+        for key in keys {
+            all += screen.handle(key, inbox: inbox, now: .zero, bannerPhase: phase)
+            if screen.needsLoad { screen.load(from: source) }
+        }
+        return all
+    }
+
+    @Test func arrowsMoveAndClamp() {
+        var screen = loaded()
+        _ = press([.down, .down, .char("j")], on: &screen)
+        #expect(screen.selected == 3)
+        _ = press([.up, .char("k")], on: &screen)
+        #expect(screen.selected == 1)
+        _ = press([.up, .up, .up], on: &screen)
+        #expect(screen.selected == 0)
+        _ = press([.end], on: &screen)
+        #expect(screen.selected == messages.count - 1)
+        _ = press([.down, .pageDown], on: &screen)
+        #expect(screen.selected == messages.count - 1)
+        _ = press([.home], on: &screen)
+        #expect(screen.selected == 0)
+        #expect(screen.selectedMessage?.id == messages[0].id)
+    }
+
+    @Test func enterOpensDetailAndReads() {
+        var screen = loaded()
+        _ = press([.down], on: &screen)
+        let actions = press([.enter], on: &screen)
+        #expect(actions == [.openDetail(id: messages[1].id), .send(.read([messages[1]]))])
+        #expect(screen.view == .detail(id: messages[1].id))
+        #expect(screen.detailMessage == messages[1])
+        _ = press([.escape], on: &screen)
+        #expect(screen.view == .list)
+        #expect(screen.selected == 1)
+    }
+
+    @Test func inboxCommands() {
+        var screen = loaded()
+        #expect(press([.char("r")], on: &screen) == [.send(.read([messages[0]]))])
+        #expect(press([.char("a")], on: &screen) == [.send(.readAll(app: nil))])
+        #expect(press([.char("c")], on: &screen) == [.send(.badge(app: nil, change: .clear, sync: nil))])
+        #expect(press([.char("m")], on: &screen) == [.send(.setMode(.off))])
+        #expect(press([.char("m")], on: &screen, inbox: SampleMessages.sampleInbox(mode: .off)) == [.send(.setMode(.on))])
+        #expect(press([.char("f")], on: &screen) == [.send(.setAppState(.background))])
+        #expect(press([.char("f")], on: &screen, inbox: SampleMessages.sampleInbox(appState: .terminated))
+            == [.send(.setAppState(.foreground))])
+        #expect(press([.down, .char("d")], on: &screen).last == .send(.delete([messages[1]])))
+        #expect(press([.char("q")], on: &screen) == [.quit])
+    }
+
+    @Test func bannerKeys() {
+        var screen = loaded()
+        var inbox = SampleMessages.sampleInbox()
+        #expect(press([.char("o")], on: &screen, inbox: inbox).isEmpty)
+        inbox.banner = Banner(message: messages[0], enteredAt: .zero, shownAt: .zero, count: 2)
+        // Esc while the banner shows sends it up, and nothing else.
+        #expect(press([.escape], on: &screen, inbox: inbox, phase: .shown) == [.send(.dismissBanner)])
+        #expect(screen.view == .list)
+        // A click on the banner opens its message.
+        let click = press([.mouse(.click(x: 10, y: 1))], on: &screen, inbox: inbox, phase: .shown)
+        #expect(click == [.send(.openBanner), .openDetail(id: messages[0].id)])
+        #expect(screen.view == .detail(id: messages[0].id))
+        _ = press([.escape], on: &screen, inbox: inbox, phase: .gone)
+        #expect(screen.view == .list)
+        #expect(press([.char("o")], on: &screen, inbox: inbox, phase: .shown)
+            == [.send(.openBanner), .openDetail(id: messages[0].id)])
+        // A click below the part that has slid in is a click on the list.
+        screen.apply(.back)
+        let below = press([.mouse(.click(x: 10, y: 3))], on: &screen, inbox: inbox, phase: .entering(fraction: 0.25))
+        #expect(below == [.select(2)])
+    }
+
+    @Test func mouseSelectsOpensAndScrolls() {
+        var screen = loaded()
+        #expect(press([.mouse(.click(x: 5, y: 3))], on: &screen) == [.select(2)])
+        #expect(screen.selected == 2)
+        #expect(press([.mouse(.click(x: 5, y: 3))], on: &screen)
+            == [.openDetail(id: messages[2].id), .send(.read([messages[2]]))])
+        _ = press([.escape], on: &screen)
+        _ = press([.mouse(.wheelDown)], on: &screen)
+        #expect(screen.selected == 5)
+        _ = press([.mouse(.wheelUp)], on: &screen)
+        #expect(screen.selected == 2)
+        // A click on the header or below the last row does nothing.
+        #expect(press([.mouse(.click(x: 5, y: 0))], on: &screen).isEmpty)
+        #expect(press([.mouse(.click(x: 5, y: 20))], on: &screen).isEmpty)
+    }
+
+    @Test func filterTakesTheKeys() {
+        var screen = loaded()
+        _ = press([.char("/")], on: &screen)
+        #expect(screen.filterOpen)
+        let typed = press([.char("n"), .char("e"), .char("q"), .backspace, .char("w"), .char("s")], on: &screen)
+        #expect(!typed.contains(.quit))
+        #expect(screen.filter == "news")
+        #expect(screen.total == 2)
+        #expect(screen.rows.allSatisfy { $0.app == "com.example.news" })
+        _ = press([.enter], on: &screen)
+        #expect(!screen.filterOpen)
+        #expect(screen.filter == "news")
+        _ = press([.escape], on: &screen)
+        #expect(screen.filter.isEmpty)
+        #expect(screen.total == messages.count)
+    }
+
+    @Test func helpToggles() {
+        var screen = loaded()
+        _ = press([.char("?")], on: &screen)
+        #expect(screen.helpShown)
+        #expect(press([.char("m"), .down], on: &screen).isEmpty)
+        _ = press([.escape], on: &screen)
+        #expect(!screen.helpShown)
+    }
+
+    @Test func detailScrollsAndDeletes() {
+        var screen = loaded(Size(width: 80, height: 10))
+        _ = press([.enter], on: &screen)
+        _ = press([.down, .down], on: &screen)
+        #expect(screen.detailScroll == 2)
+        _ = press([.end], on: &screen)
+        let bottom = screen.detailScroll
+        #expect(bottom > 2)
+        _ = press([.down], on: &screen)
+        #expect(screen.detailScroll == bottom)
+        _ = press([.home], on: &screen)
+        #expect(screen.detailScroll == 0)
+        #expect(press([.char("d")], on: &screen) == [.send(.delete([messages[0]])), .back])
+        #expect(screen.view == .list)
+    }
+
+    @Test func statusClearsOnTheNextKey() {
+        var screen = loaded()
+        screen.status = "3 messages read"
+        _ = press([.down], on: &screen)
+        #expect(screen.status == nil)
+    }
+
+    @Test func selectionFollowsTheMessageWhenNewOnesArrive() {
+        var screen = loaded()
+        _ = press([.down], on: &screen)
+        let newer = SampleMessages.message(8, title: "new")
+        screen.load(from: ArrayMessageSource([newer] + messages))
+        #expect(screen.selectedMessage?.id == messages[1].id)
+        #expect(screen.selected == 2)
+    }
+
+    @Test func atTheTopTheSelectionFollowsTheNewest() {
+        var screen = loaded()
+        let newer = SampleMessages.message(8, title: "new")
+        screen.load(from: ArrayMessageSource([newer] + messages))
+        #expect(screen.selected == 0)
+        #expect(screen.selectedMessage?.id == 8)
+    }
+
+    @Test func aMillionMessagesLoadOnlyTheVisibleRows() {
+        let source = CountingSource(total: 1_000_000)
+        var screen = Screen(size: Size(width: 80, height: 24))
+        screen.load(from: source)
+        #expect(screen.rows.count == 22)
+        _ = screen.handle(.end, inbox: Inbox(), now: .zero)
+        #expect(screen.needsLoad)
+        screen.load(from: source)
+        #expect(screen.selected == 999_999)
+        #expect(screen.selectedMessage?.id == 1)
+        #expect(screen.rows.count == 22)
+        #expect(source.largestPage.value <= 22)
+        let grid = screen.render(inbox: Inbox(), now: .zero, date: SampleMessages.now)
+        #expect(grid.rowText(23).contains("1000000/1000000"))
+    }
+}
+
+/// A source that makes a million messages up on the fly and records the largest page asked for.
+final class CountingSource: MessageSource, @unchecked Sendable {
+    // @unchecked: used by one test at a time; the box is only touched by that test.
+    let total: Int
+    let largestPage = Box(0)
+
+    init(total: Int) { self.total = total }
+
+    func count(filter: String) -> Int { total }
+
+    func page(offset: Int, limit: Int, filter: String) -> [Message] {
+        largestPage.value = max(largestPage.value, limit)
+        return (offset..<min(total, offset + limit)).map { message(index: $0) }
+    }
+
+    func message(id: Int64) -> Message? { message(index: total - Int(id)) }
+
+    private func message(index: Int) -> Message {
+        SampleMessages.message(Int64(total - index), title: "Message \(total - index)", read: index % 3 == 0,
+                               secondsAgo: Double(index) * 60)
+    }
+
+    final class Box {
+        var value: Int
+        init(_ value: Int) { self.value = value }
+    }
+}

@@ -1,0 +1,67 @@
+import CNCurses
+import PushTUI
+import Testing
+@testable import PushTerminal
+
+@Suite("Curses input decoding")
+struct CursesKeysTests {
+    @Test func functionKeys() {
+        #expect(CursesKeys.key(functionKey: KEY_UP) == .up)
+        #expect(CursesKeys.key(functionKey: KEY_DOWN) == .down)
+        #expect(CursesKeys.key(functionKey: KEY_PPAGE) == .pageUp)
+        #expect(CursesKeys.key(functionKey: KEY_NPAGE) == .pageDown)
+        #expect(CursesKeys.key(functionKey: KEY_HOME) == .home)
+        #expect(CursesKeys.key(functionKey: KEY_END) == .end)
+        #expect(CursesKeys.key(functionKey: KEY_BACKSPACE) == .backspace)
+        #expect(CursesKeys.key(functionKey: KEY_ENTER) == .enter)
+        #expect(CursesKeys.key(functionKey: pd_key_resize()) == .resize)
+        #expect(CursesKeys.key(functionKey: KEY_F0 + 5) == nil)
+    }
+
+    @Test func characters() {
+        #expect(CursesKeys.key(character: 13) == .enter)
+        #expect(CursesKeys.key(character: 10) == .enter)
+        #expect(CursesKeys.key(character: 27) == .escape)
+        #expect(CursesKeys.key(character: 127) == .backspace)
+        #expect(CursesKeys.key(character: 0x71) == .char("q"))
+        #expect(CursesKeys.key(character: 0x4E2D) == .char("中"))
+        #expect(CursesKeys.key(character: 3) == nil)
+        #expect(CursesKeys.key(character: 0x9B) == nil)
+        #expect(CursesKeys.key(character: 0xD800) == nil)
+    }
+
+    @Test func mouse() {
+        let mask = pd_mouse_mask()
+        #expect(CursesKeys.mouse(state: 0, x: 1, y: 2) == nil)
+        #expect(mask != 0)
+    }
+
+    @Test func glyphsMatchTheGridWidth() {
+        // Run in C.UTF-8 so libc wcwidth knows CJK (the real program sets the user's UTF-8 locale).
+        TerminalLocale.ensureUTF8()
+        #expect(CursesTerminal.glyph(for: "a", width: 1) == [[0x61]])
+        #expect(CursesTerminal.glyph(for: "中", width: 2) == [[0x4E2D]])
+        #expect(CursesTerminal.glyph(for: "e\u{301}", width: 1) == [[0x65, 0x301]])
+        // ❤️: libc counts the heart as 1 column; the grid gives 2, so it is padded.
+        #expect(CursesTerminal.glyph(for: "❤️", width: 2) == [[0x2764], [32]])
+        // A ZWJ family goes out as its first person.
+        #expect(CursesTerminal.glyph(for: "👨‍👩‍👧", width: 2) == [[0x1F468]])
+        // A flag as its two letters.
+        #expect(CursesTerminal.glyph(for: "🇯🇵", width: 2) == [[0x1F1EF], [0x1F1F5]])
+    }
+}
+
+enum TerminalLocale {
+    /// The locale is process-wide: set C.UTF-8 once, as NOTES-SWIFT-LINUX.md says.
+    static let once: Void = { setlocale(LC_ALL, "C.UTF-8") }()
+    static func ensureUTF8() { _ = once }
+}
+
+@Suite("Colour choice")
+struct ColourChoiceTests {
+    @Test func noColorMustBeNonEmpty() {
+        #expect(CursesTerminal.noColorRequested(["NO_COLOR": "1"]))
+        #expect(!CursesTerminal.noColorRequested(["NO_COLOR": ""]))
+        #expect(!CursesTerminal.noColorRequested([:]))
+    }
+}
