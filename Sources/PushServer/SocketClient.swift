@@ -62,6 +62,12 @@ public final class SocketClient {
                     }
                 }
             } catch {
+                // The server may have said why before closing (a client of another uid gets an
+                // error reply, then the connection is dropped): that is the message to show,
+                // not the broken pipe. The peer is gone, so this read does not wait.
+                if let line = try? readLine(), let reason = (try? JSON.parse(line))?.objectValue?["error"]?.stringValue {
+                    throw .connection("the server at \(path) refused the connection: \(reason)")
+                }
                 throw .connection("lost the connection to \(path): \(error)")
             }
             offset += sent
