@@ -62,11 +62,13 @@ for name in framer json request; do
     log="$build/$name.log"
     echo "fuzz: running $name for ${seconds}s"
     status=0
+    touch "$build/$name.started"
     "$build/$name" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -max_len=8192 \
         -dict=Fuzz/json.dict -artifact_prefix="$crashes/" "$corpus" "$seeds" >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     runs="${runs:-$(sed -n 's/^#\([0-9]*\).*DONE.*/\1/p' "$log" | tail -1)}"
-    if [ "$status" -ne 0 ] || ls "$crashes" | grep -q .; then
+    # Crash files of earlier runs are kept for study; only new ones fail this run.
+    if [ "$status" -ne 0 ] || find "$crashes" -type f -newer "$build/$name.started" | grep -q .; then
         failed=1
         summary+=("$name: CRASHED after ${runs:-?} executions (exit $status); see $log and $crashes/")
         grep -E 'fuzz invariant broken|ERROR: AddressSanitizer|Fatal error|deadly signal' "$log" | head -5 || true
