@@ -202,3 +202,22 @@ final class LineReader: @unchecked Sendable {
         return taken
     }
 }
+
+/// `pushdeck demo` plays the whole scenario into a running server.
+@Suite struct DemoTests {
+    @Test func theDemoPlaysEveryStepIntoARunningPushdeck() throws {
+        let server = try ServerProcess()
+        let demo = try runPushdeck(["demo", "--socket", server.socket, "--speed", "200"],
+                                   environment: ["PUSHDECK_RESOURCES": PackagePaths.resources.path])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stdout.contains("That's the show"))
+        // Everything but the two dropped pushes arrived; the end state is the scenario's.
+        let messages = try JSON.parse(try server.run(["list", "--json"]).output).arrayValue ?? []
+        #expect(messages.count == 12)
+        #expect(try server.run(["mode"]).output == "on")
+        #expect(try server.run(["app"]).output == "foreground")
+        #expect(try server.run(["badge"]).output == "1")
+        #expect(messages.contains { $0.objectValue?["offline"] == true })
+        #expect(messages.contains { $0.objectValue?["launch"] == true })
+    }
+}

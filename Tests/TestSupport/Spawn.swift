@@ -38,8 +38,20 @@ public enum Spawn {
             cArguments.forEach { free($0) }
             cEnvironment.forEach { free($0) }
         }
+        // Start with no signal blocked and every handler at its default: the test runner's threads
+        // block signals, and tmux's panes would otherwise ignore the SIGHUP of `kill-server`.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, cArguments, cEnvironment)
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, cArguments, cEnvironment)
         if captureOutput { close(fds[1]) }
         guard spawned == 0 else {
             if captureOutput { close(fds[0]) }
