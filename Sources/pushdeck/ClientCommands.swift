@@ -70,8 +70,10 @@ enum ClientCommands {
             }
             bytes = Array(data)
         }
+        // Editors on some systems start UTF-8 files with a byte-order mark; it is not JSON.
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         var framer = StreamFramer(limit: 16 << 20)
-        framer.append(bytes)
+        framer.append(bytes.starts(with: bom) ? bytes.dropFirst(3) : bytes[...])
         var payloads: [[UInt8]] = []
         while true {
             let frame: [UInt8]?
@@ -80,7 +82,14 @@ enum ClientCommands {
             } catch {
                 throw Failure.refused("\(name) is not a JSON object: \(error)")
             }
-            guard let frame else { break }
+            guard let frame else {
+                do {
+                    try framer.finish()
+                } catch {
+                    throw Failure.refused("\(name): \(error)")
+                }
+                break
+            }
             do {
                 _ = try JSON.parse(frame)
             } catch {

@@ -72,6 +72,27 @@ import TestSupport
         #expect(bodies.map { $0["channel"] } == ["transparent", "apns", "apns"])
     }
 
+    @Test func sendRefusesWhatIsNotAnObjectAndSkipsAByteOrderMark() throws {
+        let server = try ServerProcess()
+        let folder = server.folder
+        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"aps":{"alert":"with a BOM"}}"#.utf8)).write(to: URL(fileURLWithPath: folder.file("bom.apns")))
+        try Data(#"{"aps":{"alert":"cut"#.utf8).write(to: URL(fileURLWithPath: folder.file("cut.apns")))
+        #expect(try server.run(["send", folder.file("bom.apns")]).status == 0)
+        let cut = try server.run(["send", folder.file("cut.apns")])
+        #expect(cut.status == 1)
+        #expect(cut.stderr.contains("ended inside an object"))
+        let junk = try server.run(["send", "-"], stdin: Data("hello".utf8))
+        #expect(junk.status == 1)
+        #expect(junk.stderr.contains("hello"))
+        let missing = try server.run(["send", folder.file("nope.apns")])
+        #expect(missing.status == 2)
+        let refused = try server.run(["send", "-"], stdin: Data(#"{"aps":{"badge":-3}}"#.utf8))
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("badge"))
+        // Only the BOM file got in.
+        #expect(try server.run(["badge"]).output == "1")
+    }
+
     @Test func badgeModeAndAppPrintBareWords() throws {
         let server = try ServerProcess()
         #expect(try server.run(["badge"]).output == "0")
