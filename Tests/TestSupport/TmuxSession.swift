@@ -27,6 +27,16 @@ public final class TmuxSession: @unchecked Sendable {
         try tmux(["send-keys", "-t", name] + keys)
     }
 
+    /// The pane's title (what an OSC 0/2 sequence would change).
+    public func paneTitle() throws -> String {
+        try tmux(["display-message", "-p", "-t", name, "#{pane_title}"]).trimmingCharacters(in: .newlines)
+    }
+
+    /// tmux's paste buffers (what an OSC 52 clipboard write would fill).
+    public func buffers() throws -> String {
+        try tmux(["list-buffers"])
+    }
+
     public func resize(width: Int, height: Int) throws {
         try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
     }
