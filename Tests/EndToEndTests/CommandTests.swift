@@ -161,6 +161,31 @@ import TestSupport
         #expect(Set(topics) == ["remote.received", "badge.changed"])
     }
 
+    @Test func badgeWatchPrintsALineEachTimeTheBadgeChanges() throws {
+        let server = try ServerProcess()
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
+        watcher.arguments = ["badge", "--watch", "--socket", server.socket]
+        let out = Pipe()
+        watcher.standardOutput = out
+        try watcher.run()
+        defer { watcher.terminate() }
+        let reader = LineReader(out.fileHandleForReading)
+        #expect(reader.lines(upTo: 1, timeout: 10) == ["0"])
+        // The watcher subscribes after printing the first value: push until a change shows.
+        var seen: [String] = []
+        for index in 1...50 where seen.isEmpty {
+            _ = try server.run(["send", "--title", "n\(index)"])
+            seen = reader.lines(upTo: 1, timeout: 0.2)
+        }
+        let first = try #require(seen.first.flatMap { Int($0) })
+        _ = try server.run(["badge", "--set", "40"])
+        #expect(reader.lines(upTo: 1, timeout: 10) == ["40"])
+        _ = try server.run(["badge", "--clear"])
+        #expect(reader.lines(upTo: 1, timeout: 10) == ["0"])
+        #expect(first >= 1)
+    }
+
     @Test func noServerExitsThreeNamingThePath() throws {
         let folder = TempFolder()
         let path = folder.file("nobody.sock")
