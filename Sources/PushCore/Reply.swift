@@ -28,8 +28,7 @@ extension JSONObject {
     /// The object as one wire line: compact JSON and `\n`.
     public var wireLine: [UInt8] {
         var bytes: [UInt8] = []
-        write(into: &bytes)
-        bytes.append(0x0A)
+        writeLine(into: &bytes)
         return bytes
     }
 

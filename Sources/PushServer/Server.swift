@@ -48,6 +48,8 @@ public final class Server {
     /// Runs until a signal arrives or `stop` is called, then closes every client, removes the
     /// socket and closes the store.
     public func run(host: (any ServerHost)? = nil) {
+        // The host draws its first frame now, not after the first input or timer.
+        host?.turnEnded(server: self, now: time.now)
         while running {
             turn(host: host)
         }

@@ -18,21 +18,10 @@ public enum BannerView {
         2 + min(2, max(1, bodyLines(of: banner.message, width: width).count))
     }
 
-    /// Rows on screen in `phase` for a banner of `height` rows: `ceil(fraction × height)`.
-    public static func visibleRows(phase: BannerPhase, height: Int) -> Int {
-        switch phase {
-        case .gone: return 0
-        case .shown: return height
-        case .entering(let fraction), .leaving(let fraction):
-            let clamped = min(1, max(0, fraction))
-            return min(height, Int((clamped * Double(height)).rounded(.up)))
-        }
-    }
-
     /// The screen cells the banner covers in `phase` (empty when it is gone).
     public static func visibleArea(banner: Banner?, phase: BannerPhase, width: Int, height screenHeight: Int) -> Rect {
         guard let banner else { return Rect(x: 0, y: 0, width: 0, height: 0) }
-        let rows = min(screenHeight, visibleRows(phase: phase, height: height(of: banner, width: width)))
+        let rows = min(screenHeight, phase.visibleRows(of: height(of: banner, width: width)))
         return Rect(x: 0, y: 0, width: width, height: rows)
     }
 
@@ -41,7 +30,7 @@ public enum BannerView {
                               timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) {
         guard !area.isEmpty else { return }
         let full = height(of: banner, width: area.width)
-        let rows = min(area.height, visibleRows(phase: phase, height: full))
+        let rows = min(area.height, phase.visibleRows(of: full))
         guard rows > 0 else { return }
         var whole = Grid(width: area.width, height: full)
         drawWhole(into: &whole, banner: banner, date: date, timeZone: timeZone)

@@ -51,6 +51,12 @@ enum CrashRestore {
                     // Hand the signal to whoever had it before (Swift's backtracer, or the default).
                     if let previous = crashPrevious { sigaction(number, previous + Int(number), nil) }
                     raise(number)
+                    // Swift's backtracer returns from a signal sent by another process (kill -ABRT),
+                    // and the process would carry on with its terminal already given back: end it.
+                    var fallback = sigaction()
+                    fallback.__sigaction_handler.sa_handler = SIG_DFL
+                    sigaction(number, &fallback, nil)
+                    raise(number)
                 }
                 sigemptyset(&action.sa_mask)
                 action.sa_flags = SA_NODEFER

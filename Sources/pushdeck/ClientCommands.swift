@@ -70,8 +70,10 @@ enum ClientCommands {
             }
             bytes = Array(data)
         }
+        // Editors on some systems start UTF-8 files with a byte-order mark; it is not JSON.
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         var framer = StreamFramer(limit: 16 << 20)
-        framer.append(bytes)
+        framer.append(bytes.starts(with: bom) ? bytes.dropFirst(3) : bytes[...])
         var payloads: [[UInt8]] = []
         while true {
             let frame: [UInt8]?
@@ -80,7 +82,14 @@ enum ClientCommands {
             } catch {
                 throw Failure.refused("\(name) is not a JSON object: \(error)")
             }
-            guard let frame else { break }
+            guard let frame else {
+                do {
+                    try framer.finish()
+                } catch {
+                    throw Failure.refused("\(name): \(error)")
+                }
+                break
+            }
             do {
                 _ = try JSON.parse(frame)
             } catch {
@@ -148,36 +157,33 @@ enum ClientCommands {
     }
 
     static func mode(_ arguments: inout Arguments) throws -> Int32 {
-        let socket = try socketPath(&arguments)
-        let words = try arguments.positionals()
-        var request: JSONObject = ["op": "mode"]
-        switch words.count {
-        case 0: break
-        case 1:
-            guard PushMode(rawValue: words[0]) != nil else { throw UsageError("mode takes on or off, not '\(words[0])'", command: "mode") }
-            request["set"] = .string(words[0])
-        default: throw UsageError("mode takes at most one word: on or off", command: "mode")
-        }
-        let client = try SocketClient(path: socket)
-        writeLine(try expectOK(client.request(request))["mode"]?.stringValue ?? "")
-        return 0
+        try setting(&arguments, field: "set", reply: "mode", accepted: PushMode.allCases.map(\.rawValue))
     }
 
     static func app(_ arguments: inout Arguments) throws -> Int32 {
+        try setting(&arguments, field: "state", reply: "state", accepted: AppState.allCases.map(\.rawValue))
+    }
+
+    /// `mode` and `app`: print the setting, or set it to the one word given (of `accepted`).
+    private static func setting(_ arguments: inout Arguments, field: String, reply: String, accepted: [String]) throws
+        -> Int32
+    {
+        let command = arguments.command
         let socket = try socketPath(&arguments)
         let words = try arguments.positionals()
-        var request: JSONObject = ["op": "app"]
+        let choices = accepted.joined(separator: ", ")
+        var request: JSONObject = ["op": .string(command)]
         switch words.count {
         case 0: break
         case 1:
-            guard AppState(rawValue: words[0]) != nil else {
-                throw UsageError("app takes foreground, background or terminated, not '\(words[0])'", command: "app")
+            guard accepted.contains(words[0]) else {
+                throw UsageError("\(command) takes one of \(choices), not '\(words[0])'", command: command)
             }
-            request["state"] = .string(words[0])
-        default: throw UsageError("app takes at most one state", command: "app")
+            request[field] = .string(words[0])
+        default: throw UsageError("\(command) takes at most one word: \(choices)", command: command)
         }
         let client = try SocketClient(path: socket)
-        writeLine(try expectOK(client.request(request))["state"]?.stringValue ?? "")
+        writeLine(try expectOK(client.request(request))[reply]?.stringValue ?? "")
         return 0
     }
 

@@ -7,7 +7,7 @@ import PushServer
 enum DemoCommand {
     /// One step of the scenario: at `at` seconds (divided by the speed), send a payload file or
     /// a request, and say what is being shown.
-    struct Step {
+    struct Step: Sendable {
         var at: Double
         var say: String?
         var send: String?
@@ -32,52 +32,41 @@ enum DemoCommand {
         let steps = try loadScenario(resources.appendingPathComponent("demo.json"))
 
         let environment = ProcessInfo.processInfo.environment
-        var socket = Locations.socketPath(flag: socketFlag, environment: environment)
-        var ui: Process?
-        if (try? SocketClient(path: socket)) == nil {
-            // No pushdeck to play into: start the UI on this terminal and stay off the screen.
-            socket = NSTemporaryDirectory() + "pushdeck-demo-\(getpid()).sock"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-            if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-                process.executableURL = URL(fileURLWithPath: executable)
-            }
-            process.arguments = ["ui", "--memory", "--socket", socket]
-            try process.run()
-            // ^C goes to both; the UI handles it and restores the terminal, the demo waits for it.
-            signal(SIGINT, SIG_IGN)
-            ui = process
+        let socket = Locations.socketPath(flag: socketFlag, environment: environment)
+        if (try? SocketClient(path: socket)) != nil {
+            try play(steps, resources: resources, socket: socket, speed: speed, narrate: true)
+            return 0
         }
-        let narrate = ui == nil
+        // No pushdeck to play into: run the UI here, in memory, and play into it from a thread
+        // that only talks to the socket (the UI owns the terminal).
+        let pace = speed
+        let privateSocket = NSTemporaryDirectory() + "pushdeck-demo-\(getpid()).sock"
+        Thread {
+            try? play(steps, resources: resources, socket: privateSocket, speed: pace, narrate: false)
+        }.start()
+        var ui = Arguments(command: "ui", ["--memory", "--socket", privateSocket])
+        return try ServeCommand.ui(&ui)
+    }
+
+    /// Sends each step at its time. Stops quietly when the server goes away.
+    static func play(_ steps: [Step], resources: URL, socket: String, speed: Double, narrate: Bool) throws {
         let client = try connectWhenReady(socket, timeout: 10)
         let started = Date()
         for step in steps {
-            let due = started.addingTimeInterval(step.at / speed)
-            let wait = due.timeIntervalSinceNow
+            let wait = started.addingTimeInterval(step.at / speed).timeIntervalSinceNow
             if wait > 0 { usleep(useconds_t(min(wait, 3600) * 1_000_000)) }
-            if let ui, !ui.isRunning { break }
             if narrate, let say = step.say { writeLine(String(format: "%6.1fs  %@", step.at, say)) }
-            do {
-                if let file = step.send {
-                    let text = try String(contentsOf: resources.appendingPathComponent(file), encoding: .utf8)
-                    var request = "{\"op\":\"push\","
-                    if let app = step.app { request += "\"app\":\(JSON.string(app).compactText)," }
-                    request += "\"payload\":\(text)}\n"
-                    try client.send(Array(request.utf8))
-                    _ = try client.readReply()
-                } else if let request = step.request {
-                    _ = try client.request(request)
-                }
-            } catch let error as ClientError {
-                if ui != nil { break }
-                throw error
+            if let file = step.send {
+                let text = try String(contentsOf: resources.appendingPathComponent(file), encoding: .utf8)
+                var request = "{\"op\":\"push\","
+                if let app = step.app { request += "\"app\":\(JSON.string(app).compactText)," }
+                request += "\"payload\":\(text)}\n"
+                try client.send(Array(request.utf8))
+                _ = try client.readReply()
+            } else if let request = step.request {
+                _ = try client.request(request)
             }
         }
-        if let ui {
-            ui.waitUntilExit()
-            return ui.terminationStatus
-        }
-        return 0
     }
 
     static func loadScenario(_ url: URL) throws -> [Step] {

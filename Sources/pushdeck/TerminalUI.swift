@@ -42,7 +42,13 @@ final class TerminalUI: ServerHost {
             }
             return
         }
-        for key in terminal.readKeys() {
+        let keys = terminal.readKeys()
+        if keys.isEmpty && terminalIsGone() {
+            // The terminal hung up without a SIGHUP reaching us: nothing more can be read or shown.
+            server.stop()
+            return
+        }
+        for key in keys {
             if key == .resize {
                 screen.size = terminal.resize()
                 continue
@@ -57,6 +63,13 @@ final class TerminalUI: ServerHost {
                 }
             }
         }
+    }
+
+    /// True when the input side of the terminal reports a hang-up or an error.
+    private func terminalIsGone() -> Bool {
+        var input = pollfd(fd: terminal.inputFD, events: Int16(POLLIN), revents: 0)
+        guard poll(&input, 1, 0) == 1 else { return false }
+        return input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     /// Inbox commands go the way a script's requests go, so the store is the judge of what is

@@ -72,6 +72,27 @@ import TestSupport
         #expect(bodies.map { $0["channel"] } == ["transparent", "apns", "apns"])
     }
 
+    @Test func sendRefusesWhatIsNotAnObjectAndSkipsAByteOrderMark() throws {
+        let server = try ServerProcess()
+        let folder = server.folder
+        try Data([0xEF, 0xBB, 0xBF] + Array(#"{"aps":{"alert":"with a BOM"}}"#.utf8)).write(to: URL(fileURLWithPath: folder.file("bom.apns")))
+        try Data(#"{"aps":{"alert":"cut"#.utf8).write(to: URL(fileURLWithPath: folder.file("cut.apns")))
+        #expect(try server.run(["send", folder.file("bom.apns")]).status == 0)
+        let cut = try server.run(["send", folder.file("cut.apns")])
+        #expect(cut.status == 1)
+        #expect(cut.stderr.contains("ended inside an object"))
+        let junk = try server.run(["send", "-"], stdin: Data("hello".utf8))
+        #expect(junk.status == 1)
+        #expect(junk.stderr.contains("hello"))
+        let missing = try server.run(["send", folder.file("nope.apns")])
+        #expect(missing.status == 2)
+        let refused = try server.run(["send", "-"], stdin: Data(#"{"aps":{"badge":-3}}"#.utf8))
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("badge"))
+        // Only the BOM file got in.
+        #expect(try server.run(["badge"]).output == "1")
+    }
+
     @Test func badgeModeAndAppPrintBareWords() throws {
         let server = try ServerProcess()
         #expect(try server.run(["badge"]).output == "0")
@@ -140,6 +161,31 @@ import TestSupport
         #expect(Set(topics) == ["remote.received", "badge.changed"])
     }
 
+    @Test func badgeWatchPrintsALineEachTimeTheBadgeChanges() throws {
+        let server = try ServerProcess()
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
+        watcher.arguments = ["badge", "--watch", "--socket", server.socket]
+        let out = Pipe()
+        watcher.standardOutput = out
+        try watcher.run()
+        defer { watcher.terminate() }
+        let reader = LineReader(out.fileHandleForReading)
+        #expect(reader.lines(upTo: 1, timeout: 10) == ["0"])
+        // The watcher subscribes after printing the first value: push until a change shows.
+        var seen: [String] = []
+        for index in 1...50 where seen.isEmpty {
+            _ = try server.run(["send", "--title", "n\(index)"])
+            seen = reader.lines(upTo: 1, timeout: 0.2)
+        }
+        let first = try #require(seen.first.flatMap { Int($0) })
+        _ = try server.run(["badge", "--set", "40"])
+        #expect(reader.lines(upTo: 1, timeout: 10) == ["40"])
+        _ = try server.run(["badge", "--clear"])
+        #expect(reader.lines(upTo: 1, timeout: 10) == ["0"])
+        #expect(first >= 1)
+    }
+
     @Test func noServerExitsThreeNamingThePath() throws {
         let folder = TempFolder()
         let path = folder.file("nobody.sock")
@@ -200,5 +246,24 @@ final class LineReader: @unchecked Sendable {
         let taken = Array(ready.prefix(count))
         ready.removeFirst(taken.count)
         return taken
+    }
+}
+
+/// `pushdeck demo` plays the whole scenario into a running server.
+@Suite struct DemoTests {
+    @Test func theDemoPlaysEveryStepIntoARunningPushdeck() throws {
+        let server = try ServerProcess()
+        let demo = try runPushdeck(["demo", "--socket", server.socket, "--speed", "200"],
+                                   environment: ["PUSHDECK_RESOURCES": PackagePaths.resources.path])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stdout.contains("That's the show"))
+        // Everything but the two dropped pushes arrived; the end state is the scenario's.
+        let messages = try JSON.parse(try server.run(["list", "--json"]).output).arrayValue ?? []
+        #expect(messages.count == 12)
+        #expect(try server.run(["mode"]).output == "on")
+        #expect(try server.run(["app"]).output == "foreground")
+        #expect(try server.run(["badge"]).output == "1")
+        #expect(messages.contains { $0.objectValue?["offline"] == true })
+        #expect(messages.contains { $0.objectValue?["launch"] == true })
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+import PushCore
+import Testing
+import TestSupport
+
+/// The full-screen UI in a real terminal (tmux), fed through the real socket.
+@Suite struct ScreenTests {
+    struct Running {
+        let tmux: TmuxSession
+        let socket: String
+
+        init(width: Int = 100, height: Int = 30, extra: String = "", environment: [String: String] = [:]) throws {
+            let folder = TempFolder()
+            socket = folder.file("s.sock")
+            let command = "\(PackagePaths.pushdeckBinary) ui --socket \(socket) --db \(folder.file("inbox.sqlite")) \(extra)"
+            tmux = try TmuxSession(command: command, width: width, height: height, folder: folder,
+                                   environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"].merging(environment) { $1 })
+        }
+
+        func send(_ arguments: [String]) throws -> CommandResult {
+            try runPushdeck(["send", "--socket", socket] + arguments)
+        }
+    }
+
+    @Test func bannerHeaderPushSwitchDetailResizeAndQuit() throws {
+        let ui = try Running()
+        let header = ui.tmux.waitFor { $0.contains("pushdeck") && $0.contains("PUSH [ON]") }
+        #expect(header != nil, "no header: \(ui.tmux.capture())")
+        #expect(header?.split(separator: "\n").first?.contains("0 unread") == true)
+
+        let sent = try ui.send(["--title", "Order shipped", "--body", "訂單 1270339 已發貨", "--app", "com.example.shop"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let banner = ui.tmux.waitFor(timeout: 1) { $0.contains("訂單 1270339 已發貨") && $0.contains("com.example.shop · Order shipped") }
+        #expect(banner != nil, "no banner within 1 s: \(ui.tmux.capture())")
+        // The banner covers the header, as STPushView covers the status bar.
+        #expect(banner?.split(separator: "\n").first?.contains("PUSH [ON]") == false)
+
+        // Esc sends it up at once; the header is back and counts the message.
+        try ui.tmux.sendKeys("Escape")
+        let back = ui.tmux.waitFor { $0.split(separator: "\n").first?.contains("1 unread") == true }
+        #expect(back != nil, "header did not come back: \(ui.tmux.capture())")
+        #expect(back?.split(separator: "\n").first?.contains("badge 1") == true)
+
+        // Push mode off: the header says so and the next push is dropped and counted.
+        try ui.tmux.sendKeys("m")
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [OFF]") } != nil)
+        let dropped = try ui.send(["--title", "never shown"])
+        #expect(dropped.stdout.contains(#""delivered":false"#))
+        #expect(ui.tmux.waitFor { $0.contains("1 dropped") } != nil, "\(ui.tmux.capture())")
+        #expect(!ui.tmux.capture().contains("never shown"))
+
+        // Enter opens the detail view; opening reads it and the badge drops.
+        try ui.tmux.sendKeys("Enter")
+        let detail = ui.tmux.waitFor { $0.contains("payload") && $0.contains("0 unread") }
+        #expect(detail != nil, "\(ui.tmux.capture())")
+        #expect(detail?.contains("badge 0") == true)
+        #expect(detail?.contains("\"title\": \"Order shipped\"") == true)
+
+        // At 80×24 every line stays within 80 columns.
+        try ui.tmux.resize(width: 80, height: 24)
+        try ui.tmux.sendKeys("Escape")
+        let small = ui.tmux.waitFor { screen in
+            let lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return screen.contains("PUSH [OFF]") && lines.count <= 25 && lines.allSatisfy { $0.columnsApprox <= 80 }
+        }
+        #expect(small != nil, "\(ui.tmux.capture())")
+
+        try ui.tmux.sendKeys("q")
+        #expect(ui.tmux.exitStatus() == 0)
+    }
+
+    @Test func aBadTerminalIsRefusedWithOneLineAndExitTwo() throws {
+        for term in ["dumb", "no-such-terminal-xyz"] {
+            let ui = try Running(environment: ["TERM": term])
+            #expect(ui.tmux.exitStatus() == 2, "TERM=\(term): \(ui.tmux.capture())")
+        }
+        let notATTY = try runPushdeck(["ui", "--memory", "--socket", "/tmp/pd-notty.sock"])
+        #expect(notATTY.status == 2)
+        #expect(notATTY.stderr.contains("terminal"))
+    }
+}
+
+extension Substring {
+    /// Display columns as tmux lays them out: wide (CJK) characters take two.
+    var columnsApprox: Int {
+        reduce(0) { total, character in
+            let wide = character.unicodeScalars.first.map { (0x1100...0x115F).contains($0.value) || (0x2E80...0xA4CF).contains($0.value)
+                || (0xAC00...0xD7A3).contains($0.value) || (0xF900...0xFAFF).contains($0.value) || (0xFF00...0xFF60).contains($0.value)
+                || (0x1F300...0x1FAFF).contains($0.value) } ?? false
+            return total + (wide ? 2 : 1)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// A real terminal for end-to-end screen tests: a detached tmux session on its own server
+/// socket (`-L`), driven with send-keys and read with capture-pane.
+public final class TmuxSession: @unchecked Sendable {
+    // @unchecked: immutable after init; tmux itself serializes the commands.
+    public let name: String
+    public let folder: TempFolder
+
+    /// Starts `command` (run by `sh -c`) in a `width`×`height` terminal. Its exit status lands in
+    /// `exitStatus` once it ends.
+    public init(command: String, width: Int = 100, height: Int = 30, folder: TempFolder = TempFolder(),
+                environment: [String: String] = [:]) throws {
+        self.folder = folder
+        name = "pd\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let exports = environment.map { "export \($0.key)='\($0.value)'; " }.joined()
+        let script = "\(exports)\(command); echo $? > '\(folder.file("exit-status"))'; sleep 600"
+        try tmux(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), "sh", "-c", script], output: false)
+    }
+
+    /// The screen as text, one line a row, trailing spaces removed.
+    public func capture() -> String {
+        (try? tmux(["capture-pane", "-p", "-t", name])) ?? ""
+    }
+
+    public func sendKeys(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", name] + keys)
+    }
+
+    /// The pane's title (what an OSC 0/2 sequence would change).
+    public func paneTitle() throws -> String {
+        try tmux(["display-message", "-p", "-t", name, "#{pane_title}"]).trimmingCharacters(in: .newlines)
+    }
+
+    /// tmux's paste buffers (what an OSC 52 clipboard write would fill).
+    public func buffers() throws -> String {
+        try tmux(["list-buffers"])
+    }
+
+    public func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", String(width), "-y", String(height)])
+    }
+
+    /// Polls the screen until `condition` holds (every 10 ms, up to `timeout` seconds): waiting
+    /// for something to appear, never sleeping a fixed time. Returns the last screen seen.
+    @discardableResult
+    public func waitFor(timeout: Double = 5, _ condition: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = capture()
+        while !condition(screen) {
+            if Date() > deadline { return nil }
+            usleep(10_000)
+            screen = capture()
+        }
+        return screen
+    }
+
+    /// The command's exit status, once it has ended (waits up to `timeout` seconds).
+    public func exitStatus(timeout: Double = 5) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: folder.file("exit-status"), encoding: .utf8),
+                let status = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                return status
+            }
+            usleep(10_000)
+        }
+        return nil
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String], output wantsOutput: Bool = true) throws -> String {
+        let result = try Spawn.run(["tmux", "-L", name, "-f", "/dev/null"] + arguments, captureOutput: wantsOutput)
+        guard result.status == 0 else { throw TmuxError(arguments: arguments) }
+        return result.output
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+}
+
+public struct TmuxError: Error, CustomStringConvertible {
+    public var arguments: [String]
+    public var description: String { "tmux \(arguments.joined(separator: " ")) failed" }
+}
