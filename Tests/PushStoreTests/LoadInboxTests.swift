@@ -2,18 +2,19 @@ import Foundation
 import PushCore
 import PushStore
 import Testing
+import TestSupport
 
 /// The inbox the server starts from: its numbers come from the stored rows.
 @Suite struct LoadInboxTests {
     @Test(arguments: StoreKind.allCases)
     func aFreshStoreGivesTheDefaultInbox(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         #expect(try kind.open(in: folder).loadInbox() == Inbox())
     }
 
     @Test(arguments: StoreKind.allCases)
     func numbersComeFromTheRows(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         let held = [
             Samples.message(9, app: "c", channel: .transparent, held: true),
@@ -44,7 +45,7 @@ import Testing
     /// The kept unread counts equal a recount after any mix of changes, committed or rolled back.
     @Test(arguments: StoreKind.allCases)
     func keptUnreadCountsEqualARecount(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         var random = SplitMix(seed: 42)
         var nextId: Int64 = 1

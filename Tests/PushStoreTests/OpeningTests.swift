@@ -2,15 +2,16 @@ import Foundation
 import PushCore
 import PushStore
 import Testing
+import TestSupport
 
 /// Opening a path: new files are migrated; anything the store cannot use is refused with a
 /// message naming the file, never a crash, and never a write into somebody else's file.
 @Suite struct OpeningTests {
     @Test func aFreshDatabaseIsMigratedToTheLatestVersion() throws {
-        let folder = try TemporaryFolder()
-        try Store(path: folder.path()).close()
+        let folder = TempFolder()
+        try Store(path: folder.file("inbox.sqlite")).close()
 
-        let database = try Database(path: folder.path())
+        let database = try Database(path: folder.file("inbox.sqlite"))
         #expect(try database.scalar("PRAGMA user_version") == String(Schema.version))
         #expect(try database.scalar("PRAGMA application_id") == String(Schema.applicationId))
         #expect(try database.scalar("PRAGMA journal_mode") == "wal")
@@ -20,29 +21,29 @@ import Testing
     }
 
     @Test func anEmptyFileIsANewDatabase() throws {
-        let folder = try TemporaryFolder()
-        #expect(FileManager.default.createFile(atPath: folder.path(), contents: Data()))
-        let store = try Store(path: folder.path())
+        let folder = TempFolder()
+        #expect(FileManager.default.createFile(atPath: folder.file("inbox.sqlite"), contents: Data()))
+        let store = try Store(path: folder.file("inbox.sqlite"))
         #expect(try store.loadInbox() == Inbox())
     }
 
     @Test func aNewerSchemaIsRefused() throws {
-        let folder = try TemporaryFolder()
-        try Store(path: folder.path()).close()
-        let database = try Database(path: folder.path())
+        let folder = TempFolder()
+        try Store(path: folder.file("inbox.sqlite")).close()
+        let database = try Database(path: folder.file("inbox.sqlite"))
         try database.execute("PRAGMA user_version = \(Schema.version + 1)")
         database.close()
 
-        let error = #expect(throws: StoreError.self) { try Store(path: folder.path()) }
-        #expect(error == .newerSchema(path: folder.path(), found: Schema.version + 1, supported: Schema.version))
+        let error = #expect(throws: StoreError.self) { try Store(path: folder.file("inbox.sqlite")) }
+        #expect(error == .newerSchema(path: folder.file("inbox.sqlite"), found: Schema.version + 1, supported: Schema.version))
         #expect(error?.description.contains("newer pushdeck") == true)
-        #expect(error?.description.contains(folder.path()) == true)
+        #expect(error?.description.contains(folder.file("inbox.sqlite")) == true)
     }
 
     @Test(arguments: ["not a database", String(repeating: "pushdeck! ", count: 500), "SQLite format 3"])
     func aFileThatIsNotSQLiteIsRefusedAndLeftAlone(contents: String) throws {
-        let folder = try TemporaryFolder()
-        let path = folder.path()
+        let folder = TempFolder()
+        let path = folder.file("inbox.sqlite")
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
 
         let error = #expect(throws: StoreError.self) { try Store(path: path) }
@@ -52,8 +53,8 @@ import Testing
     }
 
     @Test func anotherProgramsDatabaseIsRefusedAndLeftAlone() throws {
-        let folder = try TemporaryFolder()
-        let path = folder.path()
+        let folder = TempFolder()
+        let path = folder.file("inbox.sqlite")
         let other = try Database(path: path)
         try other.execute("CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('bread')")
         other.close()
@@ -66,8 +67,8 @@ import Testing
     }
 
     @Test func aMissingFolderIsReportedNotCreated() throws {
-        let folder = try TemporaryFolder()
-        let path = folder.path("missing/inbox.sqlite")
+        let folder = TempFolder()
+        let path = folder.file("missing/inbox.sqlite")
         let error = #expect(throws: StoreError.self) { try Store(path: path) }
         guard case .cannotOpen(let reported, let cause) = error else {
             Issue.record("expected cannotOpen, got \(String(describing: error))")
@@ -76,27 +77,27 @@ import Testing
         #expect(reported == path)
         #expect(cause.code == 14)  // SQLITE_CANTOPEN
         #expect(error?.description.contains(path) == true)
-        #expect(!FileManager.default.fileExists(atPath: folder.path("missing")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("missing")))
     }
 
     @Test func aFolderAtThePathIsRefused() throws {
-        let folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder.path(), withIntermediateDirectories: false)
-        #expect(throws: StoreError.self) { try Store(path: folder.path()) }
+        let folder = TempFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("inbox.sqlite"), withIntermediateDirectories: false)
+        #expect(throws: StoreError.self) { try Store(path: folder.file("inbox.sqlite")) }
     }
 
     // Root may write any file, so the refusal can only be seen as another user.
     @Test(.enabled(if: getuid() != 0)) func aReadOnlyFileIsRefused() throws {
-        let folder = try TemporaryFolder()
-        try Store(path: folder.path()).close()
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder.path())
-        #expect(throws: StoreError.readOnly(path: folder.path())) { try Store(path: folder.path()) }
+        let folder = TempFolder()
+        try Store(path: folder.file("inbox.sqlite")).close()
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder.file("inbox.sqlite"))
+        #expect(throws: StoreError.readOnly(path: folder.file("inbox.sqlite"))) { try Store(path: folder.file("inbox.sqlite")) }
     }
 
     @Test func twoStoresOnOneFileSeeEachOthersCommits() throws {
-        let folder = try TemporaryFolder()
-        let first = try Store(path: folder.path())
-        let second = try Store(path: folder.path())
+        let folder = TempFolder()
+        let first = try Store(path: folder.file("inbox.sqlite"))
+        let second = try Store(path: folder.file("inbox.sqlite"))
         try first.write([.insert(Samples.message(1))])
         #expect(try second.page(ListQuery()).map(\.id) == [1])
     }

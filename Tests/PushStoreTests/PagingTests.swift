@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import PushStore
 import Testing
+import TestSupport
 
 /// Pages from SQL equal what filtering every inserted message in Swift gives.
 @Suite struct PagingTests {
@@ -10,10 +11,10 @@ import Testing
     struct Fixture {
         let store: Store
         let listed: [Message]
-        let folder: TemporaryFolder
+        let folder: TempFolder
 
         init(kind: StoreKind) throws {
-            folder = try TemporaryFolder()
+            folder = TempFolder()
             store = try kind.open(in: folder)
             var random = SplitMix(seed: 7)
             var all: [Message] = []

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 @testable import PushStore
 import Testing
+import TestSupport
 
 /// The queries read indexes, not the whole table: what keeps a page cheap at a million rows.
 @Suite struct QueryPlanTests {
@@ -37,9 +38,9 @@ import Testing
     }
 
     @Test func fileStoresUseTheChosenDurability() throws {
-        let folder = try TemporaryFolder()
-        let standard = try Store(path: folder.path("a"))
-        let powerLoss = try Store(path: folder.path("b"), durability: .powerLoss)
+        let folder = TempFolder()
+        let standard = try Store(path: folder.file("a"))
+        let powerLoss = try Store(path: folder.file("b"), durability: .powerLoss)
         let memory = try Store.inMemory()
         // PRAGMA synchronous answers 1 for NORMAL, 2 for FULL.
         #expect(try standard.database.scalar("PRAGMA synchronous") == "1")

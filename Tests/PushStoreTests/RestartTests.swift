@@ -2,15 +2,16 @@ import Foundation
 import PushCore
 import PushStore
 import Testing
+import TestSupport
 
 /// What is committed is there after the store is closed and opened again on the same file.
 @Suite struct RestartTests {
     @Test func reopeningKeepsEverything() throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let settings = InboxSettings(mode: .off, appState: .terminated, dropped: 4, badgeSync: false)
         let held = Samples.message(5, app: "com.example.news", channel: .transparent, held: true)
         do {
-            let store = try Store(path: folder.path())
+            let store = try Store(path: folder.file("inbox.sqlite"))
             try store.write(
                 (1...4).map { .insert(Samples.message($0, app: $0 % 2 == 0 ? "a" : "b")) }
                     + [.insert(held), .markRead([2]), .setLaunch(3), .badge(app: "a", Badge(icon: 2, server: 9)),
@@ -19,7 +20,7 @@ import Testing
             store.close()  // twice is fine
         }
 
-        let store = try Store(path: folder.path())
+        let store = try Store(path: folder.file("inbox.sqlite"))
         let inbox = try store.loadInbox(bannerSeconds: 2)
         #expect(inbox.settings == settings)
         #expect(inbox.badges == ["a": Badge(icon: 2, server: 9)])
@@ -37,9 +38,9 @@ import Testing
     }
 
     @Test func anUncommittedTransactionIsGoneAfterReopening() throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         do {
-            let store = try Store(path: folder.path())
+            let store = try Store(path: folder.file("inbox.sqlite"))
             try store.write([.insert(Samples.message(1))])
             try store.begin()
             try store.apply(.insert(Samples.message(2)))
@@ -47,14 +48,14 @@ import Testing
             // Closing with the transaction open is what a crash mid-turn leaves behind.
             store.close()
         }
-        let store = try Store(path: folder.path())
+        let store = try Store(path: folder.file("inbox.sqlite"))
         #expect(try store.page(ListQuery()).map(\.id) == [1])
         #expect(try store.loadInbox().unread == ["com.example.shop": 1])
     }
 
     @Test func callsAfterCloseThrowInsteadOfCrashing() throws {
-        let folder = try TemporaryFolder()
-        let store = try Store(path: folder.path())
+        let folder = TempFolder()
+        let store = try Store(path: folder.file("inbox.sqlite"))
         store.close()
         #expect(throws: SQLiteError.self) { try store.begin() }
         #expect(throws: SQLiteError.self) { try store.page(ListQuery()) }
@@ -63,10 +64,10 @@ import Testing
     }
 
     @Test func checkpointEmptiesTheWAL() throws {
-        let folder = try TemporaryFolder()
-        let store = try Store(path: folder.path())
+        let folder = TempFolder()
+        let store = try Store(path: folder.file("inbox.sqlite"))
         try store.write((1...200).map { .insert(Samples.message($0)) })
-        let wal = folder.path() + "-wal"
+        let wal = folder.file("inbox.sqlite") + "-wal"
         #expect(try fileSize(wal) > 0)
         try store.checkpoint()
         #expect(try fileSize(wal) == 0)

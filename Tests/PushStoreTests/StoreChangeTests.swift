@@ -2,12 +2,13 @@ import Foundation
 import PushCore
 import PushStore
 import Testing
+import TestSupport
 
 /// Every `StoreChange` case, written and read back, on a file and on `:memory:`.
 @Suite struct StoreChangeTests {
     @Test(arguments: StoreKind.allCases)
     func insertKeepsEveryField(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         let full = Samples.message(1, channel: .transparent, offline: true)
         let sparse = Message(
@@ -21,7 +22,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func heldMessagesAreStoredButNotListed(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         let held = Samples.message(1, channel: .transparent, held: true)
         try store.write([.insert(held), .insert(Samples.message(2))])
@@ -35,7 +36,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func markReadReadsOnlyThoseIds(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.write((1...4).map { .insert(Samples.message($0)) })
         try store.write([.markRead([2, 4, 99])])
@@ -46,7 +47,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func markAllReadOfOneAppLeavesTheOthers(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.write([
             .insert(Samples.message(1, app: "a")), .insert(Samples.message(2, app: "b")),
@@ -63,7 +64,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func deleteRemovesAndNeverReusesTheId(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.write((1...3).map { .insert(Samples.message($0)) })
         try store.write([.delete([3, 2])])
@@ -76,7 +77,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func releaseDeliversHeldMessagesAsOffline(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.write([
             .insert(Samples.message(1, channel: .transparent, held: true)),
@@ -93,7 +94,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func setLaunchMovesTheLaunchFlag(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.write([.insert(Samples.message(1)), .insert(Samples.message(2)), .setLaunch(1)])
         #expect(try store.loadInbox().launchId == 1)
@@ -105,7 +106,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func badgeUpsertsPerApp(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.write([.badge(app: "a", Badge(icon: 3, server: 3)), .badge(app: "b", Badge(icon: 1, server: 7))])
         try store.write([.badge(app: "a", Badge(icon: 0, server: 5))])
@@ -115,7 +116,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func settingsRoundTrip(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         #expect(try store.loadInbox().settings == InboxSettings())
 
@@ -130,7 +131,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func lookupsKeepTheAskedOrderAcrossChunks(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.write((1...300).map { .insert(Samples.message($0)) })
 

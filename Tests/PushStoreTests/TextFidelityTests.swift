@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import PushStore
 import Testing
+import TestSupport
 
 /// Text goes in and comes out byte for byte: the raw payload is shown as it arrived.
 @Suite struct TextFidelityTests {
@@ -30,7 +31,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases, texts)
     func fieldsComeBackByteForByte(kind: StoreKind, text: String) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         let message = Message(
             id: 1, app: text.isEmpty ? "x" : text, channel: .transparent, title: text, subtitle: text, body: text,
@@ -46,18 +47,18 @@ import Testing
 
     @Test(arguments: payloads + texts)
     func theFileHoldsTheExactBytes(payload: String) throws {
-        let folder = try TemporaryFolder()
-        let store = try Store(path: folder.path())
+        let folder = TempFolder()
+        let store = try Store(path: folder.file("inbox.sqlite"))
         try store.write([.insert(Samples.message(1, payload: payload))])
 
         // Read back by another connection, as hex: no Swift String in between.
-        let hex = try Database(path: folder.path()).scalar("SELECT hex(payload) FROM messages WHERE id = 1")
+        let hex = try Database(path: folder.file("inbox.sqlite")).scalar("SELECT hex(payload) FROM messages WHERE id = 1")
         #expect(hex == payload.utf8.map { String(format: "%02X", $0) }.joined())
     }
 
     @Test(arguments: StoreKind.allCases, payloads)
     func payloadsAreStoredAsTheirExactBytes(kind: StoreKind, payload: String) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.write([.insert(Samples.message(1, payload: payload))])
 

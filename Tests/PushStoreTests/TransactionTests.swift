@@ -2,12 +2,13 @@ import Foundation
 import PushCore
 import PushStore
 import Testing
+import TestSupport
 
 /// All of a transaction or none of it.
 @Suite struct TransactionTests {
     @Test(arguments: StoreKind.allCases)
     func rollbackLeavesNothing(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.write([.insert(Samples.message(1)), .insert(Samples.message(2, held: true))])
         let before = try store.loadInbox()
@@ -33,7 +34,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aFailingWriteUndoesTheWholeBatch(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.write([.insert(Samples.message(1))])
 
@@ -51,7 +52,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func applyOutsideATransactionCommitsOnItsOwn(kind: StoreKind) throws {
-        let folder = try TemporaryFolder()
+        let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.apply(.insert(Samples.message(1)))
         #expect(!store.isInTransaction)
