@@ -47,7 +47,7 @@ import TestSupport
     func keptUnreadCountsEqualARecount(kind: StoreKind) throws {
         let folder = TempFolder()
         let store = try kind.open(in: folder)
-        var random = SplitMix(seed: 42)
+        var random = SeededRandom(seed: 42)
         var nextId: Int64 = 1
         for turn in 0..<200 {
             var changes: [StoreChange] = []

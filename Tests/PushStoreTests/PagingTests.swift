@@ -16,7 +16,7 @@ import TestSupport
         init(kind: StoreKind) throws {
             folder = TempFolder()
             store = try kind.open(in: folder)
-            var random = SplitMix(seed: 7)
+            var random = SeededRandom(seed: 7)
             var all: [Message] = []
             for id in Int64(1)...10_000 {
                 let app = ["a", "b", "c"][Int(random.next() % 3)]
@@ -105,18 +105,5 @@ import TestSupport
         #expect(try fixture.store.page(ListQuery(limit: 5, before: Int64.min)) == [])
         #expect(try fixture.store.page(after: Int64.max, limit: 5) == [])
         #expect(try fixture.store.page(ListQuery(limit: 5, before: Int64.max)) == Array(fixture.listed.prefix(5)))
-    }
-}
-
-/// A small deterministic generator, so a failing case can be replayed.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
