@@ -78,9 +78,10 @@ final class TerminalUI: ServerHost {
     }
 
     /// Relative times ("just now", "3m") need a redraw now and then even when nothing happens:
-    /// once a minute is enough, and costs nothing measurable.
+    /// once a minute is enough, and costs nothing measurable. The first frame is due at once:
+    /// without it the screen stayed blank until a key, a push or that minute.
     func deadline(after now: Instant) -> Instant? {
-        now + 60
+        lastGrid == nil ? now : now + 60
     }
 
     func turnEnded(server: Server, now: Instant) {
