@@ -17,7 +17,7 @@ enum Bench {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--help") {
-            print("pushdeck-bench [--quick] [--only PHASE,...]\n  Runs the benchmark against a release pushdeck beside this binary.")
+            print("pushdeck-bench [--quick] [--keep]\n  Runs the benchmark against a release pushdeck beside this binary.")
             return
         }
         let settings = Settings(quick: arguments.contains("--quick"))
@@ -25,7 +25,14 @@ enum Bench {
         var results = Results()
         do {
             let folder = try makeTempFolder()
-            defer { try? FileManager.default.removeItem(atPath: folder) }
+            // --keep leaves the databases and traces for a profiler or a second look.
+            defer {
+                if arguments.contains("--keep") {
+                    print("pushdeck-bench: kept \(folder)")
+                } else {
+                    try? FileManager.default.removeItem(atPath: folder)
+                }
+            }
             try ServerPhases(settings: settings, folder: folder).run(into: &results)
             try UIPhases(settings: settings, folder: folder).run(into: &results)
         } catch {
