@@ -18,6 +18,7 @@ final class TerminalUI: ServerHost {
     private var lastGrid: Grid?
     private var bannerShown: Int64?
     private var framesDrawn = 0
+    private let listedCounts = ListedCounts()
     private let notes: Notes
 
     init(terminal: CursesTerminal, signals: SignalPipe, notes: Notes, time: any TimeSource = SystemTime(), trace: Trace?) {
@@ -87,7 +88,9 @@ final class TerminalUI: ServerHost {
     func turnEnded(server: Server, now: Instant) {
         if let note = notes.take() { screen.status = note }
         if server.revision != shownRevision || screen.needsLoad {
-            screen.load(from: StoreMessages(store: server.store) { [notes] in notes.add($0) })
+            screen.load(from: StoreMessages(store: server.store, counts: listedCounts, revision: server.revision) { [notes] in
+                notes.add($0)
+            })
             shownRevision = server.revision
         }
         let inbox = server.inbox
