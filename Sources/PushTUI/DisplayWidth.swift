@@ -42,7 +42,9 @@ public enum DisplayWidth {
 
     /// The columns a whole string takes.
     public static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // Printable ASCII is one column a byte, with no grapheme breaking to do.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+        return text.reduce(0) { $0 + of($1) }
     }
 
     /// False for clusters that carry a control character (C0, DEL, C1): they never reach a cell.
