@@ -55,9 +55,9 @@ extension Inbox {
         countDelivery(app: message.app, directive: directive)
         switch message.channel {
         case .apns:
-            outcome.publish(.remoteReceived, ["message": message.wireJSON])
+            outcome.publish(.remoteReceived, message: message)
         case .transparent:
-            outcome.publish(.messageReceived, ["message": message.wireJSON])
+            outcome.publish(.messageReceived, message: message)
             outcome.publish(.feedback, Self.feedback(90001, for: message))
         }
     }

@@ -17,6 +17,7 @@ public struct PushDecoder: Sendable {
         var text = request.payloadText
         let size = text.utf8.count
         try checkSize(size)
+        if let parsed = request.parsed { return try decode(parsed, request: request) }
         let parsed: Result<JSON, JSONError> = text.withUTF8 { bytes in
             Result { () throws(JSONError) in try JSON.parse(bytes) }
         }

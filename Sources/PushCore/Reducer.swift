@@ -45,6 +45,7 @@ struct Outcome {
 
     mutating func write(_ change: StoreChange) { writes.append(change) }
     mutating func publish(_ topic: Topic, _ fields: JSONObject) { events.append(BusEvent(topic, fields)) }
+    mutating func publish(_ topic: Topic, message: Message) { events.append(BusEvent(topic, message: message)) }
 
     /// One `.badge` write and one `badge.changed` per app whose ledgers moved, by app name.
     mutating func recordBadgeChanges(from before: [String: Badge], to after: [String: Badge]) {

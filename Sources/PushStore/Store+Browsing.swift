@@ -4,9 +4,23 @@ extension Store {
     /// Up to `limit` listed messages newest first, skipping the first `offset`, whose app, title,
     /// subtitle or body contains `filter` (ASCII case-insensitively; all when empty) — the UI's
     /// window over the inbox. Unfiltered it walks the id index; a filter scans the table, which
-    /// is what a person typing a search can afford.
-    public func page(offset: Int, limit: Int, filter: String) throws(SQLiteError) -> [Message] {
+    /// is what a person typing a search can afford. `total`, the unfiltered `count`, when the
+    /// caller knows it, lets a page near the oldest end be read from that end.
+    public func page(offset: Int, limit: Int, filter: String, total: Int? = nil) throws(SQLiteError) -> [Message] {
         guard limit > 0 else { return [] }
+        if filter.isEmpty, let total, offset > limit {
+            // OFFSET walks every skipped row: in the older half of a million messages, walk from
+            // the oldest end instead and turn the page around (End took a walk over them all).
+            guard offset < total else { return [] }
+            let fromOldest = max(0, total - offset - limit)
+            if fromOldest < offset {
+                let statement = try database.prepare(
+                    "SELECT \(Schema.messageColumns) FROM messages WHERE held = 0 ORDER BY id ASC LIMIT ?1 OFFSET ?2")
+                try statement.bind(min(limit, total - offset), at: 1)
+                try statement.bind(fromOldest, at: 2)
+                return try statement.rows(Self.message(from:)).reversed()
+            }
+        }
         let statement = try database.prepare(
             "SELECT \(Schema.messageColumns) FROM messages WHERE held = 0"
                 + (filter.isEmpty ? "" : " AND \(Self.filterCondition)")

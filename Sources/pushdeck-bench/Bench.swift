@@ -17,7 +17,7 @@ enum Bench {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--help") {
-            print("pushdeck-bench [--quick] [--only PHASE,...]\n  Runs the benchmark against a release pushdeck beside this binary.")
+            print("pushdeck-bench [--quick] [--keep]\n  Runs the benchmark against a release pushdeck beside this binary.")
             return
         }
         let settings = Settings(quick: arguments.contains("--quick"))
@@ -25,7 +25,14 @@ enum Bench {
         var results = Results()
         do {
             let folder = try makeTempFolder()
-            defer { try? FileManager.default.removeItem(atPath: folder) }
+            // --keep leaves the databases and traces for a profiler or a second look.
+            defer {
+                if arguments.contains("--keep") {
+                    print("pushdeck-bench: kept \(folder)")
+                } else {
+                    try? FileManager.default.removeItem(atPath: folder)
+                }
+            }
             try ServerPhases(settings: settings, folder: folder).run(into: &results)
             try UIPhases(settings: settings, folder: folder).run(into: &results)
         } catch {
@@ -60,14 +67,20 @@ struct Results {
 
     mutating func record(_ key: String, _ value: Double, _ unit: String) {
         entries.append((key, value, unit))
-        Swift.print(String(format: "  %-28@ %14.2f  %@", key, value, unit))
+        Swift.print("  " + Results.row(key, String(format: "%.2f", value), unit))
+    }
+
+    /// One table row; padded by hand, as Foundation's `%-28@` does not pad on Linux.
+    static func row(_ key: String, _ value: String, _ unit: String) -> String {
+        key.padding(toLength: 28, withPad: " ", startingAt: 0)
+            + String(repeating: " ", count: max(0, 14 - value.count)) + value + "  " + unit
     }
 
     func print() {
         Swift.print("")
-        Swift.print(String(format: "%-28@ %14@  %@", "figure", "value", "unit"))
+        Swift.print(Results.row("figure", "value", "unit"))
         for entry in entries {
-            Swift.print(String(format: "%-28@ %14.2f  %@", entry.key, entry.value, entry.unit))
+            Swift.print(Results.row(entry.key, String(format: "%.2f", entry.value), entry.unit))
         }
         let json = JSON.object(JSONObject(entries.map { entry in
             (key: entry.key, value: JSON.number(JSONNumber(text: String(format: "%.3f", entry.value))))

@@ -6,14 +6,23 @@ import PushTUI
 /// reported once through `failure`, never crashes the UI.
 struct StoreMessages: MessageSource {
     let store: Store
+    /// The counts taken at this store revision (the server's write counter).
+    var counts = ListedCounts()
+    var revision = 0
     let failure: (String) -> Void
 
     func count(filter: String) -> Int {
-        attempt { () throws(SQLiteError) in try store.count(filter: filter) } ?? 0
+        if let known = counts.count(filter: filter, revision: revision) { return known }
+        let counted = attempt { () throws(SQLiteError) in try store.count(filter: filter) } ?? 0
+        counts.remember(counted, filter: filter, revision: revision)
+        return counted
     }
 
     func page(offset: Int, limit: Int, filter: String) -> [Message] {
-        attempt { () throws(SQLiteError) in try store.page(offset: offset, limit: limit, filter: filter) } ?? []
+        let total = filter.isEmpty ? counts.count(filter: "", revision: revision) : nil
+        return attempt { () throws(SQLiteError) in
+            try store.page(offset: offset, limit: limit, filter: filter, total: total)
+        } ?? []
     }
 
     func message(id: Int64) -> Message? {
@@ -27,5 +36,24 @@ struct StoreMessages: MessageSource {
             failure("store: \(error)")
             return nil
         }
+    }
+}
+
+/// Listed-message counts kept while the store does not change: counting a million rows took
+/// longer than drawing the frame that needed the count, and a scroll needs it again.
+final class ListedCounts {
+    private var revision = -1
+    private var counts: [String: Int] = [:]
+
+    func count(filter: String, revision: Int) -> Int? {
+        revision == self.revision ? counts[filter] : nil
+    }
+
+    func remember(_ count: Int, filter: String, revision: Int) {
+        if revision != self.revision {
+            self.revision = revision
+            counts = [:]
+        }
+        counts[filter] = count
     }
 }

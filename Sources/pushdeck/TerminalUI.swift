@@ -18,6 +18,7 @@ final class TerminalUI: ServerHost {
     private var lastGrid: Grid?
     private var bannerShown: Int64?
     private var framesDrawn = 0
+    private let listedCounts = ListedCounts()
     private let notes: Notes
 
     init(terminal: CursesTerminal, signals: SignalPipe, notes: Notes, time: any TimeSource = SystemTime(), trace: Trace?) {
@@ -91,7 +92,8 @@ final class TerminalUI: ServerHost {
     }
 
     /// Relative times ("just now", "3m") need a redraw now and then even when nothing happens:
-    /// once a minute is enough, and costs nothing measurable.
+    /// once a minute is enough, and costs nothing measurable. (The first frame is drawn by
+    /// `Server.run` before the loop first sleeps.)
     func deadline(after now: Instant) -> Instant? {
         now + 60
     }
@@ -99,7 +101,9 @@ final class TerminalUI: ServerHost {
     func turnEnded(server: Server, now: Instant) {
         if let note = notes.take() { screen.status = note }
         if server.revision != shownRevision || screen.needsLoad {
-            screen.load(from: StoreMessages(store: server.store) { [notes] in notes.add($0) })
+            screen.load(from: StoreMessages(store: server.store, counts: listedCounts, revision: server.revision) { [notes] in
+                notes.add($0)
+            })
             shownRevision = server.revision
         }
         let inbox = server.inbox
