@@ -24,6 +24,8 @@ public final class Server {
     public private(set) var wokeAt = Instant.zero
 
     // MARK: The current turn
+    /// Where `recv` reads into, allocated once: a fresh 64 KiB buffer per read showed in profiles.
+    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// Replies and events of this turn, sent once the turn's transaction has committed.
     var pending: [(fd: Int32, bytes: [UInt8], isReply: Bool)] = []
     var inTransaction = false
@@ -139,12 +141,11 @@ public final class Server {
 
     /// Reads what the client sent (at most one chunk) and handles every complete request in it.
     private func receive(from client: Connection) {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var total = 0
         while total < options.readChunk && !client.readClosed {
             let count: Int?
             do {
-                count = try nonBlockingSyscall("recv") { recv(client.fd, &buffer, buffer.count, 0) }
+                count = try nonBlockingSyscall("recv") { recv(client.fd, &readBuffer, readBuffer.count, 0) }
             } catch {
                 client.readClosed = true
                 client.closeAfterFlush = true
@@ -157,7 +158,7 @@ public final class Server {
                 break
             }
             total += count
-            client.framer.append(buffer[0..<count])
+            client.framer.append(readBuffer[0..<count])
         }
         handleFrames(of: client)
     }

@@ -23,6 +23,8 @@ public final class Store {
     private(set) var unread: [String: Int]
     /// Apps whose unread count changed since the last commit: written just before `COMMIT`.
     private var unreadChanged: Set<String> = []
+    /// The size the WAL file is cut back to after a checkpoint (8 MiB).
+    public static let walSizeLimit = 8 << 20
 
     /// Opens the store at `path`, creating the file when missing and migrating it to the latest
     /// schema. The folder must exist (the caller makes it, with the permissions it wants).
@@ -279,6 +281,9 @@ public final class Store {
         }
         try attempt(database) { () throws(SQLiteError) in
             try database.scalar("PRAGMA synchronous = \(durability.synchronousPragma)")
+            // Once a checkpoint lets the WAL start over, cut the file back to this size: a burst
+            // must not leave a large file behind for good.
+            try database.scalar("PRAGMA journal_size_limit = \(Self.walSizeLimit)")
             try database.scalar("PRAGMA foreign_keys = ON")
         }
         try migrate(database)

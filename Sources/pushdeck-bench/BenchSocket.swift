@@ -4,7 +4,8 @@ import Glibc
 /// A blocking Unix socket for the benchmark's clients, shared by one writing and one reading thread.
 final class BenchSocket: @unchecked Sendable {
     // @unchecked: after init only `fd` (immutable) is shared; one thread calls `write`, another
-    // calls `readLines` — send and recv on one socket from two threads is safe in POSIX.
+    // calls `readLines` (the only user of the reader's buffers) — send and recv on one socket from
+    // two threads is safe in POSIX.
     let fd: Int32
 
     init(path: String) throws {
@@ -44,28 +45,43 @@ final class BenchSocket: @unchecked Sendable {
         }
     }
 
+    /// The reader's buffer and the bytes after the last line it handed out; touched only by the
+    /// reading thread. Kept between calls: allocating (and zeroing) it per call cost more than a
+    /// round trip's own work.
+    private var readBuffer = [UInt8](repeating: 0, count: 256 * 1024)
+    private var carry: [UInt8] = []
+
     /// Reads until `count` lines arrived, calling `each` with every line's bytes (without `\n`).
+    /// Lines beyond `count` that arrived in the same read are kept for the next call.
     func readLines(_ count: Int, _ each: (ArraySlice<UInt8>) -> Void) throws {
-        var buffer = [UInt8](repeating: 0, count: 256 * 1024)
-        var carry: [UInt8] = []
         var seen = 0
         while seen < count {
-            let received = recv(fd, &buffer, buffer.count, 0)
+            if let newline = carry.firstIndex(of: UInt8(ascii: "\n")) {
+                each(carry[..<newline])
+                carry.removeSubrange(...newline)
+                seen += 1
+                continue
+            }
+            let received = recv(fd, &readBuffer, readBuffer.count, 0)
             if received < 0 && errno == EINTR { continue }
             guard received > 0 else { throw BenchError("the server closed the connection after \(seen) replies") }
             var start = 0
-            for index in 0..<received where buffer[index] == UInt8(ascii: "\n") {
-                if carry.isEmpty {
-                    each(buffer[start..<index])
-                } else {
-                    carry += buffer[start..<index]
-                    each(carry[...])
-                    carry.removeAll(keepingCapacity: true)
+            var index = 0
+            while index < received && seen < count {
+                if readBuffer[index] == UInt8(ascii: "\n") {
+                    if carry.isEmpty {
+                        each(readBuffer[start..<index])
+                    } else {
+                        carry += readBuffer[start..<index]
+                        each(carry[...])
+                        carry.removeAll(keepingCapacity: true)
+                    }
+                    seen += 1
+                    start = index + 1
                 }
-                seen += 1
-                start = index + 1
+                index += 1
             }
-            carry += buffer[start..<received]
+            carry += readBuffer[start..<received]
         }
     }
 }
@@ -77,5 +93,7 @@ struct BenchError: Error, CustomStringConvertible {
 
 /// True when a reply line is `{"ok":true…`.
 func isOK(_ line: ArraySlice<UInt8>) -> Bool {
-    line.starts(with: Array(#"{"ok":true"#.utf8))
+    line.starts(with: okPrefix)
 }
+
+private let okPrefix = Array(#"{"ok":true"#.utf8)
