@@ -32,7 +32,7 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)
-        .target(name: "TestSupport", dependencies: ["PushCore", "PushTUI"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["PushCore", "PushServer", "PushTUI"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "TestSupport"], swiftSettings: strict),

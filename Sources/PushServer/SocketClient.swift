@@ -28,6 +28,12 @@ public final class SocketClient {
 
     public init(path: String) throws(ClientError) {
         self.path = path
+        self.fd = try Self.connect(path: path)
+    }
+
+    /// A blocking stream socket connected to the Unix socket at `path` (for any client: the
+    /// commands, the benchmark, the tests' raw clients).
+    public static func connect(path: String) throws(ClientError) -> Int32 {
         let address: SocketAddress
         do {
             address = try SocketAddress(path: path)
@@ -38,13 +44,13 @@ public final class SocketClient {
         guard fd >= 0 else { throw .connection("socket: \(String(cString: strerror(errno)))") }
         do {
             _ = try address.withSockAddr { address, length throws(SystemError) in
-                try syscall("connect") { connect(fd, address, length) }
+                try syscall("connect") { Glibc.connect(fd, address, length) }
             }
         } catch {
             Glibc.close(fd)
             throw .noServer(path: path, reason: String(cString: strerror(error.errno)))
         }
-        self.fd = fd
+        return fd
     }
 
     deinit { Glibc.close(fd) }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PushServer
 
 /// A blocking Unix socket for the benchmark's clients, shared by one writing and one reading thread.
 final class BenchSocket: @unchecked Sendable {
@@ -9,24 +10,7 @@ final class BenchSocket: @unchecked Sendable {
     let fd: Int32
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < 108 else { throw BenchError("socket path too long: \(path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else {
-            close(fd)
-            throw BenchError("connect \(path): \(String(cString: strerror(errno)))")
-        }
+        fd = try SocketClient.connect(path: path)
     }
 
     init(fd: Int32) { self.fd = fd }

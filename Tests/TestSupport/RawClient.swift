@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PushServer
 import PushCore
 
 /// Why a raw client gave up.
@@ -18,28 +19,10 @@ public final class RawClient: @unchecked Sendable {
 
     /// Connects to `path`; reads and writes give up after `timeout` seconds.
     public init(path: String, timeout: Double = 5) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RawClientError("socket: errno \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            Glibc.close(fd)
-            throw RawClientError("socket path too long: \(path)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw RawClientError("connect to \(path): errno \(code)")
+        do {
+            fd = try SocketClient.connect(path: path)
+        } catch {
+            throw RawClientError("\(error)")
         }
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
