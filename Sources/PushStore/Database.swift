@@ -87,13 +87,25 @@ public final class Database {
         return Int(sqlite3_changes64(connection))
     }
 
-    /// Copies everything in the WAL into the database file and truncates the WAL.
+    /// How much a checkpoint waits for, and what it leaves of the WAL.
+    public enum CheckpointMode: Sendable {
+        /// Copies what it can without waiting for the writer or readers; the WAL stays as long.
+        case passive
+        /// Waits for the writer, copies everything, and truncates the WAL to zero bytes.
+        case truncate
+    }
+
+    /// Copies the WAL into the database file (see `CheckpointMode`).
     /// Returns quietly for databases without a WAL (`:memory:`).
-    public func checkpoint() throws(SQLiteError) {
+    public func checkpoint(_ mode: CheckpointMode = .truncate) throws(SQLiteError) {
         let connection = try live(nil)
-        let code = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        let code = sqlite3_wal_checkpoint_v2(
+            connection, nil, mode == .passive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
         guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection) }
     }
+
+    /// The connection, for hooks the store installs; nil once closed.
+    var handle: OpaquePointer? { connection }
 
     private func live(_ sql: String?) throws(SQLiteError) -> OpaquePointer {
         guard let connection else {

@@ -23,8 +23,15 @@ public final class Store {
     private(set) var unread: [String: Int]
     /// Apps whose unread count changed since the last commit: written just before `COMMIT`.
     private var unreadChanged: Set<String> = []
-    /// The size the WAL file is cut back to after a checkpoint (8 MiB).
-    public static let walSizeLimit = 8 << 20
+    /// Checkpoints on a thread of its own; nil for `:memory:` (no WAL) and once closed.
+    private var checkpointer: Checkpointer?
+    /// Checkpoints the thread has finished, and the last one's failure (for tests and logs).
+    var backgroundCheckpoints: (completed: Int, failure: SQLiteError?) {
+        (checkpointer?.completed ?? 0, checkpointer?.failure)
+    }
+    /// The size the WAL file is cut back to after a checkpoint (32 MiB: above a checkpoint cycle's
+    /// ~16 MB, so only a burst's larger file is cut, not every cycle's).
+    public static let walSizeLimit = 32 << 20
 
     /// Opens the store at `path`, creating the file when missing and migrating it to the latest
     /// schema. The folder must exist (the caller makes it, with the permissions it wants).
@@ -56,6 +63,11 @@ public final class Store {
         self.path = path
         self.durability = durability
         self.database = database
+        if path != ":memory:", let connection = database.handle {
+            let checkpointer = Checkpointer(path: path, synchronousPragma: durability.synchronousPragma)
+            checkpointer.attach(to: connection)
+            self.checkpointer = checkpointer
+        }
     }
 
     deinit { close() }
@@ -63,12 +75,15 @@ public final class Store {
     /// Finalizes the statements and closes the database. Safe to call more than once; any later
     /// call on the store throws `SQLITE_MISUSE`.
     public func close() {
+        // The thread's connection goes first: the last one to close checkpoints and removes the WAL.
+        checkpointer?.stop()
+        checkpointer = nil
         pageStatements = [:]
         database.close()
     }
 
-    /// Copies the WAL into the database file and truncates it. SQLite also does this on its own
-    /// every ~4 MB of WAL; call it when idle to keep that work off a busy moment.
+    /// Copies the WAL into the database file and truncates it, waiting for it. The store also
+    /// checkpoints on its own, off the writer's thread, every ~4 MB of WAL (see `Checkpointer`).
     public func checkpoint() throws(SQLiteError) {
         try database.checkpoint()
     }

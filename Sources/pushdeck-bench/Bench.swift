@@ -17,7 +17,13 @@ enum Bench {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--help") {
-            print("pushdeck-bench [--quick] [--keep]\n  Runs the benchmark against a release pushdeck beside this binary.")
+            print("""
+                pushdeck-bench [--quick] [--keep] [--only server|ui]
+                  Runs the benchmark against a release pushdeck beside this binary.
+                  --quick  10 000 messages and 2 s phases (the CI run); the full run is for figures
+                  --keep   leave the temp folder (databases, UI traces) for a second look
+                  --only   run only the server phases or only the UI phases
+                """)
             return
         }
         let settings = Settings(quick: arguments.contains("--quick"))
@@ -33,8 +39,10 @@ enum Bench {
                     try? FileManager.default.removeItem(atPath: folder)
                 }
             }
-            try ServerPhases(settings: settings, folder: folder).run(into: &results)
-            try UIPhases(settings: settings, folder: folder).run(into: &results)
+            let only = arguments.firstIndex(of: "--only").map { arguments.index(after: $0) }
+                .flatMap { arguments.indices.contains($0) ? arguments[$0] : nil }
+            if only != "ui" { try ServerPhases(settings: settings, folder: folder).run(into: &results) }
+            if only != "server" { try UIPhases(settings: settings, folder: folder).run(into: &results) }
         } catch {
             print("pushdeck-bench: \(error)")
             results.print()

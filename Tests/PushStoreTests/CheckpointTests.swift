@@ -1,6 +1,6 @@
 import Foundation
 import PushCore
-import PushStore
+@testable import PushStore
 import Testing
 import TestSupport
 
@@ -28,6 +28,46 @@ import TestSupport
         #expect(try store.count() == 4000)
     }
 
+    @Test func commitsAreCopiedIntoTheDatabaseFileOffTheWritersThread() throws {
+        let folder = TempFolder()
+        let path = folder.file("inbox.sqlite")
+        let store = try Store(path: path)
+        defer { store.close() }
+        let emptySize = fileSize(path)
+        // One commit per message: well past the thread's wake-up limit of WAL pages.
+        for id in Int64(1)...Int64(Checkpointer.wakeLimit) {
+            try store.write([.insert(Samples.message(id, payload: String(repeating: "y", count: 1000)))])
+        }
+        // The thread was woken by a commit; give it up to 10 s to finish its checkpoint.
+        let deadline = Date().addingTimeInterval(10)
+        while store.backgroundCheckpoints.completed == 0 && Date() < deadline { usleep(5_000) }
+        #expect(store.backgroundCheckpoints.completed > 0)
+        #expect(store.backgroundCheckpoints.failure == nil)
+        // The pages are in the database file itself, not only in the WAL.
+        #expect(fileSize(path) > emptySize + 1_000_000, "database file is \(fileSize(path)) bytes")
+        #expect(try store.count() == Int(Checkpointer.wakeLimit))
+    }
+
+    @Test func closingStopsTheThreadAndRemovesTheWAL() throws {
+        let folder = TempFolder()
+        let path = folder.file("inbox.sqlite")
+        for round in 0..<3 {
+            let store = try Store(path: path)
+            try store.write((1...500).map { .insert(Samples.message(Int64(round * 500) + $0)) })
+            store.close()
+            store.close()  // twice is harmless
+            // The last connection to close copies the WAL back and deletes it: no thread kept one open.
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+        #expect(try Store(path: path).count() == 1500)
+    }
+
+    @Test func anInMemoryStoreHasNoCheckpointThread() throws {
+        let store = try Store.inMemory()
+        try store.write((1...100).map { .insert(Samples.message($0)) })
+        #expect(store.backgroundCheckpoints.completed == 0)
+    }
+
     @Test func whatWasCommittedIsReadByAFreshConnectionAfterClose() throws {
         let folder = TempFolder()
         let path = folder.file("inbox.sqlite")
@@ -41,7 +81,9 @@ import TestSupport
         #expect(try reopened.message(id: 1500)?.id == 1500)
     }
 
-    private func walSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0
+    private func walSize(_ path: String) -> Int { fileSize(path + "-wal") }
+
+    private func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 }
