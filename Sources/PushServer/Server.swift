@@ -159,6 +159,9 @@ public final class Server {
             }
             total += count
             client.framer.append(readBuffer[0..<count])
+            // A short read took all there was: asking again would only get EAGAIN, a system call
+            // per request in a one-at-a-time exchange. Anything arriving later wakes poll again.
+            if count < readBuffer.count { break }
         }
         handleFrames(of: client)
     }
