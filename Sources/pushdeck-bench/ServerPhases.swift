@@ -21,7 +21,11 @@ struct ServerPhases {
         results.record("ingest_ratio", ingest / min(rawSocket, rawSQLite), "x")
         let four = try ingestRate(server.socket, clients: 4, each: settings.pushes / 4)
         results.record("ingest_4_clients_msgs_per_s", four, "msgs/s")
-        results.record("roundtrip_msgs_per_s", try roundTripRate(server.socket), "msgs/s")
+        let rawRoundTrip = try rawRoundTripRate()
+        results.record("raw_roundtrip_msgs_per_s", rawRoundTrip, "msgs/s")
+        let roundTrip = try roundTripRate(try BenchSocket(path: server.socket))
+        results.record("roundtrip_msgs_per_s", roundTrip, "msgs/s")
+        results.record("roundtrip_ratio", roundTrip / rawRoundTrip, "x")
         let (p50, p99) = try pacedAckLatency(server.socket, perSecond: 1000)
         results.record("ack_p50_ms", p50, "ms")
         results.record("ack_p99_ms", p99, "ms")
@@ -113,9 +117,52 @@ struct ServerPhases {
         return Double(clients * each) / elapsed
     }
 
-    /// One push at a time, waiting for each ack.
-    func roundTripRate(_ socket: String) throws -> Double {
-        let client = try BenchSocket(path: socket)
+    /// Baseline for the round trip: one push at a time over a socket pair to a thread that only
+    /// splits the line, commits it as one row (and its app's badge) in a transaction of its own,
+    /// and answers — the least work a durable ack of each push takes, measured in the same run.
+    func rawRoundTripRate() throws -> Double {
+        var pair: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
+            throw BenchError("socketpair: \(String(cString: strerror(errno)))")
+        }
+        let path = folder + "/raw-roundtrip.sqlite"
+        let peer = BenchSocket(fd: pair[1])
+        let failures = Failures()
+        Thread {
+            do {
+                let store = try Store(path: path)
+                defer { store.close() }
+                var framer = StreamFramer(limit: 64 * 1024)
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                let now = Date()
+                var id: Int64 = 0
+                while true {
+                    let received = recv(peer.fd, &buffer, buffer.count, 0)
+                    guard received > 0 else { return }
+                    framer.append(buffer[0..<received])
+                    while let frame = try framer.next() {
+                        id += 1
+                        try store.write([
+                            .insert(Message(
+                                id: id, app: "com.example.shop", channel: .apns, title: "訂單 \(id) 已發貨",
+                                body: "您有一條新消息", receivedAt: now, payload: String(decoding: frame, as: UTF8.self))),
+                            .badge(app: "com.example.shop", Badge(icon: Int(id % 100), server: 0)),
+                        ])
+                        try peer.write(Array("{\"ok\":true,\"id\":\(id)}\n".utf8))
+                    }
+                }
+            } catch {
+                failures.add("\(error)")
+                shutdown(peer.fd, Int32(SHUT_RDWR))
+            }
+        }.start()
+        let rate = try roundTripRate(BenchSocket(fd: pair[0]))
+        if let first = failures.first { throw BenchError("raw round trip: \(first)") }
+        return rate
+    }
+
+    /// One push at a time on `client`, waiting for each ack.
+    func roundTripRate(_ client: BenchSocket) throws -> Double {
         let start = seconds()
         var count = 0
         while seconds() - start < settings.phaseSeconds {
