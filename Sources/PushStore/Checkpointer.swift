@@ -44,9 +44,7 @@ final class Checkpointer: Sendable {
     init(path: String, synchronousPragma: String) {
         self.path = path
         self.synchronousPragma = synchronousPragma
-        let thread = Thread { [self] in run() }
-        thread.name = "pushdeck-checkpoint"
-        thread.start()
+        Thread { [self] in run() }.start()
     }
 
     /// Checkpoints finished so far, for tests.
@@ -90,6 +88,9 @@ final class Checkpointer: Sendable {
     }
 
     private func run() {
+        // Below the loop's priority: on a busy machine the writer and its clients come first.
+        // (On Linux the nice value is per thread, and 0 means the calling thread.)
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         let database = openConnection()
         while true {
             wake.wait()
