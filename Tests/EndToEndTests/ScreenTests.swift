@@ -69,6 +69,49 @@ import TestSupport
         #expect(ui.tmux.exitStatus() == 0)
     }
 
+    @Test func aClickSelectsARowASecondClickOpensItAndTheWheelScrolls() throws {
+        let ui = try Running()
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil)
+        // In the background: no banner to cover the list or catch the click.
+        #expect(try runPushdeck(["app", "background", "--socket", ui.socket]).status == 0)
+        let titles = (1...6).map { "Order number \($0)" }
+        for title in titles {
+            #expect(try ui.send(["--title", title, "--app", "com.example.shop"]).status == 0)
+        }
+        let listed = ui.tmux.waitFor { $0.contains("Order number 1") && $0.contains("6 unread") }
+        #expect(listed != nil, "\(ui.tmux.capture())")
+        let lines = listed?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        func row(of title: String) throws -> Int {
+            try #require(lines.firstIndex { $0.contains(title) }, "\(title) not on screen: \(listed ?? "")")
+        }
+
+        // One click selects (Enter then opens that one); it does not read it.
+        try ui.tmux.click(x: 10, y: try row(of: "Order number 4"))
+        try ui.tmux.sendKeys("Enter")
+        let first = ui.tmux.waitFor { $0.contains("payload") }
+        #expect(first?.contains("\"title\": \"Order number 4\"") == true, "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("Escape")
+        #expect(ui.tmux.waitFor { $0.contains("5 unread") && !$0.contains("payload") } != nil)
+
+        // Two clicks on another row open it, as a second tap would; opening reads it.
+        try ui.tmux.click(x: 10, y: try row(of: "Order number 5"))
+        try ui.tmux.click(x: 10, y: try row(of: "Order number 5"))
+        let second = ui.tmux.waitFor { $0.contains("payload") && $0.contains("4 unread") }
+        #expect(second?.contains("\"title\": \"Order number 5\"") == true, "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("Escape")
+        #expect(ui.tmux.waitFor { !$0.contains("payload") } != nil)
+
+        // The newest is at the top: from there one notch of the wheel moves the selection 3 down.
+        try ui.tmux.sendKeys("Home")
+        try ui.tmux.wheel(up: false, x: 10, y: try row(of: "Order number 6"))
+        try ui.tmux.sendKeys("Enter")
+        let wheeled = ui.tmux.waitFor { $0.contains("payload") }
+        #expect(wheeled?.contains("\"title\": \"Order number 3\"") == true, "\(ui.tmux.capture())")
+
+        try ui.tmux.sendKeys("q")
+        #expect(ui.tmux.exitStatus() == 0)
+    }
+
     @Test func aBadTerminalIsRefusedWithOneLineAndExitTwo() throws {
         for term in ["dumb", "no-such-terminal-xyz"] {
             let ui = try Running(environment: ["TERM": term])

@@ -27,6 +27,23 @@ public final class TmuxSession: @unchecked Sendable {
         try tmux(["send-keys", "-t", name] + keys)
     }
 
+    /// A left click at the cell (`x`, `y`), counted from 0: the press and release reports an
+    /// xterm sends in mouse mode 1000 (`ESC [ M`, then button, column and row, each + 32, 1-based).
+    public func click(x: Int, y: Int) throws {
+        try sendMouse(button: 0, x: x, y: y)
+        try sendMouse(button: 3, x: x, y: y)
+    }
+
+    /// One notch of the mouse wheel at (`x`, `y`).
+    public func wheel(up: Bool, x: Int, y: Int) throws {
+        try sendMouse(button: up ? 64 : 65, x: x, y: y)
+    }
+
+    private func sendMouse(button: Int, x: Int, y: Int) throws {
+        let bytes = [0x1B, 0x5B, 0x4D, 32 + button, 33 + x, 33 + y].map { String($0, radix: 16) }
+        try tmux(["send-keys", "-t", name, "-H"] + bytes)
+    }
+
     /// The pane's title (what an OSC 0/2 sequence would change).
     public func paneTitle() throws -> String {
         try tmux(["display-message", "-p", "-t", name, "#{pane_title}"]).trimmingCharacters(in: .newlines)
