@@ -53,8 +53,8 @@ final class Checkpointer: Sendable {
     /// The last checkpoint's failure, if it failed; the next one may still succeed.
     var failure: SQLiteError? { state.withLock { $0.failure } }
 
-    /// Replaces the automatic checkpoint of the writer's `connection` with this thread. The
-    /// checkpointer must outlive the connection's use (the store stops it just before closing).
+    /// Replaces the automatic checkpoint of the writer's `connection` with this thread. The hook
+    /// holds this object unretained: `detach(from:)` before the checkpointer goes away.
     func attach(to connection: OpaquePointer) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_wal_hook(connection, { context, connection, _, pages in
@@ -68,6 +68,11 @@ final class Checkpointer: Sendable {
             }
             return SQLITE_OK
         }, context)
+    }
+
+    /// Gives the writer's `connection` back its own hook-less behaviour, before this goes away.
+    func detach(from connection: OpaquePointer) {
+        sqlite3_wal_hook(connection, nil, nil)
     }
 
     /// Asks for a checkpoint; one already asked for and not yet started covers this one too.

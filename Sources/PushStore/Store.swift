@@ -76,7 +76,10 @@ public final class Store {
     /// call on the store throws `SQLITE_MISUSE`.
     public func close() {
         // The thread's connection goes first: the last one to close checkpoints and removes the WAL.
-        checkpointer?.stop()
+        if let checkpointer, let connection = database.handle {
+            checkpointer.detach(from: connection)
+            checkpointer.stop()
+        }
         checkpointer = nil
         pageStatements = [:]
         database.close()
