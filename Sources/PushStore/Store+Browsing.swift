@@ -39,6 +39,25 @@ extension Store {
         return Int(try int64(statement) ?? 0)
     }
 
+    /// The ids of listed messages matching `filter` (not empty) among `ids`, newest first. A walk
+    /// of that id range of the primary key: the UI searches a large inbox a range at a time, so
+    /// that one search never holds up the loop for long (see `FilterSearch` in `pushdeck`).
+    public func matchingIds(filter: String, in ids: Range<Int64>) throws(SQLiteError) -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        let statement = try database.prepare(
+            "SELECT id FROM messages WHERE id >= ?2 AND id < ?3 AND held = 0 AND \(Self.filterCondition) ORDER BY id DESC")
+        try statement.bind(filter.lowercased(), at: 1)
+        try statement.bind(ids.lowerBound, at: 2)
+        try statement.bind(ids.upperBound, at: 3)
+        return try statement.rows { row in row.int64(at: 0) }
+    }
+
+    /// The highest id stored (listed or not), 0 when empty. Ids only grow: a row above the
+    /// highest id seen before is a new one.
+    public func highestId() throws(SQLiteError) -> Int64 {
+        try int64(database.prepare("SELECT max(id) FROM messages")) ?? 0
+    }
+
     private static let filterCondition =
         "(instr(lower(app), ?1) OR instr(lower(coalesce(title, '')), ?1) OR instr(lower(coalesce(subtitle, '')), ?1)"
         + " OR instr(lower(coalesce(body, '')), ?1))"

@@ -25,6 +25,10 @@ public final class Store {
     private var unreadChanged: Set<String> = []
     /// Checkpoints on a thread of its own; nil for `:memory:` (no WAL) and once closed.
     private var checkpointer: Checkpointer?
+    /// Counts the changes that take messages off the list or put older ones on it (delete,
+    /// release, a rollback): a view that keeps ids of listed messages starts over when it moves.
+    /// Inserts do not count: they only add ids above every id before them.
+    public private(set) var listingChanges = 0
     /// Checkpoints the thread has finished, and the last one's failure (for tests and logs).
     var backgroundCheckpoints: (completed: Int, failure: SQLiteError?) {
         (checkpointer?.completed ?? 0, checkpointer?.failure)
@@ -107,6 +111,7 @@ public final class Store {
     /// own after some errors) only the store's own bookkeeping is put back.
     public func rollback() throws(SQLiteError) {
         defer {
+            listingChanges += 1
             // The counts are rebuilt from what is committed, whatever happened to the transaction.
             unreadChanged.removeAll(keepingCapacity: true)
             unread = (try? Self.storedUnread(database)) ?? unread
@@ -156,6 +161,7 @@ public final class Store {
                 for app in unread.keys { setUnread(app, 0) }
             }
         case .delete(let ids):
+            listingChanges += 1
             for (app, read, held) in try returning(writes.delete, for: ids, { row in
                 (row.string(at: 0), row.bool(at: 1), row.bool(at: 2))
             }) where !read && !held {
@@ -167,6 +173,7 @@ public final class Store {
                 try writes.raiseIdFloor.run()
             }
         case .release(let ids):
+            listingChanges += 1
             for (app, read) in try returning(writes.release, for: ids, { row in (row.string(at: 0), row.bool(at: 1)) })
             where !read {
                 countUnread(app ?? "", by: 1)

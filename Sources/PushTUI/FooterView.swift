@@ -17,8 +17,9 @@ public enum FooterView {
         let dim = Style(.dim, dim: true)
         grid.fill(area.row(0), style: .plain)
         var right = ""
-        if case .list = screen.view, screen.total > 0 {
-            right = "\(screen.selected + 1)/\(screen.total)"
+        if case .list = screen.view, screen.total > 0 || screen.searching {
+            right = "\(screen.total > 0 ? screen.selected + 1 : 0)/\(screen.total)"
+                + (screen.searching ? "+ searching…" : "")
         }
         let rightRoom = right.isEmpty ? 0 : right.columns + 2
         let room = area.width - 1 - rightRoom

@@ -36,6 +36,8 @@ public struct Screen: Sendable, Equatable {
     public private(set) var detailMessage: Message?
     /// A one-line note in the footer ("3 messages read"); cleared by the next key.
     public var status: String?
+    /// The host is still searching older messages for the filter: `total` is a count so far.
+    public var searching = false
     /// The time zone of weekdays and dates in the list.
     public var timeZone: TimeZone
     /// The filter the loaded rows were loaded with.

@@ -9,9 +9,12 @@ struct StoreMessages: MessageSource {
     /// The counts taken at this store revision (the server's write counter).
     var counts = ListedCounts()
     var revision = 0
+    /// The filter's matches so far; filtered counts and pages come from it.
+    var search: FilterSearch?
     let failure: (String) -> Void
 
     func count(filter: String) -> Int {
+        if !filter.isEmpty, let search, search.filter == filter { return search.matches.count }
         if let known = counts.count(filter: filter, revision: revision) { return known }
         let counted = attempt { () throws(SQLiteError) in try store.count(filter: filter) } ?? 0
         counts.remember(counted, filter: filter, revision: revision)
@@ -19,6 +22,9 @@ struct StoreMessages: MessageSource {
     }
 
     func page(offset: Int, limit: Int, filter: String) -> [Message] {
+        if !filter.isEmpty, let search, search.filter == filter {
+            return attempt { () throws(SQLiteError) in try search.page(offset: offset, limit: limit, in: store) } ?? []
+        }
         let total = filter.isEmpty ? counts.count(filter: "", revision: revision) : nil
         return attempt { () throws(SQLiteError) in
             try store.page(offset: offset, limit: limit, filter: filter, total: total)

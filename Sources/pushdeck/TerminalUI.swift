@@ -19,6 +19,8 @@ final class TerminalUI: ServerHost {
     private var bannerShown: Int64?
     private var framesDrawn = 0
     private let listedCounts = ListedCounts()
+    private let search = FilterSearch()
+    private var shownSearch = -1
     private let notes: Notes
 
     init(terminal: CursesTerminal, signals: SignalPipe, notes: Notes, time: any TimeSource = SystemTime(), trace: Trace?) {
@@ -95,16 +97,27 @@ final class TerminalUI: ServerHost {
     /// once a minute is enough, and costs nothing measurable. (The first frame is drawn by
     /// `Server.run` before the loop first sleeps.)
     func deadline(after now: Instant) -> Instant? {
-        now + 60
+        // While a filter search has older messages to go, the loop goes on without sleeping.
+        search.isSearching && !screen.filter.isEmpty ? now : now + 60
     }
 
     func turnEnded(server: Server, now: Instant) {
         if let note = notes.take() { screen.status = note }
-        if server.revision != shownRevision || screen.needsLoad {
-            screen.load(from: StoreMessages(store: server.store, counts: listedCounts, revision: server.revision) { [notes] in
-                notes.add($0)
-            })
+        if !screen.filter.isEmpty {
+            do {
+                try search.advance(filter: screen.filter, in: server.store)
+            } catch {
+                screen.status = "store: \(error)"
+            }
+        }
+        screen.searching = search.isSearching && !screen.filter.isEmpty
+        if server.revision != shownRevision || screen.needsLoad || search.generation != shownSearch {
+            screen.load(from: StoreMessages(
+                store: server.store, counts: listedCounts, revision: server.revision,
+                search: screen.filter.isEmpty ? nil : search
+            ) { [notes] in notes.add($0) })
             shownRevision = server.revision
+            shownSearch = search.generation
         }
         let inbox = server.inbox
         let phase = inbox.bannerPhase(at: now)

@@ -112,6 +112,32 @@ import TestSupport
         #expect(ui.tmux.exitStatus() == 0)
     }
 
+    @Test func theFilterShowsOnlyMatchesAndKeepsUpWithNewPushes() throws {
+        let ui = try Running()
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil)
+        #expect(try runPushdeck(["app", "background", "--socket", ui.socket]).status == 0)
+        for title in ["Parcel shipped", "Weekly news", "訂單 已發貨 shipped", "Weather"] {
+            #expect(try ui.send(["--title", title]).status == 0)
+        }
+        #expect(ui.tmux.waitFor { $0.contains("Weather") && $0.contains("4 unread") } != nil)
+        try ui.tmux.sendKeys("/", "S", "H", "I", "P")
+        let filtered = ui.tmux.waitFor { $0.contains("/SHIP") && !$0.contains("Weather") }
+        #expect(filtered != nil, "\(ui.tmux.capture())")
+        #expect(filtered?.contains("Parcel shipped") == true && filtered?.contains("訂單 已發貨 shipped") == true)
+        #expect(filtered?.contains("Weekly news") == false)
+        #expect(filtered?.contains("1/2") == true, "\(filtered ?? "")")
+        // A push that matches joins the filtered list; one that does not stays out.
+        #expect(try ui.send(["--title", "Ship date moved"]).status == 0)
+        #expect(try ui.send(["--title", "Lunch"]).status == 0)
+        let updated = ui.tmux.waitFor { $0.contains("Ship date moved") && $0.contains("1/3") }
+        #expect(updated != nil, "\(ui.tmux.capture())")
+        #expect(updated?.contains("Lunch") == false)
+        try ui.tmux.sendKeys("Escape")
+        #expect(ui.tmux.waitFor { $0.contains("Lunch") && $0.contains("Weather") } != nil, "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("q")
+        #expect(ui.tmux.exitStatus() == 0)
+    }
+
     @Test func aBadTerminalIsRefusedWithOneLineAndExitTwo() throws {
         for term in ["dumb", "no-such-terminal-xyz"] {
             let ui = try Running(environment: ["TERM": term])

@@ -130,6 +130,20 @@ struct SnapshotTests {
         check(screen.render(inbox: SampleMessages.sampleInbox(), now: .zero, date: SampleMessages.now), "filter-80x12")
     }
 
+    @Test func aFilterStillSearchingSaysSoBesideItsCountSoFar() {
+        var screen = screen(Size(width: 80, height: 12))
+        screen.apply(.openFilter)
+        for character in "news" { screen.apply(.filterInput(character)) }
+        screen.load(from: ArrayMessageSource(SampleMessages.sampleMessages()))
+        screen.searching = true
+        let searching = screen.render(inbox: SampleMessages.sampleInbox(), now: .zero, date: SampleMessages.now)
+        #expect(searching.rowText(11).hasSuffix("1/\(screen.total)+ searching… "), "\(searching.rowText(11))")
+        screen.searching = false
+        let done = screen.render(inbox: SampleMessages.sampleInbox(), now: .zero, date: SampleMessages.now)
+        #expect(!done.rowText(11).contains("searching"))
+        #expect(done.rowText(11).hasSuffix(" 1/\(screen.total) "))
+    }
+
     @Test func narrowTerminal() {
         var inbox = SampleMessages.sampleInbox(mode: .off, dropped: 3)
         inbox.banner = banner()
