@@ -54,6 +54,14 @@ final class FilterSearch {
         searched = lower
     }
 
+    /// Stops searching older ids (after a store error: the loop must not spin on it); the next
+    /// filter or listing change starts a new search.
+    func abandon() {
+        searched = 1
+        listingChanges = -1
+        generation += 1
+    }
+
     /// The matches `offset ..< offset + limit` as messages, newest first.
     func page(offset: Int, limit: Int, in store: Store) throws(SQLiteError) -> [Message] {
         guard offset >= 0, offset < matches.count, limit > 0 else { return [] }

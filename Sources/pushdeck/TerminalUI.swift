@@ -107,6 +107,7 @@ final class TerminalUI: ServerHost {
             do {
                 try search.advance(filter: screen.filter, in: server.store)
             } catch {
+                search.abandon()
                 screen.status = "store: \(error)"
             }
         }

@@ -80,6 +80,26 @@ import TestSupport
         #expect(search.matches.isEmpty && !search.isSearching)
     }
 
+    @Test func aStoreErrorEndsTheSearchInsteadOfRetryingEveryTurn() throws {
+        let folder = TempFolder()
+        let store = try seededStore(folder)
+        let search = FilterSearch(rangeSize: 10)
+        try search.advance(filter: "order", in: store)
+        #expect(search.isSearching)
+        store.close()
+        #expect(throws: SQLiteError.self) { try search.advance(filter: "order", in: store) }
+        search.abandon()
+        #expect(!search.isSearching)
+        // Once the store works again, the same filter searches anew.
+        let reopened = try Store(path: folder.file("inbox.sqlite"))
+        defer { reopened.close() }
+        while true {
+            try search.advance(filter: "order", in: reopened)
+            if !search.isSearching { break }
+        }
+        #expect(search.matches == expected(1...95))
+    }
+
     @Test func anEmptyStoreHasNothingToSearch() throws {
         let folder = TempFolder()
         let store = try Store(path: folder.file("inbox.sqlite"))
