@@ -1,16 +1,26 @@
+import Glibc
+
 /// The screen as cells: views draw into it, the terminal backend flushes it, tests read it as text.
 ///
 /// Every write keeps the grid consistent: a wide grapheme always has its continuation cell to the
 /// right, and overwriting either half of one blanks the other half.
-public struct Grid: Sendable, Equatable {
+///
+/// Cells are stored as plain integers (`Slot`): a grapheme of one scalar inline, a longer one as an
+/// index into this grid's `clusters`. Creating, copying and comparing a frame is then memory work
+/// with no reference counting; `Cell` values are made only for the reader who asks for one.
+public struct Grid: Sendable {
     public private(set) var width: Int
     public private(set) var height: Int
-    public private(set) var cells: [Cell]
+    @usableFromInline var slots: [Slot]
+    /// The text of every multi-scalar grapheme written, indexed by `Slot.clusterIndex`.
+    @usableFromInline var clusters: [String] = []
 
     public init(width: Int, height: Int, fill: Cell = .blank) {
         self.width = max(0, width)
         self.height = max(0, height)
-        self.cells = Array(repeating: fill, count: self.width * self.height)
+        slots = []
+        let slot = intern(fill)
+        slots = Array(repeating: slot, count: self.width * self.height)
     }
 
     public init(_ size: Size) { self.init(width: size.width, height: size.height) }
@@ -20,7 +30,33 @@ public struct Grid: Sendable, Equatable {
 
     public subscript(x: Int, y: Int) -> Cell {
         guard x >= 0, x < width, y >= 0, y < height else { return .blank }
-        return cells[y * width + x]
+        return cell(slots[y * width + x])
+    }
+
+    /// Every cell, row by row.
+    public var cells: [Cell] { slots.map(cell) }
+
+    /// True when (x, y) is the right half of a wide grapheme (false outside the grid).
+    @inlinable
+    public func isContinuation(x: Int, y: Int) -> Bool {
+        guard x >= 0, x < width, y >= 0, y < height else { return false }
+        return slots[y * width + x].isContinuation
+    }
+
+    /// The scalar at (x, y) when its grapheme is a single scalar; nil for a longer grapheme, a
+    /// continuation or a place outside the grid. (The terminal's fast path: no `Cell` made.)
+    @inlinable
+    public func scalar(x: Int, y: Int) -> Unicode.Scalar? {
+        guard x >= 0, x < width, y >= 0, y < height else { return nil }
+        let code = slots[y * width + x].code
+        return code < Slot.clusterBase ? Unicode.Scalar(code) : nil
+    }
+
+    /// The style of the cell at (x, y) (plain outside the grid).
+    @inlinable
+    public func style(x: Int, y: Int) -> Style {
+        guard x >= 0, x < width, y >= 0, y < height else { return .plain }
+        return slots[y * width + x].style
     }
 
     // MARK: - Writing
@@ -32,28 +68,87 @@ public struct Grid: Sendable, Equatable {
         guard y >= 0, y < height, x >= 0, x < width else { return 0 }
         let room = min(maxWidth, width - x)
         guard room > 0 else { return 0 }
+        if let written = putStandingAlone(text, x: x, y: y, room: room, style: style) { return written }
+        return putGraphemes(text, x: x, y: y, room: room, style: style)
+    }
+
+    /// `put` for any text, a `Character` at a time (`room` > 0 columns from an `x` in the grid).
+    mutating func putGraphemes(_ text: String, x: Int, y: Int, room: Int, style: Style) -> Int {
         let shown = text.columns > room ? text.cut(toColumns: room) : text
         var column = x
         for character in shown {
             let w = DisplayWidth.of(character)
             guard w > 0, DisplayWidth.isPrintable(character) else { continue }
-            setGrapheme(character, width: w, x: column, y: y, style: style)
+            setGrapheme(intern(Cell.Content(character)), width: w, x: column, y: y, style: style)
             column += w
         }
         return column - x
     }
 
+    /// `put` for text whose every scalar is a grapheme of its own (`DisplayWidth.standsAlone`):
+    /// no grapheme breaking and no `Character`s, a scalar a cell. Nil for any other text.
+    mutating func putStandingAlone(_ text: String, x: Int, y: Int, room: Int, style: Style) -> Int? {
+        guard let columns = DisplayWidth.ofStandingAlone(text) else { return nil }
+        // Cut as `cut(toColumns:)` does: what fits in one column less, then the ellipsis.
+        let cut = columns > room
+        let limit = cut ? room - 1 : room
+        let width = self.width
+        let row = y * width
+        return slots.withUnsafeMutableBufferPointer { cells in
+            // The cells written are x ..< column, one after another: a wide grapheme cut at either
+            // end is all the writing can break (see `clear`), so only the ends are looked at.
+            let startsOnContinuation = cells[row + x].isContinuation
+            var column = x
+            for scalar in text.unicodeScalars {
+                let w = DisplayWidth.of(scalar)
+                guard w > 0 else { continue }
+                if column - x + w > limit { break }
+                cells[row + column] = Slot(code: scalar.value, style: style)
+                if w == 2 { cells[row + column + 1] = Slot(code: Slot.continuation, style: style) }
+                column += w
+            }
+            if cut {
+                cells[row + column] = Slot(code: Self.ellipsis, style: style)
+                column += 1
+            }
+            guard column > x else { return 0 }
+            if startsOnContinuation, x > 0 { cells[row + x - 1].code = Slot.blank }
+            if column < width, cells[row + column].isContinuation { cells[row + column].code = Slot.blank }
+            return column - x
+        }
+    }
+
+    private static let ellipsis = ("…" as Unicode.Scalar).value
+
     /// Fills `rect` (clipped to the grid) with `character` in `style`.
     public mutating func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
+        let code = intern(Cell.Content(character))
         let w = max(1, DisplayWidth.of(character))
         let x0 = max(0, rect.x)
         let x1 = min(width, rect.maxX)
+        guard x0 < x1 else { return }
         for y in max(0, rect.y)..<max(max(0, rect.y), min(height, rect.maxY)) {
+            if w == 1 {
+                fillRow(y, from: x0, to: x1, with: Slot(code: code, style: style))
+                continue
+            }
             var x = x0
             while x + w <= x1 {
-                setGrapheme(character, width: w, x: x, y: y, style: style)
+                setGrapheme(code, width: w, x: x, y: y, style: style)
                 x += w
             }
+        }
+    }
+
+    /// Sets cells `x0 ..< x1` of row `y` to the one-column `slot`, blanking the other half of any
+    /// wide grapheme cut at either end (as writing them one by one would).
+    private mutating func fillRow(_ y: Int, from x0: Int, to x1: Int, with slot: Slot) {
+        let row = y * width
+        let width = self.width
+        slots.withUnsafeMutableBufferPointer { cells in
+            if cells[row + x0].isContinuation, x0 > 0 { cells[row + x0 - 1].code = Slot.blank }
+            if x1 < width, cells[row + x1].isContinuation { cells[row + x1].code = Slot.blank }
+            for index in (row + x0)..<(row + x1) { cells[index] = slot }
         }
     }
 
@@ -61,7 +156,7 @@ public struct Grid: Sendable, Equatable {
     public mutating func restyle(_ rect: Rect, style: Style) {
         for y in max(0, rect.y)..<max(max(0, rect.y), min(height, rect.maxY)) {
             for x in max(0, rect.x)..<max(max(0, rect.x), min(width, rect.maxX)) {
-                cells[y * width + x].style = style
+                slots[y * width + x].style = style
             }
         }
     }
@@ -72,40 +167,41 @@ public struct Grid: Sendable, Equatable {
             let target = y + offset
             guard target >= 0, target < height else { continue }
             for x in 0..<min(width, other.width) {
-                cells[target * width + x] = other[x, row]
+                copyCell(from: other, x: x, y: row, toX: x, toY: target)
             }
             // A wide grapheme cut by a narrower target would leave half a character.
-            if other.width > width, width > 0, other[width, row].isContinuation {
-                cells[target * width + width - 1] = Cell(style: other[width - 1, row].style)
+            if other.width > width, width > 0, other.isContinuation(x: width, y: row) {
+                slots[target * width + width - 1] = Slot(code: Slot.blank, style: other[width - 1, row].style)
             }
         }
     }
 
-    private mutating func setGrapheme(_ character: Character, width w: Int, x: Int, y: Int, style: Style) {
+    /// Writes the grapheme `code` `w` columns wide at (x, y), keeping wide pairs whole.
+    private mutating func setGrapheme(_ code: UInt32, width w: Int, x: Int, y: Int, style: Style) {
         guard x >= 0, x < width else { return }
         // A wide grapheme that does not fit in the last column becomes a blank.
         if w == 2 && x + 1 >= width {
             clear(x: x, y: y)
-            cells[y * width + x] = Cell(style: style)
+            slots[y * width + x] = Slot(code: Slot.blank, style: style)
             return
         }
         clear(x: x, y: y)
-        cells[y * width + x] = Cell(.grapheme(character), style: style)
+        slots[y * width + x] = Slot(code: code, style: style)
         if w == 2 {
             clear(x: x + 1, y: y)
-            cells[y * width + x + 1] = Cell(.continuation, style: style)
+            slots[y * width + x + 1] = Slot(code: Slot.continuation, style: style)
         }
     }
 
     /// Blanks the cell at (x, y) and the other half of the wide grapheme it belongs to, if any.
     private mutating func clear(x: Int, y: Int) {
         let index = y * width + x
-        if cells[index].isContinuation, x > 0 {
-            cells[index - 1] = Cell(style: cells[index - 1].style)
-        } else if x + 1 < width, cells[index + 1].isContinuation {
-            cells[index + 1] = Cell(style: cells[index + 1].style)
+        if slots[index].isContinuation, x > 0 {
+            slots[index - 1].code = Slot.blank
+        } else if x + 1 < width, slots[index + 1].isContinuation {
+            slots[index + 1].code = Slot.blank
         }
-        cells[index] = Cell(style: cells[index].style)
+        slots[index].code = Slot.blank
     }
 
     // MARK: - Reading
@@ -115,7 +211,7 @@ public struct Grid: Sendable, Equatable {
         guard y >= 0, y < height else { return "" }
         var line = ""
         for x in 0..<width {
-            if let character = cells[y * width + x].character { line.append(character) }
+            if let character = cell(slots[y * width + x]).character { line.append(character) }
         }
         return line
     }
@@ -130,12 +226,156 @@ extension Grid {
     /// Sets one cell exactly as given, without keeping wide pairs whole (replaying a diff).
     public mutating func overwrite(_ cell: Cell, x: Int, y: Int) {
         guard x >= 0, x < width, y >= 0, y < height else { return }
-        cells[y * width + x] = cell
+        slots[y * width + x] = intern(cell)
     }
 
     /// Copies one cell of `other` here, as is (the caller copies whole rows, so wide pairs stay whole).
     mutating func copyCell(from other: Grid, x: Int, y: Int, toX: Int, toY: Int) {
         guard toX >= 0, toX < width, toY >= 0, toY < height else { return }
-        cells[toY * width + toX] = other[x, y]
+        guard x >= 0, x < other.width, y >= 0, y < other.height else {
+            slots[toY * width + toX] = intern(Cell.blank)
+            return
+        }
+        var slot = other.slots[y * other.width + x]
+        if let index = slot.clusterIndex { slot.code = intern(.cluster(other.clusters[index])) }
+        slots[toY * width + toX] = slot
+    }
+}
+
+// MARK: - Slots
+
+extension Grid {
+    /// One cell as the grid stores it: a plain value, so arrays of them copy and compare as memory.
+    @usableFromInline
+    struct Slot: Sendable, Equatable {
+        /// A scalar value (below 0x110000), `continuation`, or `clusterBase` + an index into `clusters`.
+        @usableFromInline var code: UInt32
+        @usableFromInline var style: Style
+
+        @usableFromInline
+        init(code: UInt32, style: Style) {
+            self.code = code
+            self.style = style
+        }
+
+        @usableFromInline static let blank: UInt32 = 0x20
+        @usableFromInline static let continuation: UInt32 = .max
+        @usableFromInline static let clusterBase: UInt32 = 0x110000
+
+        @inlinable var isContinuation: Bool { code == Self.continuation }
+
+        @inlinable var clusterIndex: Int? {
+            code >= Self.clusterBase && code != Self.continuation ? Int(code - Self.clusterBase) : nil
+        }
+    }
+
+    /// The slot code of `content`, adding a cluster's text to `clusters`.
+    mutating func intern(_ content: Cell.Content) -> UInt32 {
+        switch content {
+        case .scalar(let scalar):
+            return scalar.value
+        case .continuation:
+            return Slot.continuation
+        case .cluster(let text):
+            let scalars = text.unicodeScalars
+            if let first = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
+                return first.value  // a "cluster" of one scalar, made by hand
+            }
+            // A fill or a repeated emoji writes the same cluster again and again: store it once.
+            if let last = clusters.last, last == text, clusters.count <= Int(UInt32.max - Slot.clusterBase) {
+                return Slot.clusterBase + UInt32(clusters.count - 1)
+            }
+            guard clusters.count < Int(UInt32.max - Slot.clusterBase) else { return Slot.blank }
+            clusters.append(text)
+            return Slot.clusterBase + UInt32(clusters.count - 1)
+        }
+    }
+
+    mutating func intern(_ cell: Cell) -> Slot {
+        Slot(code: intern(cell.content), style: cell.style)
+    }
+
+    func cell(_ slot: Slot) -> Cell {
+        Cell(content(slot), style: slot.style)
+    }
+
+    func content(_ slot: Slot) -> Cell.Content {
+        if slot.isContinuation { return .continuation }
+        if let index = slot.clusterIndex { return .cluster(clusters[index]) }
+        return .scalar(Unicode.Scalar(slot.code) ?? "\u{FFFD}")
+    }
+
+    /// Whether `slot` of this grid and `other` of `otherGrid` show the same thing.
+    @usableFromInline
+    func same(_ slot: Slot, as other: Slot, in otherGrid: Grid) -> Bool {
+        guard slot.style == other.style else { return false }
+        if slot.code == other.code, slot.clusterIndex == nil { return true }
+        // Cluster codes index each grid's own table: compare their text.
+        guard slot.clusterIndex != nil || other.clusterIndex != nil else { return false }
+        return content(slot) == otherGrid.content(other)
+    }
+}
+
+// MARK: - Comparing
+
+extension Grid: Equatable {
+    public static func == (lhs: Grid, rhs: Grid) -> Bool {
+        guard lhs.width == rhs.width, lhs.height == rhs.height else { return false }
+        return lhs.firstChange(since: rhs, in: 0..<lhs.slots.count) == nil
+    }
+
+    /// Where row `y` of this grid first differs from `old` at or after column `x` (nil: nowhere).
+    /// Both grids must have the same size.
+    public func firstChange(since old: Grid, row y: Int, from x: Int) -> Int? {
+        guard old.size == size, y >= 0, y < height, x >= 0, x < width else { return nil }
+        return firstChange(since: old, in: (y * width + x)..<((y + 1) * width)).map { $0 - y * width }
+    }
+
+    /// Where row `y` of this grid is first the same as `old` again at or after column `x`
+    /// (`width` when it differs to the end). Both grids must have the same size.
+    public func firstSame(since old: Grid, row y: Int, from x: Int) -> Int {
+        guard old.size == size, y >= 0, y < height, x >= 0, x < width else { return width }
+        return slots.withUnsafeBufferPointer { new in
+            old.slots.withUnsafeBufferPointer { previous in
+                var index = y * width + x
+                let end = (y + 1) * width
+                while index < end {
+                    let a = new[index]
+                    let b = previous[index]
+                    if a == b, a.code < Slot.clusterBase || a.isContinuation { break }
+                    if a != b, a.clusterIndex == nil, b.clusterIndex == nil { index += 1; continue }
+                    if same(a, as: b, in: old) { break }
+                    index += 1
+                }
+                return index - y * width
+            }
+        }
+    }
+
+    /// Whether row `y` shows the same as in `old` (same size; false for a row outside the grid).
+    public func rowIsSame(since old: Grid, row y: Int) -> Bool {
+        guard old.size == size, y >= 0, y < height else { return false }
+        return firstChange(since: old, in: (y * width)..<((y + 1) * width)) == nil
+    }
+
+    /// The first slot index in `range` where this grid differs from `old` (same size), or nil.
+    private func firstChange(since old: Grid, in range: Range<Int>) -> Int? {
+        slots.withUnsafeBufferPointer { new in
+            old.slots.withUnsafeBufferPointer { previous in
+                guard let newBase = new.baseAddress, let oldBase = previous.baseAddress, !range.isEmpty else { return nil }
+                // Slots are two integers with no padding: equal memory is equal cells, unless a
+                // cluster index is involved and the two grids' tables differ.
+                let equalMemory = memcmp(newBase + range.lowerBound, oldBase + range.lowerBound,
+                                         range.count * MemoryLayout<Slot>.stride) == 0
+                if equalMemory, clusters == old.clusters { return nil }
+                for index in range {
+                    let a = new[index]
+                    let b = previous[index]
+                    if a == b, a.code < Slot.clusterBase || a.isContinuation { continue }
+                    if !same(a, as: b, in: old) { return index }
+                }
+                return nil
+            }
+        }
     }
 }
