@@ -23,6 +23,12 @@ public enum DisplayWidth {
         if value < 0x300 { return value == 0xAD ? 0 : 1 }  // Latin-1 and Latin Extended; soft hyphen is a format char
         if value >= 0x3400, value <= 0x9FFF { return 2 }  // CJK ideographs
         if value >= 0xAC00, value <= 0xD7A3 { return 2 }  // Hangul syllables
+        if value >= 0x2010, value <= 0x2027 { return 1 }  // dashes, quotes, bullets, ellipsis
+        if value >= 0x2500, value <= 0x25FC { return 1 }  // box drawing, blocks, shapes (◽◾ are emoji)
+        if value >= 0x3000, value <= 0x3029 { return 2 }  // CJK punctuation (0x302A… are marks)
+        if value >= 0x3041, value <= 0x3096 { return 2 }  // hiragana
+        if value >= 0x30A0, value <= 0x30FF { return 2 }  // katakana
+        if value >= 0xFF01, value <= 0xFF60 { return 2 }  // fullwidth forms
         return ofScalarByProperties(scalar)
     }
 

@@ -88,6 +88,7 @@ public struct Grid: Sendable {
     /// `put` for text whose every scalar is a grapheme of its own (`DisplayWidth.standsAlone`):
     /// no grapheme breaking and no `Character`s, a scalar a cell. Nil for any other text.
     mutating func putStandingAlone(_ text: String, x: Int, y: Int, room: Int, style: Style) -> Int? {
+        if let written = putPrintableASCII(text, x: x, y: y, room: room, style: style) { return written }
         guard let columns = DisplayWidth.ofStandingAlone(text) else { return nil }
         // Cut as `cut(toColumns:)` does: what fits in one column less, then the ellipsis.
         let cut = columns > room
@@ -113,6 +114,32 @@ public struct Grid: Sendable {
             }
             guard column > x else { return 0 }
             if startsOnContinuation, x > 0 { cells[row + x - 1].code = Slot.blank }
+            if column < width, cells[row + column].isContinuation { cells[row + column].code = Slot.blank }
+            return column - x
+        }
+    }
+
+    /// `putStandingAlone` for printable ASCII, a byte a cell; nil for any other text.
+    private mutating func putPrintableASCII(_ text: String, x: Int, y: Int, room: Int, style: Style) -> Int? {
+        let bytes = text.utf8
+        guard !bytes.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return nil }
+        let cut = bytes.count > room
+        let shown = cut ? room - 1 : bytes.count
+        let width = self.width
+        let row = y * width
+        return slots.withUnsafeMutableBufferPointer { cells in
+            guard shown + (cut ? 1 : 0) > 0 else { return 0 }
+            // As in `putStandingAlone`: only the two ends can cut a wide character in half.
+            if cells[row + x].isContinuation, x > 0 { cells[row + x - 1].code = Slot.blank }
+            var column = x
+            for byte in bytes.prefix(shown) {
+                cells[row + column] = Slot(code: UInt32(byte), style: style)
+                column += 1
+            }
+            if cut {
+                cells[row + column] = Slot(code: Self.ellipsis, style: style)
+                column += 1
+            }
             if column < width, cells[row + column].isContinuation { cells[row + column].code = Slot.blank }
             return column - x
         }
@@ -248,14 +275,23 @@ extension Grid {
     /// One cell as the grid stores it: a plain value, so arrays of them copy and compare as memory.
     @usableFromInline
     struct Slot: Sendable, Equatable {
+        /// The code in the low half, the style's bits in the high half: one integer, compared in one go.
+        @usableFromInline var bits: UInt64
+
         /// A scalar value (below 0x110000), `continuation`, or `clusterBase` + an index into `clusters`.
-        @usableFromInline var code: UInt32
-        @usableFromInline var style: Style
+        @inlinable var code: UInt32 {
+            get { UInt32(truncatingIfNeeded: bits) }
+            set { bits = bits & 0xFFFF_FFFF_0000_0000 | UInt64(newValue) }
+        }
+
+        @inlinable var style: Style {
+            get { Style(bits: UInt32(truncatingIfNeeded: bits >> 32)) }
+            set { bits = UInt64(newValue.bits) << 32 | bits & 0xFFFF_FFFF }
+        }
 
         @usableFromInline
         init(code: UInt32, style: Style) {
-            self.code = code
-            self.style = style
+            bits = UInt64(style.bits) << 32 | UInt64(code)
         }
 
         @usableFromInline static let blank: UInt32 = 0x20
@@ -305,6 +341,14 @@ extension Grid {
         return .scalar(Unicode.Scalar(slot.code) ?? "\u{FFFD}")
     }
 
+    /// `same(_:as:in:)` with the common cases (no cluster on either side) answered inline.
+    @inline(__always)
+    private func isSame(_ a: Slot, _ b: Slot, in old: Grid) -> Bool {
+        if a.bits == b.bits { return a.code < Slot.clusterBase || a.isContinuation || same(a, as: b, in: old) }
+        if a.code < Slot.clusterBase, b.code < Slot.clusterBase { return false }
+        return same(a, as: b, in: old)
+    }
+
     /// Whether `slot` of this grid and `other` of `otherGrid` show the same thing.
     @usableFromInline
     func same(_ slot: Slot, as other: Slot, in otherGrid: Grid) -> Bool {
@@ -328,7 +372,32 @@ extension Grid: Equatable {
     /// Both grids must have the same size.
     public func firstChange(since old: Grid, row y: Int, from x: Int) -> Int? {
         guard old.size == size, y >= 0, y < height, x >= 0, x < width else { return nil }
-        return firstChange(since: old, in: (y * width + x)..<((y + 1) * width)).map { $0 - y * width }
+        var found: Int?
+        forEachChangedRun(since: old, row: y, from: x) { run in
+            if found == nil { found = run.lowerBound }
+            return false
+        }
+        return found
+    }
+
+    /// Calls `body` with each run of cells of row `y`, at or after column `x`, that differ from
+    /// `old` (same size), left to right, while `body` returns true.
+    public func forEachChangedRun(since old: Grid, row y: Int, from x: Int = 0, _ body: (Range<Int>) -> Bool) {
+        guard old.size == size, y >= 0, y < height, x >= 0 else { return }
+        let width = self.width
+        slots.withUnsafeBufferPointer { new in
+            old.slots.withUnsafeBufferPointer { previous in
+                let row = y * width
+                var column = x
+                while column < width {
+                    while column < width, isSame(new[row + column], previous[row + column], in: old) { column += 1 }
+                    guard column < width else { return }
+                    let start = column
+                    while column < width, !isSame(new[row + column], previous[row + column], in: old) { column += 1 }
+                    guard body(start..<column) else { return }
+                }
+            }
+        }
     }
 
     /// Where row `y` of this grid is first the same as `old` again at or after column `x`

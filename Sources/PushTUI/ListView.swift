@@ -21,10 +21,11 @@ public enum ListView {
 
     /// The one-line summary: `title — body`, or whichever of them there is.
     public static func summary(of message: Message) -> String {
-        let parts = [message.title, message.body ?? message.subtitle]
-            .compactMap { $0.map(Sanitize.inert) }
-            .filter { !$0.isEmpty }
-        return parts.isEmpty ? "(no text)" : parts.joined(separator: " — ")
+        // Written out rather than joined from an array: this runs for every row of every frame.
+        let title = message.title.map(Sanitize.inert) ?? ""
+        let body = (message.body ?? message.subtitle).map(Sanitize.inert) ?? ""
+        if title.isEmpty { return body.isEmpty ? "(no text)" : body }
+        return body.isEmpty ? title : title + " — " + body
     }
 
     /// Where each column starts at a given width.

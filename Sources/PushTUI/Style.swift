@@ -26,6 +26,9 @@ public struct Style: Sendable, Equatable, Hashable {
 
     public static let plain = Style()
 
+    @usableFromInline
+    init(bits: UInt32) { self.bits = bits }
+
     // Written out so the grid diff in another module inlines it.
     @inlinable
     public static func == (lhs: Style, rhs: Style) -> Bool { lhs.bits == rhs.bits }
@@ -54,6 +57,14 @@ public struct Style: Sendable, Equatable, Hashable {
         get { flag(Self.underlineBit) }
         set { set(Self.underlineBit, newValue) }
     }
+
+    /// A small number for each style (role and attributes), below `Style.indexCount`: for tables
+    /// indexed by style.
+    @inlinable
+    public var index: Int { Int(bits & 0xFF) << 4 | Int(bits >> 8 & 0xF) }
+
+    /// One more than the largest `index`.
+    public static var indexCount: Int { ColorRole.allCases.count << 4 }
 
     /// The same style with bold on.
     public var bolded: Style {

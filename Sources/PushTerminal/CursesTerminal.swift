@@ -20,8 +20,8 @@ public final class CursesTerminal {
     private let output: UnsafeMutablePointer<FILE>
     private let input: UnsafeMutablePointer<FILE>
     private var previous: Grid?
-    /// What each style drawn so far means to curses.
-    private var looks: [Style: Look] = [:]
+    /// What each style drawn so far means to curses, by `Style.index`.
+    private var looks = [Look?](repeating: nil, count: Style.indexCount)
     private var active = true
 
     /// Starts curses on stdout/stdin. `noColor` (the `NO_COLOR` variable is set) or a terminal
@@ -48,6 +48,8 @@ public final class CursesTerminal {
         noecho()
         nonl()
         keypad(window, true)
+        // The cursor is hidden: do not move it back after each update.
+        leaveok(window, true)
         nodelay(window, true)
         set_escdelay(25)
         curs_set(0)
@@ -103,7 +105,7 @@ public final class CursesTerminal {
         var line: [cchar_t] = []
         line.reserveCapacity(columns)
         var last = (style: Style.plain, look: look(for: .plain))
-        for span in GridDiff.spans(from: previous, to: grid) where span.y < size.height {
+        for span in GridDiff.spans(from: previous, to: grid, joiningGapsOf: 8) where span.y < size.height {
             let y = span.y
             var start = span.x
             for x in span.x..<max(span.x, min(span.end, columns)) {
@@ -249,7 +251,7 @@ public final class CursesTerminal {
     }
 
     private func look(for style: Style) -> Look {
-        if let known = looks[style] { return known }
+        if let known = looks[style.index] { return known }
         let role = theme.look(for: style.role)
         var attributes = pd_a_normal()
         if style.bold || role.bold { attributes |= pd_a_bold() }
@@ -263,7 +265,7 @@ public final class CursesTerminal {
             pair = 0
         }
         let look = Look(attributes: attributes, pair: pair)
-        looks[style] = look
+        looks[style.index] = look
         return look
     }
 

@@ -38,7 +38,9 @@ public enum GridDiff {
     }
 
     /// Where `changes(from:to:)`'s runs are, without copying their cells (what the terminal uses).
-    public static func spans(from old: Grid?, to new: Grid) -> [GridSpan] {
+    /// Runs on one row at most `gap` unchanged cells apart are joined into one (rewriting a few
+    /// unchanged cells costs less than another call and cursor move).
+    public static func spans(from old: Grid?, to new: Grid, joiningGapsOf gap: Int = 0) -> [GridSpan] {
         guard new.width > 0, new.height > 0 else { return [] }
         guard let old, old.size == new.size else {
             return (0..<new.height).map { GridSpan(y: $0, x: 0, end: new.width) }
@@ -46,16 +48,19 @@ public enum GridDiff {
         let width = new.width
         var spans: [GridSpan] = []
         for y in 0..<new.height where !new.rowIsSame(since: old, row: y) {
-            var x = 0
-            while let changed = new.firstChange(since: old, row: y, from: x) {
-                var start = changed
+            new.forEachChangedRun(since: old, row: y) { run in
+                var start = run.lowerBound
                 if new.isContinuation(x: start, y: y), start > 0 { start -= 1 }
-                var end = new.firstSame(since: old, row: y, from: changed + 1)
+                var end = run.upperBound
                 // Write the right half with its left half, so a wide grapheme goes out whole.
                 if end < width, new.isContinuation(x: end, y: y) { end += 1 }
                 if let last = spans.last, last.y == y, last.end > start { start = last.end }
-                if start < end { spans.append(GridSpan(y: y, x: start, end: end)) }
-                x = end
+                if gap > 0, let last = spans.last, last.y == y, start - last.end <= gap {
+                    spans[spans.count - 1].end = max(last.end, end)
+                } else if start < end {
+                    spans.append(GridSpan(y: y, x: start, end: end))
+                }
+                return true
             }
         }
         return spans
