@@ -84,7 +84,7 @@ extension Cell.Content: Equatable {
 }
 
 extension Cell {
-    // Written out so other modules (the diff) inline it instead of calling the synthesized one.
+    // Written out so other modules inline it instead of calling the synthesized one.
     @inlinable
     public static func == (lhs: Cell, rhs: Cell) -> Bool {
         lhs.style == rhs.style && lhs.content == rhs.content

@@ -72,6 +72,18 @@ public struct Grid: Sendable {
         return putGraphemes(text, x: x, y: y, room: room, style: style)
     }
 
+    /// Writes `parts` one after another as `put` writes their concatenation, without making it
+    /// (a list row's `title — body`, every row of every frame).
+    @discardableResult
+    public mutating func put(_ parts: [String], x: Int, y: Int, maxWidth: Int = Int.max, style: Style = .plain) -> Int {
+        guard y >= 0, y < height, x >= 0, x < width else { return 0 }
+        let room = min(maxWidth, width - x)
+        guard room > 0 else { return 0 }
+        // Scalars that stand alone never join across the seams, so the parts may go one by one.
+        if let written = putStandingAlone(parts, x: x, y: y, room: room, style: style) { return written }
+        return putGraphemes(parts.joined(), x: x, y: y, room: room, style: style)
+    }
+
     /// `put` for any text, a `Character` at a time (`room` > 0 columns from an `x` in the grid).
     mutating func putGraphemes(_ text: String, x: Int, y: Int, room: Int, style: Style) -> Int {
         let shown = text.columns > room ? text.cut(toColumns: room) : text
@@ -89,7 +101,16 @@ public struct Grid: Sendable {
     /// no grapheme breaking and no `Character`s, a scalar a cell. Nil for any other text.
     mutating func putStandingAlone(_ text: String, x: Int, y: Int, room: Int, style: Style) -> Int? {
         if let written = putPrintableASCII(text, x: x, y: y, room: room, style: style) { return written }
-        guard let columns = DisplayWidth.ofStandingAlone(text) else { return nil }
+        return putStandingAlone(CollectionOfOne(text), x: x, y: y, room: room, style: style)
+    }
+
+    /// `putStandingAlone` for the concatenation of `parts`.
+    mutating func putStandingAlone(_ parts: some Collection<String>, x: Int, y: Int, room: Int, style: Style) -> Int? {
+        var columns = 0
+        for part in parts {
+            guard let partColumns = DisplayWidth.ofStandingAlone(part) else { return nil }
+            columns += partColumns
+        }
         // Cut as `cut(toColumns:)` does: what fits in one column less, then the ellipsis.
         let cut = columns > room
         let limit = cut ? room - 1 : room
@@ -100,13 +121,15 @@ public struct Grid: Sendable {
             // end is all the writing can break (see `clear`), so only the ends are looked at.
             let startsOnContinuation = cells[row + x].isContinuation
             var column = x
-            for scalar in text.unicodeScalars {
-                let w = DisplayWidth.of(scalar)
-                guard w > 0 else { continue }
-                if column - x + w > limit { break }
-                cells[row + column] = Slot(code: scalar.value, style: style)
-                if w == 2 { cells[row + column + 1] = Slot(code: Slot.continuation, style: style) }
-                column += w
+            writing: for part in parts {
+                for scalar in part.unicodeScalars {
+                    let w = DisplayWidth.of(scalar)
+                    guard w > 0 else { continue }
+                    if column - x + w > limit { break writing }
+                    cells[row + column] = Slot(code: scalar.value, style: style)
+                    if w == 2 { cells[row + column + 1] = Slot(code: Slot.continuation, style: style) }
+                    column += w
+                }
             }
             if cut {
                 cells[row + column] = Slot(code: Self.ellipsis, style: style)

@@ -34,6 +34,21 @@ struct GridStorageTests {
         }
     }
 
+    @Test func partsAreWrittenAsTheirConcatenation() {
+        let cases: [[String]] = [["訂單 12 已發貨", " — ", "您有一條新消息"], ["Morning brief", " — ", "Markets open"],
+                                 ["e", "\u{301}x"], ["🇯", "🇵 flag"], ["a"], [], ["", "中"], ["ab", "", "cd"]]
+        for parts in cases {
+            for maxWidth in 0...16 {
+                var joined = Grid(width: 14, height: 1)
+                joined.put("中文字中文字中", x: 0, y: 0)
+                var pieces = joined
+                let a = joined.put(parts.joined(), x: 1, y: 0, maxWidth: maxWidth, style: Style(.warning))
+                let b = pieces.put(parts, x: 1, y: 0, maxWidth: maxWidth, style: Style(.warning))
+                #expect(a == b && joined == pieces, "\(parts) in \(maxWidth): \(joined.rowText(0)) vs \(pieces.rowText(0))")
+            }
+        }
+    }
+
     @Test func textWithAJoiningScalarTakesTheGraphemePath() {
         var grid = Grid(width: 10, height: 1)
         #expect(grid.putStandingAlone("e\u{301}x", x: 0, y: 0, room: 10, style: .plain) == nil)
