@@ -59,6 +59,47 @@ public struct Grid: Sendable {
         return slots[y * width + x].style
     }
 
+    /// Calls `body` with row `y`'s cells to read in place, without making `Cell`s (the terminal's
+    /// draw loop). A row outside the grid reads as empty.
+    @inlinable
+    public func withRow<Result>(_ y: Int, _ body: (RowCells) -> Result) -> Result {
+        slots.withUnsafeBufferPointer { buffer in
+            guard y >= 0, y < height else { return body(RowCells(slots: UnsafeBufferPointer(rebasing: buffer[0..<0]))) }
+            return body(RowCells(slots: UnsafeBufferPointer(rebasing: buffer[(y * width)..<((y + 1) * width)])))
+        }
+    }
+
+    /// One row of a grid, read in place (see `withRow`). Valid only inside the `withRow` call.
+    public struct RowCells {
+        @usableFromInline let slots: UnsafeBufferPointer<Slot>
+
+        @usableFromInline
+        init(slots: UnsafeBufferPointer<Slot>) { self.slots = slots }
+
+        /// The row's width.
+        @inlinable public var count: Int { slots.count }
+
+        /// True when column `x` is the right half of a wide grapheme (false past either end).
+        @inlinable
+        public func isContinuation(_ x: Int) -> Bool {
+            x >= 0 && x < slots.count && slots[x].isContinuation
+        }
+
+        /// The scalar at `x` when its grapheme is a single scalar, else nil.
+        @inlinable
+        public func scalar(_ x: Int) -> Unicode.Scalar? {
+            guard x >= 0, x < slots.count else { return nil }
+            let code = slots[x].code
+            return code < Slot.clusterBase ? Unicode.Scalar(code) : nil
+        }
+
+        /// The style at `x` (plain past either end).
+        @inlinable
+        public func style(_ x: Int) -> Style {
+            x >= 0 && x < slots.count ? slots[x].style : .plain
+        }
+    }
+
     // MARK: - Writing
 
     /// Writes `text` at (`x`, `y`) in at most `maxWidth` columns (and never past the right edge),

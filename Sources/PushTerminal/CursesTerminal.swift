@@ -108,31 +108,33 @@ public final class CursesTerminal {
         for span in GridDiff.spans(from: previous, to: grid, joiningGapsOf: 8) where span.y < size.height {
             let y = span.y
             var start = span.x
-            for x in span.x..<max(span.x, min(span.end, columns)) {
-                if grid.isContinuation(x: x, y: y) { continue }
-                let width = grid.isContinuation(x: x + 1, y: y) ? 2 : 1
-                let style = grid.style(x: x, y: y)
-                if style != last.style { last = (style, look(for: style)) }
-                let look = last.look
-                if let scalar = grid.scalar(x: x, y: y) {
-                    let glyph = Self.glyph(for: scalar, width: width)
-                    if glyph.firstWidth >= 1 {
-                        line.append(look.cchar(wchar_t(bitPattern: glyph.first)))
-                        for _ in 0..<glyph.padding { line.append(look.cchar(32)) }
-                        continue
+            grid.withRow(y) { row in
+                for x in span.x..<max(span.x, min(span.end, columns)) {
+                    if row.isContinuation(x) { continue }
+                    let width = row.isContinuation(x + 1) ? 2 : 1
+                    let style = row.style(x)
+                    if style != last.style { last = (style, look(for: style)) }
+                    let look = last.look
+                    if let scalar = row.scalar(x) {
+                        let glyph = Self.glyph(for: scalar, width: width)
+                        if glyph.firstWidth >= 1 {
+                            line.append(look.cchar(wchar_t(bitPattern: glyph.first)))
+                            for _ in 0..<glyph.padding { line.append(look.cchar(32)) }
+                            continue
+                        }
+                    } else if let character = grid[x, y].character {
+                        let pieces = Self.glyph(for: character, width: width)
+                        if pieces.allSatisfy({ Self.cursesWidth($0.first ?? 0) >= 1 }) {
+                            for piece in pieces { line.append(look.cchar(piece)) }
+                            continue
+                        }
                     }
-                } else if let character = grid[x, y].character {
-                    let pieces = Self.glyph(for: character, width: width)
-                    if pieces.allSatisfy({ Self.cursesWidth($0.first ?? 0) >= 1 }) {
-                        for piece in pieces { line.append(look.cchar(piece)) }
-                        continue
-                    }
+                    // curses would not move on after this one (libc does not know U+FFFD in this
+                    // locale): add it alone, its pieces one by one, each where it belongs.
+                    Self.add(&line, at: start, y: y, window: window)
+                    Self.putAlone(grid[x, y], width: width, look: look, x: x, y: y, window: window)
+                    start = x + width
                 }
-                // curses would not move on after this one (libc does not know U+FFFD in this
-                // locale): add it alone, its pieces one by one, each where it belongs.
-                Self.add(&line, at: start, y: y, window: window)
-                Self.putAlone(grid[x, y], width: width, look: look, x: x, y: y, window: window)
-                start = x + width
             }
             Self.add(&line, at: start, y: y, window: window)
         }

@@ -121,6 +121,13 @@ struct GridStorageTests {
         #expect(grid.isContinuation(x: 4, y: 1))
         #expect(!grid.isContinuation(x: -1, y: 0))
         #expect(grid.cells.count == 12)
+        grid.withRow(1) { row in
+            #expect(row.count == 6)
+            #expect(row.scalar(1) == "中" && row.scalar(3) == nil && row.scalar(6) == nil)
+            #expect(row.isContinuation(2) && !row.isContinuation(6) && !row.isContinuation(-1))
+            #expect(row.style(0) == Style(.warning, bold: true) && row.style(9) == .plain)
+        }
+        grid.withRow(7) { #expect($0.count == 0 && $0.scalar(0) == nil) }
         var replay = Grid(width: 6, height: 2)
         for (index, cell) in grid.cells.enumerated() { replay.overwrite(cell, x: index % 6, y: index / 6) }
         #expect(replay == grid)
