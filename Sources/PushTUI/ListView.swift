@@ -21,10 +21,16 @@ public enum ListView {
 
     /// The one-line summary: `title — body`, or whichever of them there is.
     public static func summary(of message: Message) -> String {
-        let parts = [message.title, message.body ?? message.subtitle]
-            .compactMap { $0.map(Sanitize.inert) }
-            .filter { !$0.isEmpty }
-        return parts.isEmpty ? "(no text)" : parts.joined(separator: " — ")
+        summaryParts(of: message).joined()
+    }
+
+    /// The summary in the pieces it is made of, for `Grid.put(_:[String])` to write without
+    /// joining them (every row of every frame).
+    static func summaryParts(of message: Message) -> [String] {
+        let title = message.title.map(Sanitize.inert) ?? ""
+        let body = (message.body ?? message.subtitle).map(Sanitize.inert) ?? ""
+        if title.isEmpty { return [body.isEmpty ? "(no text)" : body] }
+        return body.isEmpty ? [title] : [title, " — ", body]
     }
 
     /// Where each column starts at a given width.
@@ -69,7 +75,7 @@ public enum ListView {
             grid.put(message.channel.shortName, x: x + channel, y: y, maxWidth: right - x - channel, style: dim)
         }
         let text = Style(role, bold: !message.read)
-        grid.put(summary(of: message), x: x + columns.text, y: y, maxWidth: right - x - columns.text - 1, style: text)
+        grid.put(summaryParts(of: message), x: x + columns.text, y: y, maxWidth: right - x - columns.text - 1, style: text)
     }
 
     private static func renderEmpty(into grid: inout Grid, area: Rect, filter: String) {

@@ -16,7 +16,8 @@ public enum Sanitize {
     }
 
     private static func inert(_ text: String, keepNewlines: Bool) -> String {
-        // Fast path: most text has nothing to remove.
+        // Fast paths: most text has nothing to remove; printable ASCII never has.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { return text }
         if !text.unicodeScalars.contains(where: needsCare) { return text }
         var output = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)

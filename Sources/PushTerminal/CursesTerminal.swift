@@ -20,6 +20,8 @@ public final class CursesTerminal {
     private let output: UnsafeMutablePointer<FILE>
     private let input: UnsafeMutablePointer<FILE>
     private var previous: Grid?
+    /// What each style drawn so far means to curses, by `Style.index`.
+    private var looks = [Look?](repeating: nil, count: Style.indexCount)
     private var active = true
 
     /// Starts curses on stdout/stdin. `noColor` (the `NO_COLOR` variable is set) or a terminal
@@ -46,6 +48,8 @@ public final class CursesTerminal {
         noecho()
         nonl()
         keypad(window, true)
+        // The cursor is hidden: do not move it back after each update.
+        leaveok(window, true)
         nodelay(window, true)
         set_escdelay(25)
         curs_set(0)
@@ -64,6 +68,13 @@ public final class CursesTerminal {
             theme = .monochrome
         }
         size = Size(width: Int(pd_cols()), height: Int(pd_lines()))
+        // After `newterm` ncurses stays in its "initial" state, where it writes its output to the
+        // terminal after every cursor move (for programs that only use the low-level calls): a
+        // frame was ~200 write(2) calls, each waking the terminal. Leaving and coming back — the
+        // shell-escape sequence, `endwin` then a refresh — puts it in its running state, where a
+        // frame is one write. The screen is still blank here, so nothing is seen to flicker.
+        endwin()
+        doupdate()
     }
 
     /// Whether the environment asks for no colour (no-color.org: `NO_COLOR` set and not empty).
@@ -81,18 +92,51 @@ public final class CursesTerminal {
     // MARK: - Drawing
 
     /// Writes the cells that changed since the last frame, then updates the terminal once.
+    ///
+    /// Each changed run goes to curses as one line of cchars (`wadd_wchnstr`), not one call a
+    /// cell: the calls and the cursor moves were a third of a frame.
     public func draw(_ grid: Grid) {
         guard active else { return }
         let window = pd_stdscr()
         if grid.size != size { previous = nil }
-        for run in GridDiff.changes(from: previous, to: grid) {
-            var x = run.x
-            for cell in run.cells {
-                defer { x += 1 }
-                guard let character = cell.character, x < size.width, run.y < size.height else { continue }
-                let width = x + 1 < grid.width && grid[x + 1, run.y].isContinuation ? 2 : 1
-                put(character, width: width, style: cell.style, x: x, y: run.y, window: window)
+        let columns = min(grid.width, size.width)
+        // Locals, not properties: a property of a class is checked for exclusive access on every
+        // use, which cost more than the cells' own work.
+        var line: [cchar_t] = []
+        line.reserveCapacity(columns)
+        var last = (style: Style.plain, look: look(for: .plain))
+        for span in GridDiff.spans(from: previous, to: grid, joiningGapsOf: 8) where span.y < size.height {
+            let y = span.y
+            var start = span.x
+            grid.withRow(y) { row in
+                for x in span.x..<max(span.x, min(span.end, columns)) {
+                    if row.isContinuation(x) { continue }
+                    let width = row.isContinuation(x + 1) ? 2 : 1
+                    let style = row.style(x)
+                    if style != last.style { last = (style, look(for: style)) }
+                    let look = last.look
+                    if let scalar = row.scalar(x) {
+                        let glyph = Self.glyph(for: scalar, width: width)
+                        if glyph.firstWidth >= 1 {
+                            line.append(look.cchar(wchar_t(bitPattern: glyph.first)))
+                            for _ in 0..<glyph.padding { line.append(look.cchar(32)) }
+                            continue
+                        }
+                    } else if let character = grid[x, y].character {
+                        let pieces = Self.glyph(for: character, width: width)
+                        if pieces.allSatisfy({ Self.cursesWidth($0.first ?? 0) >= 1 }) {
+                            for piece in pieces { line.append(look.cchar(piece)) }
+                            continue
+                        }
+                    }
+                    // curses would not move on after this one (libc does not know U+FFFD in this
+                    // locale): add it alone, its pieces one by one, each where it belongs.
+                    Self.add(&line, at: start, y: y, window: window)
+                    Self.putAlone(grid[x, y], width: width, look: look, x: x, y: y, window: window)
+                    start = x + width
+                }
             }
+            Self.add(&line, at: start, y: y, window: window)
         }
         previous = grid
         wnoutrefresh(window)
@@ -106,17 +150,31 @@ public final class CursesTerminal {
         if active { clearok(pd_stdscr(), true) }
     }
 
-    private func put(_ character: Character, width: Int, style: Style, x: Int, y: Int, window: UnsafeMutablePointer<WINDOW>?) {
-        let (attributes, pair) = attributes(for: style)
-        var column = x
-        for piece in Self.glyph(for: character, width: width) {
-            var cell = cchar_t()
-            var wide = piece.map { wchar_t(bitPattern: $0) } + [0]
-            _ = setcchar(&cell, &wide, attributes, pair, nil)
-            _ = wmove(window, Int32(y), Int32(column))
-            _ = wadd_wch(window, &cell)
-            column += max(1, Int(wcwidth(wide[0])))
+    /// Adds the cchars of `line` at (`x`, `y`) and empties it.
+    private static func add(_ line: inout [cchar_t], at x: Int, y: Int, window: UnsafeMutablePointer<WINDOW>?) {
+        guard !line.isEmpty else { return }
+        _ = wmove(window, Int32(y), Int32(x))
+        line.withUnsafeBufferPointer { cchars in
+            if let base = cchars.baseAddress { _ = wadd_wchnstr(window, base, Int32(cchars.count)) }
         }
+        line.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds one grapheme piece by piece, moving to where each piece belongs.
+    private static func putAlone(_ cell: Cell, width: Int, look: Look, x: Int, y: Int, window: UnsafeMutablePointer<WINDOW>?) {
+        guard let character = cell.character else { return }
+        var column = x
+        for piece in glyph(for: character, width: width) {
+            var cchar = look.cchar(piece)
+            _ = wmove(window, Int32(y), Int32(column))
+            _ = wadd_wch(window, &cchar)
+            column += max(1, cursesWidth(piece.first ?? 0))
+        }
+    }
+
+    /// The columns curses gives a scalar (libc `wcwidth`; printable ASCII is 1 in every locale).
+    static func cursesWidth(_ value: UInt32) -> Int {
+        value >= 0x20 && value < 0x7F ? 1 : Int(wcwidth(wchar_t(bitPattern: value)))
     }
 
     /// What to hand curses for a grapheme the grid gives `width` columns: the cchars to add one
@@ -130,6 +188,10 @@ public final class CursesTerminal {
         let scalars = Array(character.unicodeScalars.map(\.value))
         let padding = { (count: Int) in [[UInt32]](repeating: [32], count: max(0, count)) }
         guard let first = scalars.first else { return padding(width) }
+        if scalars.count == 1, let scalar = Unicode.Scalar(first) {
+            let glyph = glyph(for: scalar, width: width)
+            return [[glyph.first]] + padding(glyph.padding)
+        }
         let firstWidth = Int(wcwidth(wchar_t(bitPattern: first)))
         // A cchar holds one spacing character and a few combining ones (CCHARW_MAX is 5).
         if firstWidth == width, scalars.count <= 5,
@@ -145,12 +207,58 @@ public final class CursesTerminal {
         return [[0xFFFD]] + padding(width - 1)
     }
 
-    private func attributes(for style: Style) -> (attr_t, Int16) {
-        let look = theme.look(for: style.role)
+    /// `glyph(for:width:)` for a grapheme of one scalar: the scalar to add (or U+FFFD when curses
+    /// would not give it the grid's width), its width for curses, and how many spaces follow it.
+    static func glyph(for scalar: Unicode.Scalar, width: Int) -> (first: UInt32, firstWidth: Int, padding: Int) {
+        let value = scalar.value
+        let firstWidth = cursesWidth(value)
+        if firstWidth >= 1, firstWidth <= width { return (value, firstWidth, width - firstWidth) }
+        return (0xFFFD, cursesWidth(0xFFFD), max(0, width - 1))
+    }
+
+    /// What a style means to curses: attributes, colour pair, and a cchar of it to copy.
+    struct Look {
+        var attributes: attr_t
+        var pair: Int16
+        /// A space in this look, made by `setcchar`.
+        var blank: cchar_t
+
+        init(attributes: attr_t, pair: Int16) {
+            self.attributes = attributes
+            self.pair = pair
+            blank = cchar_t()
+            var space: (wchar_t, wchar_t) = (32, 0)
+            withUnsafePointer(to: &space) {
+                $0.withMemoryRebound(to: wchar_t.self, capacity: 2) { _ = setcchar(&blank, $0, attributes, pair, nil) }
+            }
+        }
+
+        /// A cchar of the one spacing character `character` in this look: the blank with its
+        /// character swapped, which is what `setcchar` would make, without its call a cell.
+        func cchar(_ character: wchar_t) -> cchar_t {
+            var cchar = blank
+            cchar.chars.0 = character
+            return cchar
+        }
+
+        /// A cchar of a spacing scalar and the combining ones after it (at most `CCHARW_MAX`).
+        func cchar(_ scalars: [UInt32]) -> cchar_t {
+            var cchar = cchar_t()
+            let wide = scalars.map { wchar_t(bitPattern: $0) } + [0]
+            wide.withUnsafeBufferPointer { text in
+                if let base = text.baseAddress { _ = setcchar(&cchar, base, attributes, pair, nil) }
+            }
+            return cchar
+        }
+    }
+
+    private func look(for style: Style) -> Look {
+        if let known = looks[style.index] { return known }
+        let role = theme.look(for: style.role)
         var attributes = pd_a_normal()
-        if style.bold || look.bold { attributes |= pd_a_bold() }
+        if style.bold || role.bold { attributes |= pd_a_bold() }
         if style.dim { attributes |= pd_a_dim() }
-        if style.reverse != look.reverse { attributes |= pd_a_reverse() }
+        if style.reverse != role.reverse { attributes |= pd_a_reverse() }
         if style.underline { attributes |= pd_a_underline() }
         let pair: Int16
         if theme.usesColor, let index = ColorRole.allCases.firstIndex(of: style.role) {
@@ -158,7 +266,9 @@ public final class CursesTerminal {
         } else {
             pair = 0
         }
-        return (attributes, pair)
+        let look = Look(attributes: attributes, pair: pair)
+        looks[style.index] = look
+        return look
     }
 
     // MARK: - Input

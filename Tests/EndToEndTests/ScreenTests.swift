@@ -138,6 +138,37 @@ import TestSupport
         #expect(ui.tmux.exitStatus() == 0)
     }
 
+    /// Wide characters, combining marks and emoji sequences keep every column after them where
+    /// the grid puts it, through redraws that change those rows (curses' cursor never drifts).
+    @Test func wideAndJoinedGraphemesKeepTheColumnsAfterThem() throws {
+        let ui = try Running()
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil)
+        // Title column at 100 columns: 3 + 10 + 20 (app) + 8. Each marker letter's column follows.
+        let titles = [("T中文 A", "A", 47), ("Te\u{301}cole B", "B", 48), ("T👍🏽 C", "C", 45), ("T❤️ D", "D", 45)]
+        for (title, _, _) in titles {
+            let sent = try ui.send(["--title", title, "--body", "x", "--app", "com.example.shop"])
+            #expect(sent.status == 0, "\(sent.stderr)")
+        }
+        func columnsAreRight(_ screen: String) -> Bool {
+            titles.allSatisfy { title, marker, column in
+                screen.split(separator: "\n").contains { line in
+                    guard line.contains("com.example.shop"), let start = line.firstIndex(of: "T"),
+                        let end = line[start...].firstIndex(where: { String($0) == marker })
+                    else { return false }
+                    return line[..<start].columnsApprox == 41 && line[..<end].columnsApprox == column
+                }
+            }
+        }
+        try ui.tmux.sendKeys("Escape")
+        #expect(ui.tmux.waitFor(columnsAreRight) != nil, "\(ui.tmux.capture())")
+        for key in ["End", "Home", "j", "j", "k"] {
+            try ui.tmux.sendKeys(key)
+            #expect(ui.tmux.waitFor(columnsAreRight) != nil, "after \(key): \(ui.tmux.capture())")
+        }
+        try ui.tmux.sendKeys("q")
+        #expect(ui.tmux.exitStatus() == 0)
+    }
+
     @Test func aBadTerminalIsRefusedWithOneLineAndExitTwo() throws {
         for term in ["dumb", "no-such-terminal-xyz"] {
             let ui = try Running(environment: ["TERM": term])

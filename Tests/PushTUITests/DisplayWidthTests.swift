@@ -23,6 +23,49 @@ struct DisplayWidthTests {
         #expect("ｆｕｌｌ".columns == 8)
     }
 
+    /// The fast answers for common scalars are the answers the Unicode properties give.
+    @Test func fastScalarWidthsAgreeWithTheProperties() {
+        let ranges: [ClosedRange<UInt32>] = [0...0x3FF, 0x2000...0x27BF, 0x3000...0x30FF, 0x3400...0x9FFF,
+                                             0xAC00...0xD7A3, 0xFF00...0xFFEF]
+        for value in ranges.joined() {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(DisplayWidth.of(scalar) == DisplayWidth.ofScalarByProperties(scalar), "U+\(String(value, radix: 16))")
+            #expect(DisplayWidth.of(scalar) == DisplayWidth.of(Character(scalar)))
+        }
+    }
+
+    /// Every scalar the fast path takes as a grapheme on its own is one, whatever stands next to it.
+    @Test func standingAloneScalarsNeverJoinTheirNeighbours() {
+        let probes: [Unicode.Scalar] = ["a", " ", "é", "中", "한", "ア", "─", "…", "：", "\u{AD}"]
+        var count = 0
+        for value in UInt32(0)...0xFFFF {
+            guard let scalar = Unicode.Scalar(value), DisplayWidth.standsAlone(scalar) else { continue }
+            count += 1
+            for probe in probes + [scalar] {
+                var after = String(scalar)
+                after.unicodeScalars.append(probe)
+                var before = String(probe)
+                before.unicodeScalars.append(scalar)
+                #expect(after.count == 2 && before.count == 2, "U+\(String(value, radix: 16)) and U+\(String(probe.value, radix: 16))")
+            }
+        }
+        #expect(count > 30_000)
+        #expect(!DisplayWidth.standsAlone("\u{301}"))
+        #expect(!DisplayWidth.standsAlone("\u{200D}"))
+        #expect(!DisplayWidth.standsAlone("\u{FE0F}"))
+        #expect(!DisplayWidth.standsAlone("\u{1F1EF}"))
+        #expect(!DisplayWidth.standsAlone("\u{1100}"))
+        #expect(!DisplayWidth.standsAlone("\n"))
+    }
+
+    @Test func textWidthWithoutGraphemeBreaking() {
+        #expect(DisplayWidth.ofStandingAlone("訂單 — ok…") == 10)
+        #expect(DisplayWidth.ofStandingAlone("soft\u{AD}hyphen") == 10)
+        #expect(DisplayWidth.ofStandingAlone("e\u{301}") == nil)
+        #expect(DisplayWidth.ofStandingAlone("") == 0)
+        #expect("soft\u{AD}hyphen".columns == 10)
+    }
+
     @Test func controlsAreNotPrintable() {
         #expect(!DisplayWidth.isPrintable("\u{1b}"))
         #expect(!DisplayWidth.isPrintable("\r\n"))

@@ -73,4 +73,36 @@ struct GridDiffTests {
         }
         #expect(replay == new)
     }
+
+    @Test func nearbyRunsAreJoinedWhenAsked() {
+        var old = Grid(width: 30, height: 2)
+        old.put("hello world, hello", x: 0, y: 0)
+        var new = old
+        new.put("J", x: 0, y: 0)
+        new.put("W", x: 6, y: 0)
+        new.put("H", x: 13, y: 0)
+        new.put("中", x: 28, y: 1)
+        #expect(GridDiff.spans(from: old, to: new).map { [$0.y, $0.x, $0.end] } == [[0, 0, 1], [0, 6, 7], [0, 13, 14], [1, 28, 30]])
+        #expect(GridDiff.spans(from: old, to: new, joiningGapsOf: 5).map { [$0.y, $0.x, $0.end] } == [[0, 0, 7], [0, 13, 14], [1, 28, 30]])
+        #expect(GridDiff.spans(from: old, to: new, joiningGapsOf: 8).map { [$0.y, $0.x, $0.end] } == [[0, 0, 14], [1, 28, 30]])
+        // Joined runs rewrite unchanged cells as they are: replaying them still gives the new grid.
+        var replay = old
+        for span in GridDiff.spans(from: old, to: new, joiningGapsOf: 8) {
+            for x in span.x..<span.end { replay.overwrite(new[x, span.y], x: x, y: span.y) }
+        }
+        #expect(replay == new)
+    }
+
+    @Test func changedRunsSeeClusterText() {
+        var old = Grid(width: 10, height: 1)
+        old.put("a❤️b", x: 0, y: 0)
+        var new = Grid(width: 10, height: 1)
+        new.put("a🇯🇵b", x: 0, y: 0)  // the same table index, other text
+        var runs: [Range<Int>] = []
+        new.forEachChangedRun(since: old, row: 0) { runs.append($0); return true }
+        #expect(runs == [1..<2])
+        #expect(GridDiff.spans(from: old, to: new).map { [$0.x, $0.end] } == [[1, 3]])
+        #expect(new.rowIsSame(since: new, row: 0))
+        #expect(!new.rowIsSame(since: old, row: 0))
+    }
 }
