@@ -14,6 +14,11 @@ final class Connection {
     var closeAfterFlush = false
     /// The peer closed its side; finish answering what it sent, then close.
     var readClosed = false
+    /// Requests read but not handled yet (`maxRequestsPerTurn` stopped the turn): they are handled
+    /// next turn, before anything more is read from this client.
+    var backlog = false
+    /// The turn that last handled this client's requests.
+    var handledTurn = 0
 
     init(fd: Int32, maxObjectBytes: Int) {
         self.fd = fd

@@ -18,6 +18,8 @@ public final class Server {
     let decoder: PushDecoder
     var clients: [Int32: Connection] = [:]
     var running = true
+    /// Counts loop turns (see `Connection.handledTurn`).
+    private var turnNumber = 0
     /// Counts store writes, so a front end knows when to reload what it shows from the store.
     public private(set) var revision = 0
     /// When the current turn's `poll` returned: the moment its input was read.
@@ -61,19 +63,24 @@ public final class Server {
     // MARK: - One turn
 
     func turn(host: (any ServerHost)?) {
+        turnNumber += 1
         var fds: [pollfd] = []
         if let signals { fds.append(pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)) }
         if let listener { fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)) }
         let hostFDs = host?.descriptors ?? []
         for fd in hostFDs { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        var backlog = false
         for client in clients.values {
+            let caughtUp = client.pendingOutput < options.replyHighWater
             var events: Int32 = 0
-            if !client.readClosed && client.pendingOutput < options.replyHighWater { events |= POLLIN }
+            if !client.readClosed && !client.backlog && caughtUp { events |= POLLIN }
             if client.pendingOutput > 0 { events |= POLLOUT }
             fds.append(pollfd(fd: client.fd, events: Int16(events), revents: 0))
+            backlog = backlog || (client.backlog && caughtUp)
         }
 
-        let timeout = pollTimeout(host: host)
+        // Requests already read are waiting: look at the sockets, but do not sleep.
+        let timeout = backlog ? 0 : pollTimeout(host: host)
         let ready = fds.withUnsafeMutableBufferPointer { buffer in
             poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
         }
@@ -95,6 +102,12 @@ public final class Server {
                 host?.readable(entry.fd, server: self)
             } else if let client = clients[entry.fd] {
                 if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(from: client) }
+            }
+        }
+        if backlog {
+            for client in clients.values
+            where client.backlog && client.handledTurn != turnNumber && client.pendingOutput < options.replyHighWater {
+                handleFrames(of: client)
             }
         }
 
@@ -142,7 +155,7 @@ public final class Server {
     /// Reads what the client sent (at most one chunk) and handles every complete request in it.
     private func receive(from client: Connection) {
         var total = 0
-        while total < options.readChunk && !client.readClosed {
+        while total < options.readChunk && !client.readClosed && !client.backlog {
             let count: Int?
             do {
                 count = try nonBlockingSyscall("recv") { recv(client.fd, &readBuffer, readBuffer.count, 0) }
@@ -167,7 +180,15 @@ public final class Server {
     }
 
     private func handleFrames(of client: Connection) {
+        client.handledTurn = turnNumber
+        client.backlog = false
+        var handled = 0
         while true {
+            if handled == options.maxRequestsPerTurn {
+                client.backlog = true
+                return
+            }
+            handled += 1
             let frame: [UInt8]?
             do {
                 frame = try client.framer.next()
@@ -328,7 +349,7 @@ public final class Server {
             if client.topics != nil && client.pendingOutput > options.maxOutputBytes {
                 options.log("dropped a watcher that fell \(client.pendingOutput) bytes behind")
                 close(client)
-            } else if client.closeAfterFlush && client.pendingOutput == 0 {
+            } else if client.closeAfterFlush && client.pendingOutput == 0 && !client.backlog {
                 close(client)
             }
         }

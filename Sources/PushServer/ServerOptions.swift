@@ -14,6 +14,10 @@ public struct ServerOptions: Sendable {
     /// At most this much is read from one client per loop turn, so one busy client cannot starve
     /// the others; it is also what bounds a turn's transaction.
     public var readChunk = 256 * 1024
+    /// At most this many requests of one client are handled per loop turn; the rest wait, read
+    /// but not yet handled, for the next turn. 256 KiB of pings is 18 000 requests: one turn of
+    /// them kept every other client and the screen waiting (seconds, in a debug build).
+    public var maxRequestsPerTurn = 1024
     /// Where log lines go (stderr for `serve`; the UI keeps them off the screen).
     public var log: @Sendable (String) -> Void = { _ in }
 

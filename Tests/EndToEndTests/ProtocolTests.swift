@@ -142,6 +142,36 @@ import TestSupport
         #expect(try server.run(["badge"]).output == "20")
     }
 
+    @Test func aBurstOfRequestsThenAHalfCloseGetsEveryReplyInOrderThenTheClose() throws {
+        let server = try ServerProcess()
+        let client = try RawClient(path: server.socket, timeout: 30)
+        // 5000 requests in one write: the server reads them faster than its per-turn limit
+        // (1024 a client) lets it answer, so most wait a few turns, read but not handled.
+        let count = 5000
+        var burst: [UInt8] = []
+        for index in 0..<count {
+            burst += Array(#"{"op":"push","payload":{"aps":{"alert":"burst \#(index)"}},"app":"com.example.burst"}"#.utf8)
+        }
+        try client.send(burst)
+        client.finishSending()
+        // Meanwhile another client is answered.
+        let other = try RawClient(path: server.socket)
+        #expect(try other.request(#"{"op":"ping"}"#)["ok"] == true)
+        let replies = try client.readRepliesUntilClosed()
+        #expect(replies.count == count)
+        #expect(replies.map { $0["id"] } == (1...count).map { .number(JSONNumber($0)) })
+        #expect(try server.run(["badge", "--app", "com.example.burst"]).output == "\(count)")
+
+        // Small enough to be read whole, end of stream included, in the first turn: the
+        // connection must stay open until the last of them is answered.
+        let pinger = try RawClient(path: server.socket, timeout: 30)
+        try pinger.send(Array(String(repeating: #"{"op":"ping"}"#, count: count).utf8))
+        pinger.finishSending()
+        let pongs = try pinger.readRepliesUntilClosed()
+        #expect(pongs.count == count)
+        #expect(pongs.allSatisfy { $0["ok"] == true })
+    }
+
     @Test func twoHundredConcurrentClientsEachPushFiftyAllAcknowledgedAndStored() throws {
         let server = try ServerProcess()
         let failures = Counter()
