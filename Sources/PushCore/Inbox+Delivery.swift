@@ -52,7 +52,7 @@ extension Inbox {
     /// callback's topic, and for pass-through the 90001 receipt feedback of seed 002.
     private mutating func deliver(_ message: Message, directive: BadgeDirective?, into outcome: inout Outcome) {
         unread[message.app, default: 0] += 1
-        countDelivery(app: message.app, directive: directive)
+        countDelivery(app: message.app, directive: directive, into: &outcome)
         switch message.channel {
         case .apns:
             outcome.publish(.remoteReceived, message: message)
@@ -109,7 +109,7 @@ extension Inbox {
             seen.insert(message.id).inserted && !message.read && !isHeld(message)
         }
         guard !opened.isEmpty else { return }
-        for message in opened { uncount(app: message.app) }
+        for message in opened { uncount(app: message.app, into: &outcome) }
         if let id = banner?.message.id, seen.contains(id) { banner?.message.read = true }
         let ids = opened.map(\.id)
         outcome.write(.markRead(ids))
@@ -127,7 +127,7 @@ extension Inbox {
         for target in apps {
             let count = unread[target, default: 0]
             guard count > 0 else { continue }
-            uncount(app: target, messages: count)
+            uncount(app: target, messages: count, into: &outcome)
             readSome = true
         }
         if readSome {
@@ -149,7 +149,7 @@ extension Inbox {
                 if isHeld(message) {
                     held.removeAll { $0.id == message.id }
                 } else if !message.read {
-                    uncount(app: message.app)
+                    uncount(app: message.app, into: &outcome)
                 }
             }
             if let id = banner?.message.id, seen.contains(id) { banner = nil }
