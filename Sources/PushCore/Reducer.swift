@@ -85,10 +85,7 @@ struct Outcome {
         let badge = after[app] ?? Badge()
         guard badge != before else { return }
         write(.badge(app: app, badge))
-        publish(
-            .badgeChanged,
-            ["app": .string(app), "badge": .number(JSONNumber(badge.icon)),
-             "serverBadge": .number(JSONNumber(badge.server))])
+        list.append(.publish(BusEvent(badgeChangedOf: app, badge)))
     }
 
     /// The effects in order: writes, events, then the reply.

@@ -26,8 +26,11 @@ public final class Server {
     // MARK: The current turn
     /// Where `recv` reads into, allocated once: a fresh 64 KiB buffer per read showed in profiles.
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
-    /// Replies and events of this turn, sent once the turn's transaction has committed.
-    var pending: [(fd: Int32, bytes: [UInt8], isReply: Bool)] = []
+    /// Replies and events of this turn, sent once the turn's transaction has committed: each
+    /// one's client and where its line is in `pendingBytes`, where every line is written once
+    /// (an event's line is shared by its subscribers).
+    var pending: [(fd: Int32, line: Range<Int>, isReply: Bool)] = []
+    var pendingBytes: [UInt8] = []
     var inTransaction = false
     var storeFailure: (any Error)?
 
@@ -283,15 +286,22 @@ public final class Server {
     }
 
     private func publish(_ event: BusEvent) {
-        var line: [UInt8]?
+        var line: Range<Int>?
         for client in clients.values where client.wants(event.topic) {
-            if line == nil { line = event.json.wireLine }
+            if line == nil {
+                let start = pendingBytes.count
+                event.json.write(into: &pendingBytes)
+                pendingBytes.append(0x0A)
+                line = start..<pendingBytes.count
+            }
             if let line { pending.append((client.fd, line, false)) }
         }
     }
 
     private func queue(_ reply: JSONObject, to fd: Int32) {
-        pending.append((fd, reply.wireLine, true))
+        let start = pendingBytes.count
+        reply.writeLine(into: &pendingBytes)
+        pending.append((fd, start..<pendingBytes.count, true))
     }
 
     // MARK: - End of turn: commit, then answer
@@ -308,10 +318,11 @@ public final class Server {
             storeFailure = nil
         }
 
-        for (fd, bytes, _) in pending {
-            clients[fd]?.output.append(contentsOf: bytes)
+        for (fd, line, _) in pending {
+            clients[fd]?.output.append(contentsOf: pendingBytes[line])
         }
         pending.removeAll(keepingCapacity: true)
+        pendingBytes.removeAll(keepingCapacity: pendingBytes.capacity <= 1 << 20)
 
         for client in Array(clients.values) {
             if client.pendingOutput > 0 {
@@ -342,7 +353,9 @@ public final class Server {
             inbox = reloaded
             inbox.banner = banner
         }
-        let failure = Reply.error("store: \(error); nothing was saved").wireLine
+        let start = pendingBytes.count
+        Reply.error("store: \(error); nothing was saved").writeLine(into: &pendingBytes)
+        let failure = start..<pendingBytes.count
         pending = pending.compactMap { entry in entry.isReply ? (entry.fd, failure, true) : nil }
     }
 
