@@ -275,29 +275,42 @@ public struct JSONParser {
     /// Parses a string starting at its opening quote and records it; validates UTF-8 and escapes.
     private mutating func parseString() throws(JSONError) {
         let quote = position
-        position += 1
-        let start = position
+        let start = position + 1
         var isASCII = true
-        // Fast path: no escapes, so the text is a slice of the input.
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == ascii("\"") {
-                position += 1
-                entries.append(JSONTape.Entry(
-                    kind: .string, start: quote, end: position, next: entries.count + 1,
-                    text: start..<position - 1, isPlainASCII: isASCII))
-                return
-            } else if byte == ascii("\\") {
-                break
-            } else if byte < 0x20 {
-                throw controlCharacterError(byte)
-            } else if byte < 0x80 {
-                position += 1
-            } else {
+        // Fast path: no escapes, so the text is a slice of the input. (A local index and the
+        // rare cases out of the loop: it runs once per byte of every string.)
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte == ascii("\"") || byte == ascii("\\") || byte < 0x20 { break }
+                index += 1
+            } else if let length = utf8SequenceLength(at: index) {
                 isASCII = false
-                try skipUTF8Sequence()
+                index += length
+            } else {
+                break
             }
         }
+        if index < bytes.count {
+            let byte = bytes[index]
+            if byte == ascii("\"") {
+                position = index + 1
+                entries.append(JSONTape.Entry(
+                    kind: .string, start: quote, end: position, next: entries.count + 1,
+                    text: start..<index, isPlainASCII: isASCII))
+                return
+            }
+            if byte >= 0x80 {
+                position = index
+                try skipUTF8Sequence()
+            }
+            if byte < 0x20 {
+                position = index
+                throw controlCharacterError(byte)
+            }
+        }
+        position = index
         guard position < bytes.count else {
             throw JSONError("unterminated string (it starts at byte \(start - 1))", offset: position)
         }
@@ -413,6 +426,7 @@ public struct JSONParser {
     }
 
     /// The length of the well-formed UTF-8 sequence starting at `index`, or nil.
+    @inline(__always)
     private func utf8SequenceLength(at index: Int) -> Int? {
         let lead = bytes[index]
         let length: Int

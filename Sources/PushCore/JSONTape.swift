@@ -51,20 +51,22 @@ public final class JSONTape: Sendable {
         return needle.withUTF8 { name in
             var keyIsASCII = true
             for byte in name where byte >= 0x80 { keyIsASCII = false }
-            return bytes.withUnsafeBufferPointer { bytes in
-                var found: Int?
-                var member = object + 1
-                while member < container.next {
-                    let entry = entries[member]
-                    let value = member + 1
-                    if entry.isPlainASCII && keyIsASCII {
-                        if entry.text.count == name.count && bytes[entry.text].elementsEqual(name) { found = value }
-                    } else if Reader(bytes: bytes, entries: entries, unescaped: unescaped).string(at: member) == key {
-                        found = value
+            return entries.withUnsafeBufferPointer { entries in
+                bytes.withUnsafeBufferPointer { bytes in
+                    var found: Int?
+                    var member = object + 1
+                    while member < container.next {
+                        let candidate = entries[member]
+                        let value = member + 1
+                        if candidate.isPlainASCII && keyIsASCII {
+                            if candidate.text.count == name.count && bytes[candidate.text].elementsEqual(name) { found = value }
+                        } else if Reader(bytes: bytes, entries: self.entries, unescaped: unescaped).string(at: member) == key {
+                            found = value
+                        }
+                        member = entries[value].next
                     }
-                    member = entries[value].next
+                    return found
                 }
-                return found
             }
         }
     }

@@ -153,17 +153,20 @@ public struct StreamFramer: Sendable {
             }
             // Inside an object.
             if inString {
-                // Fast path: skip to the next quote or backslash.
+                // Fast path: skip to the closing quote, stepping over each escaped byte.
+                if escaped {
+                    escaped = false
+                    index += 1
+                }
                 while index < end {
                     let byte = bytes[index]
                     index += 1
-                    if escaped {
-                        escaped = false
-                    } else if byte == ascii("\\") {
-                        escaped = true
-                    } else if byte == ascii("\"") {
+                    if byte == ascii("\"") {
                         inString = false
                         break
+                    } else if byte == ascii("\\") {
+                        // The escaped byte may be in the next read.
+                        if index < end { index += 1 } else { escaped = true }
                     }
                 }
             } else {
