@@ -10,16 +10,21 @@ import PushStore
 /// due it sleeps in `poll` with no timeout: an idle server uses no CPU.
 public final class Server {
     public let store: Store
-    public private(set) var inbox: Inbox
+    // The properties marked `@exclusivity(unchecked)` are touched several times per push by
+    // the loop alone, and no access to one of them overlaps another to the same one: the
+    // runtime check each access paid (a thread-local lookup) was 4 % of a push.
+    @exclusivity(unchecked) public private(set) var inbox: Inbox
     public let options: ServerOptions
     let listener: Listener?
     let signals: SignalPipe?
     let time: any TimeSource
     let decoder: PushDecoder
-    var clients: [Int32: Connection] = [:]
+    @exclusivity(unchecked) var clients: [Int32: Connection] = [:]
+    /// Clients that subscribed to the bus: with none, publishing costs nothing.
+    var subscriberCount = 0
     var running = true
     /// Counts store writes, so a front end knows when to reload what it shows from the store.
-    public private(set) var revision = 0
+    @exclusivity(unchecked) public private(set) var revision = 0
     /// When the current turn's `poll` returned: the moment its input was read.
     public private(set) var wokeAt = Instant.zero
 
@@ -29,10 +34,10 @@ public final class Server {
     /// Replies and events of this turn, sent once the turn's transaction has committed: each
     /// one's client and where its line is in `pendingBytes`, where every line is written once
     /// (an event's line is shared by its subscribers).
-    var pending: [(fd: Int32, line: Range<Int>, isReply: Bool)] = []
-    var pendingBytes: [UInt8] = []
-    var inTransaction = false
-    var storeFailure: (any Error)?
+    @exclusivity(unchecked) var pending: [(fd: Int32, line: Range<Int>, isReply: Bool)] = []
+    @exclusivity(unchecked) var pendingBytes: [UInt8] = []
+    @exclusivity(unchecked) var inTransaction = false
+    @exclusivity(unchecked) var storeFailure: (any Error)?
 
     public init(
         store: Store, listener: Listener?, signals: SignalPipe?, options: ServerOptions = ServerOptions(),
@@ -196,6 +201,7 @@ public final class Server {
     }
 
     private func close(_ client: Connection) {
+        if client.topics != nil { subscriberCount -= 1 }
         Glibc.close(client.fd)
         clients[client.fd] = nil
     }
@@ -233,6 +239,7 @@ public final class Server {
                 return Reply.ok(["messages": .array(messages.map(\.wireJSON))])
             case .subscribe(let topics):
                 guard let client else { return Reply.error("subscribe needs a socket connection") }
+                if client.topics == nil { subscriberCount += 1 }
                 client.topics = Set(topics)
                 return Reply.ok()
             case .ping:
@@ -286,6 +293,7 @@ public final class Server {
     }
 
     private func publish(_ event: BusEvent) {
+        guard subscriberCount > 0 else { return }
         var line: Range<Int>?
         for client in clients.values where client.wants(event.topic) {
             if line == nil {

@@ -20,12 +20,13 @@ public final class Store {
     /// Statements of the page queries, by their shape (see `Store+Reading.swift`).
     var pageStatements: [PageShape: Statement] = [:]
     /// Unread delivered messages per app, as of the last change applied (committed or not).
-    private(set) var unread: [String: Int]
+    /// (Unchecked, as the two below: one owner, accesses never overlap, touched on every insert.)
+    @exclusivity(unchecked) private(set) var unread: [String: Int]
     /// Apps whose unread count changed since the last commit: written just before `COMMIT`.
-    private var unreadChanged: Set<String> = []
+    @exclusivity(unchecked) private var unreadChanged: Set<String> = []
     /// Each app's ledgers as last set in this transaction, written just before `COMMIT`: a
     /// push moves its app's badge, and one row per app per commit beats one per push.
-    private(set) var pendingBadges: [String: Badge] = [:]
+    @exclusivity(unchecked) private(set) var pendingBadges: [String: Badge] = [:]
     /// The size the WAL file is cut back to after a checkpoint (8 MiB).
     public static let walSizeLimit = 8 << 20
 
