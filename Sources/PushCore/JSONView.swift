@@ -70,6 +70,11 @@ public struct JSONView: Sendable {
         tape.member(named: key, of: index).map { JSONView(tape: tape, index: $0) }
     }
 
+    /// Calls `body` with each member's name and value, in order (nothing for other kinds).
+    func forEachMember(_ body: (JSONTape.MemberName, JSONView) -> Void) {
+        tape.forEachMember(of: index) { name, value in body(name, JSONView(tape: tape, index: value)) }
+    }
+
     /// An array's elements in order (empty for any other kind).
     public var elements: [JSONView] {
         let array = entry

@@ -51,8 +51,9 @@ public struct PushDecoder: Sendable {
         guard payload.kind == .object else {
             throw WireError("payload must be a JSON object (like {\"aps\":{\"alert\":\"Hello\"}}); got \(payload.kindName)")
         }
+        let fields = PayloadFields(payload)
         // `"aps": null` is refused below like any other `aps` that is not an object.
-        let aps = payload["aps"]
+        let aps = fields.aps
         var content = PushContent()
         if let aps {
             guard aps.kind == .object else {
@@ -60,11 +61,11 @@ public struct PushDecoder: Sendable {
             }
             try content.readAPNs(aps)
         }
-        try content.readGetui(payload, isAPNs: aps != nil)
-        if aps == nil { content.readCustomMessage(payload) }
-        if content.url == nil { content.url = PushContent.looseText(payload["url"]) }
+        try content.readGetui(fields, isAPNs: aps != nil)
+        if aps == nil { content.readCustomMessage(fields) }
+        if content.url == nil { content.url = PushContent.looseText(fields.url) }
 
-        let named = try Self.app(of: payload)
+        let named = try Self.app(of: fields)
         return Push(
             app: request.app ?? named ?? Self.defaultApp,
             channel: request.channel ?? (aps != nil ? .apns : .transparent),
@@ -73,16 +74,74 @@ public struct PushDecoder: Sendable {
             badge: content.badge, payload: request.payloadText)
     }
 
-    /// The app the payload names, if it names one.
-    static func app(of payload: JSONView) throws(WireError) -> String? {
-        for key in appKeys {
-            guard let value = payload[key], !value.isNull else { continue }
+    /// The app the payload names, if it names one (the keys of `appKeys`, in that order).
+    static func app(of fields: PayloadFields) throws(WireError) -> String? {
+        func named(_ key: String, _ value: JSONView?) throws(WireError) -> String? {
+            guard let value, !value.isNull else { return nil }
             guard let app = value.string else {
                 throw WireError("\"\(key)\" must be a string (the app's bundle id, like com.example.shop); got \(RequestFields.describe(value))")
             }
-            if !app.isEmpty { return app }
+            return app.nonEmpty
         }
-        return nil
+        if let app = try named(appKeys[0], fields.simulatorTargetBundle) { return app }
+        if let app = try named(appKeys[1], fields.simulateTargetBundle) { return app }
+        if let app = try named(appKeys[2], fields.appId) { return app }
+        return try named(appKeys[3], fields.appKey)
+    }
+}
+
+/// The top-level members a payload is read by, found in one pass over it: each is the last
+/// member with its name, as `payload[name]` would find it (a lookup each was a pass each).
+struct PayloadFields {
+    var aps, taskId, msgId, jpushMessageId, getuiMessage, offLine, autoBadge, url: JSONView?
+    /// `PushDecoder.appKeys`, in order.
+    var simulatorTargetBundle, simulateTargetBundle, appId, appKey: JSONView?
+    /// JPush and push-API bodies (payloads without `aps`).
+    var title, subtitle, content, message, alert, body, extras, pushMessage, notification: JSONView?
+
+    init(_ payload: JSONView) {
+        payload.forEachMember { name, value in
+            if name == "aps" { aps = value }
+            else if name == "Simulator Target Bundle" { simulatorTargetBundle = value }
+            else if name == "taskId" { taskId = value }
+            else if name == "msgId" { msgId = value }
+            else if name == "_j_msgid" { jpushMessageId = value }
+            else if name == "payload" { getuiMessage = value }
+            else if name == "offLine" { offLine = value }
+            else if name == "autoBadge" { autoBadge = value }
+            else if name == "url" { url = value }
+            else if name == "Simulate Target Bundle" { simulateTargetBundle = value }
+            else if name == "appId" { appId = value }
+            else if name == "appKey" { appKey = value }
+            else if name == "title" { title = value }
+            else if name == "subtitle" { subtitle = value }
+            else if name == "content" { content = value }
+            else if name == "message" { message = value }
+            else if name == "alert" { alert = value }
+            else if name == "body" { body = value }
+            else if name == "extras" { extras = value }
+            else if name == "push_message" { pushMessage = value }
+            else if name == "notification" { notification = value }
+        }
+    }
+}
+
+/// The members of `aps.alert` an APNs payload is shown by, found in one pass.
+struct AlertFields {
+    var title, subtitle, body, titleLocKey, titleLocArgs, subtitleLocKey, subtitleLocArgs, locKey, locArgs: JSONView?
+
+    init(_ alert: JSONView) {
+        alert.forEachMember { name, value in
+            if name == "title" { title = value }
+            else if name == "subtitle" { subtitle = value }
+            else if name == "body" { body = value }
+            else if name == "title-loc-key" { titleLocKey = value }
+            else if name == "title-loc-args" { titleLocArgs = value }
+            else if name == "subtitle-loc-key" { subtitleLocKey = value }
+            else if name == "subtitle-loc-args" { subtitleLocArgs = value }
+            else if name == "loc-key" { locKey = value }
+            else if name == "loc-args" { locArgs = value }
+        }
     }
 }
 
@@ -113,24 +172,31 @@ struct PushContent {
     // MARK: APNs
 
     mutating func readAPNs(_ aps: JSONView) throws(WireError) {
-        if let alert = aps["alert"], !alert.isNull {
+        var alert: JSONView?
+        var badgeValue: JSONView?
+        aps.forEachMember { name, value in
+            if name == "alert" { alert = value } else if name == "badge" { badgeValue = value }
+        }
+        if let alert, !alert.isNull {
             switch alert.kind {
             case .string:
                 fill(body: alert.string?.nonEmpty)
             case .object:
-                let title = try Self.text(alert["title"], path: "aps.alert.title")
-                let subtitle = try Self.text(alert["subtitle"], path: "aps.alert.subtitle")
-                let body = try Self.text(alert["body"], path: "aps.alert.body")
+                let fields = AlertFields(alert)
+                let title = try Self.text(fields.title, path: "aps.alert.title")
+                let subtitle = try Self.text(fields.subtitle, path: "aps.alert.subtitle")
+                let body = try Self.text(fields.body, path: "aps.alert.body")
                 // A localized key is shown with its arguments when there is no text to show.
-                let titleKey = try Self.localized(alert, key: "title-loc-key", args: "title-loc-args")
-                let subtitleKey = try Self.localized(alert, key: "subtitle-loc-key", args: "subtitle-loc-args")
-                let bodyKey = try Self.localized(alert, key: "loc-key", args: "loc-args")
+                let titleKey = try Self.localized(fields.titleLocKey, fields.titleLocArgs, key: "title-loc-key", args: "title-loc-args")
+                let subtitleKey = try Self.localized(
+                    fields.subtitleLocKey, fields.subtitleLocArgs, key: "subtitle-loc-key", args: "subtitle-loc-args")
+                let bodyKey = try Self.localized(fields.locKey, fields.locArgs, key: "loc-key", args: "loc-args")
                 fill(title: title ?? titleKey, subtitle: subtitle ?? subtitleKey, body: body ?? bodyKey)
             default:
                 throw WireError("aps.alert must be a string or an object (with title, subtitle, body); got \(RequestFields.describe(alert))")
             }
         }
-        if let value = aps["badge"], !value.isNull {
+        if let value = badgeValue, !value.isNull {
             guard let int = value.number?.int, (0...Request.maxBadge).contains(int) else {
                 throw WireError("aps.badge must be an integer ≥ 0 (the icon badge number); got \(RequestFields.describe(value))")
             }
@@ -138,10 +204,11 @@ struct PushContent {
         }
     }
 
-    /// `key(arg1, arg2)` for a `*-loc-key`, or nil when there is none.
-    private static func localized(_ alert: JSONView, key: String, args: String) throws(WireError) -> String? {
-        guard let name = try text(alert[key], path: "aps.alert.\(key)") else { return nil }
-        guard let arguments = alert[args], !arguments.isNull else { return name }
+    /// `key(arg1, arg2)` for a `*-loc-key` (the members `keyValue` and `argsValue` of the alert,
+    /// named `key` and `args`), or nil when there is none.
+    private static func localized(_ keyValue: JSONView?, _ argsValue: JSONView?, key: String, args: String) throws(WireError) -> String? {
+        guard let name = try text(keyValue, path: "aps.alert.\(key)") else { return nil }
+        guard let arguments = argsValue, !arguments.isNull else { return name }
         guard arguments.kind == .array else {
             throw WireError("aps.alert.\(args) must be an array of strings (the arguments of \(key)); got \(RequestFields.describe(arguments))")
         }
@@ -155,12 +222,12 @@ struct PushContent {
 
     /// Getui fields: `payload` (pass-through text, or over APNs a JSON string), `taskId`, `msgId`,
     /// `offLine`, `autoBadge`.
-    mutating func readGetui(_ payload: JSONView, isAPNs: Bool) throws(WireError) {
-        if taskId == nil { taskId = try Self.identifier(payload["taskId"], path: "taskId") }
-        if msgId == nil { msgId = try Self.identifier(payload["msgId"], path: "msgId") }
+    mutating func readGetui(_ payload: PayloadFields, isAPNs: Bool) throws(WireError) {
+        if taskId == nil { taskId = try Self.identifier(payload.taskId, path: "taskId") }
+        if msgId == nil { msgId = try Self.identifier(payload.msgId, path: "msgId") }
         // JPush's message id, as its SDK hands APNs userInfo to the app.
-        if msgId == nil { msgId = Self.looseText(payload["_j_msgid"]) }
-        if let message = payload["payload"], !message.isNull {
+        if msgId == nil { msgId = Self.looseText(payload.jpushMessageId) }
+        if let message = payload.getuiMessage, !message.isNull {
             switch message.kind {
             case .string:
                 readGetuiMessage(message.string ?? "")
@@ -173,7 +240,7 @@ struct PushContent {
                 }
             }
         }
-        if let flag = payload["offLine"], !flag.isNull {
+        if let flag = payload.offLine, !flag.isNull {
             if let value = flag.bool {
                 offline = offline || value
             } else if let number = flag.number, number.text == "0" || number.text == "1" {
@@ -182,7 +249,7 @@ struct PushContent {
                 throw WireError("offLine must be true or false (Getui's offline-queue flag); got \(RequestFields.describe(flag))")
             }
         }
-        if badge == nil, let value = payload["autoBadge"], !value.isNull {
+        if badge == nil, let value = payload.autoBadge, !value.isNull {
             badge = try Self.autoBadge(value)
         }
     }
@@ -240,15 +307,15 @@ struct PushContent {
     /// Pass-through shapes without `aps`: a JPush custom message (`title`, `content` or
     /// `message`, `extras`), a JPush notification event (`alert`), a Getui REST body
     /// (`push_message`), a JPush REST body (`notification`, `message`).
-    mutating func readCustomMessage(_ payload: JSONView) {
+    mutating func readCustomMessage(_ payload: PayloadFields) {
         fill(
-            title: Self.looseText(payload["title"]),
-            subtitle: Self.looseText(payload["subtitle"]),
-            body: Self.looseText(payload["content"]) ?? Self.looseText(payload["message"])
-                ?? Self.looseText(payload["alert"]) ?? Self.looseText(payload["body"]))
-        readExtras(payload["extras"])
+            title: Self.looseText(payload.title),
+            subtitle: Self.looseText(payload.subtitle),
+            body: Self.looseText(payload.content) ?? Self.looseText(payload.message)
+                ?? Self.looseText(payload.alert) ?? Self.looseText(payload.body))
+        readExtras(payload.extras)
 
-        if let pushMessage = payload["push_message"], pushMessage.kind == .object {
+        if let pushMessage = payload.pushMessage, pushMessage.kind == .object {
             if let notification = pushMessage["notification"], notification.kind == .object {
                 fill(
                     title: Self.looseText(notification["title"]), body: Self.looseText(notification["body"]),
@@ -257,7 +324,7 @@ struct PushContent {
             if let transmission = pushMessage["transmission"]?.string { readGetuiMessage(transmission) }
         }
 
-        if let notification = payload["notification"], notification.kind == .object {
+        if let notification = payload.notification, notification.kind == .object {
             fill(body: Self.looseText(notification["alert"]))
             for platform in ["ios", "android"] {
                 guard let settings = notification[platform], settings.kind == .object else { continue }
@@ -270,7 +337,7 @@ struct PushContent {
                 readExtras(settings["extras"])
             }
         }
-        if let message = payload["message"], message.kind == .object {
+        if let message = payload.message, message.kind == .object {
             fill(title: Self.looseText(message["title"]), body: Self.looseText(message["msg_content"]))
             readExtras(message["extras"])
         }
