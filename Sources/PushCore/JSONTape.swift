@@ -1,3 +1,5 @@
+import Foundation
+
 /// A parsed JSON document kept as a flat list of where each value is in its bytes.
 ///
 /// The parser validates the whole document exactly as `JSON.parse` does (same refusals, same
@@ -59,7 +61,7 @@ public final class JSONTape: Sendable {
                         let candidate = entries[member]
                         let value = member + 1
                         if candidate.isPlainASCII && keyIsASCII {
-                            if candidate.text.count == name.count && bytes[candidate.text].elementsEqual(name) { found = value }
+                            if candidate.text.count == name.count && Self.same(bytes, candidate.text, name) { found = value }
                         } else if Reader(bytes: bytes, entries: self.entries, unescaped: unescaped).string(at: member) == key {
                             found = value
                         }
@@ -69,6 +71,13 @@ public final class JSONTape: Sendable {
                 }
             }
         }
+    }
+
+    /// True when `bytes[range]` holds the bytes of `key` (of the same count).
+    @inline(__always)
+    private static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !range.isEmpty, let base = bytes.baseAddress, let keyBase = key.baseAddress else { return true }
+        return memcmp(base + range.lowerBound, keyBase, range.count) == 0
     }
 
     /// Calls `body` with each member of the object at `object`, in order: its name and the
@@ -103,7 +112,8 @@ public final class JSONTape: Sendable {
             let entry = name.entry
             guard entry.isPlainASCII && key.hasPointerRepresentation && key.isASCII else { return name.text == key.description }
             guard entry.text.count == key.utf8CodeUnitCount else { return false }
-            return name.bytes[entry.text].elementsEqual(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            guard entry.text.count > 0, let base = name.bytes.baseAddress else { return true }
+            return memcmp(base + entry.text.lowerBound, key.utf8Start, entry.text.count) == 0
         }
 
         private var text: String {

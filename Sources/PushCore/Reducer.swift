@@ -52,7 +52,11 @@ struct Outcome {
 
     mutating func write(_ change: StoreChange) {
         if list.isEmpty { list.reserveCapacity(4) }
-        list.insert(.store(change), at: writeCount)
+        if writeCount == list.count {
+            list.append(.store(change))
+        } else {
+            list.insert(.store(change), at: writeCount)
+        }
         writeCount += 1
     }
 

@@ -27,6 +27,8 @@ struct JSONTapeTests {
         #expect(value["K"]?.number?.text == "4")
         #expect(value["\u{E9}"]?.number?.text == "5")
         #expect(value["b"]?["a"]?.number?.text == "9")
+        #expect(try root(#"{"":1,"a":2}"#)[""]?.number?.text == "1")
+        #expect(try root(#"{"a":2}"#)[""] == nil)
         #expect(try root("[1]")["a"] == nil)
         #expect(try root("{}")["a"] == nil)
     }
