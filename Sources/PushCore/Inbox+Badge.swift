@@ -6,7 +6,9 @@ extension Inbox {
     /// `aps.badge` sets the icon; Getui's `autoBadge` moves the server's count and the icon takes
     /// it, as a server-side badge push does. With sync on the server then follows the icon, as
     /// seed 002 calls `setBadge` after every change (after `autoBadge` they already agree).
-    mutating func countDelivery(app: String, directive: BadgeDirective?, into outcome: inout Outcome) {
+    /// Returns the app's ledgers after it.
+    @discardableResult
+    mutating func countDelivery(app: String, directive: BadgeDirective?, into outcome: inout Outcome) -> Badge {
         changeLedgers(of: app, into: &outcome) { badge in
             switch directive {
             case nil:
@@ -30,19 +32,25 @@ extension Inbox {
         changeLedgers(of: app, into: &outcome) { badge in badge.icon = max(0, badge.icon - messages) }
     }
 
-    /// Changes the app's ledgers locally, the server following the icon when synced, and notes
-    /// in `outcome` what they were before (one dictionary lookup for all of it).
-    private mutating func changeLedgers(of app: String, into outcome: inout Outcome, _ change: (inout Badge) -> Void) {
+    /// Changes the app's ledgers locally, the server following the icon when synced, notes in
+    /// `outcome` what they were before and are after (one dictionary access for all of it), and
+    /// returns them.
+    @discardableResult
+    private mutating func changeLedgers(of app: String, into outcome: inout Outcome, _ change: (inout Badge) -> Void) -> Badge {
         let sync = settings.badgeSync
         // `default:` stores the app's ledgers even when unchanged, as assigning them did.
-        Self.update(&badges[app, default: Badge()]) { badge in
-            outcome.noteLedgers(of: app, before: badge)
+        return Self.update(&badges[app, default: Badge()]) { badge in
+            let before = badge
             change(&badge)
             if sync { badge.server = badge.icon }
+            outcome.noteLedgers(of: app, before: before, after: badge)
         }
     }
 
-    private static func update(_ badge: inout Badge, _ body: (inout Badge) -> Void) { body(&badge) }
+    private static func update(_ badge: inout Badge, _ body: (inout Badge) -> Void) -> Badge {
+        body(&badge)
+        return badge
+    }
 
     /// The `badge` op: an optional sync switch, then an optional change.
     ///
@@ -63,7 +71,7 @@ extension Inbox {
             changeLedgers(of: target, into: &outcome) { badge in badge.icon = max(0, value) }
         case .clear:
             for target in app.map({ [$0] }) ?? Array(badges.keys) {
-                outcome.noteLedgers(of: target, before: badge(of: target))
+                outcome.noteLedgers(of: target, before: badge(of: target), after: Badge(icon: 0, server: 0))
                 badges[target] = Badge(icon: 0, server: 0)
             }
         }

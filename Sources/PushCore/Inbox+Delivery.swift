@@ -40,19 +40,20 @@ extension Inbox {
             outcome.write(.setLaunch(message.id))
             launchId = message.id
         }
-        deliver(message, directive: push.badge, into: &outcome)
+        let badge = deliver(message, directive: push.badge, into: &outcome)
         if settings.appState == .foreground { showBanner(message, at: now) }
         outcome.reply = [
-            "ok": true, "id": .number(JSONNumber(message.id)),
-            "badge": .number(JSONNumber(badge(of: push.app).icon)), "delivered": true,
+            "ok": true, "id": .number(JSONNumber(message.id)), "badge": .number(JSONNumber(badge.icon)), "delivered": true,
         ]
     }
 
     /// Counts a delivered message and tells the bus: unread +1, the badge arithmetic, the
-    /// callback's topic, and for pass-through the 90001 receipt feedback of seed 002.
-    private mutating func deliver(_ message: Message, directive: BadgeDirective?, into outcome: inout Outcome) {
+    /// callback's topic, and for pass-through the 90001 receipt feedback of seed 002. Returns the
+    /// app's ledgers after it.
+    @discardableResult
+    private mutating func deliver(_ message: Message, directive: BadgeDirective?, into outcome: inout Outcome) -> Badge {
         unread[message.app, default: 0] += 1
-        countDelivery(app: message.app, directive: directive, into: &outcome)
+        let badge = countDelivery(app: message.app, directive: directive, into: &outcome)
         switch message.channel {
         case .apns:
             outcome.publish(.remoteReceived, message: message)
@@ -60,6 +61,7 @@ extension Inbox {
             outcome.publish(.messageReceived, message: message)
             outcome.publish(.feedback, Self.feedback(90001, for: message))
         }
+        return badge
     }
 
     /// Delivers the held queue, oldest first and marked offline, once the app is in the

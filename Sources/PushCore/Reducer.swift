@@ -32,7 +32,7 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
     case .tick:
         if inbox.banner != nil, inbox.bannerPhase(at: now) == .gone { inbox.banner = nil }
     }
-    outcome.recordBadgeChanges(to: inbox.badges)
+    outcome.recordBadgeChanges()
     return outcome.effects()
 }
 
@@ -45,10 +45,10 @@ struct Outcome {
     /// How many of `list`'s first effects are store writes.
     private var writeCount = 0
     var reply: JSONObject?
-    /// The ledgers of the first app whose badge the event touched, as they were before it;
-    /// the rest in `otherLedgers` (a push touches one app: no allocation for it).
-    private var firstLedgers: (app: String, badge: Badge)?
-    private var otherLedgers: [String: Badge] = [:]
+    /// The ledgers of the first app whose badge the event touched, before and after it; the
+    /// rest in `otherLedgers` (a push touches one app: no allocation for it).
+    private var firstLedgers: (app: String, before: Badge, after: Badge)?
+    private var otherLedgers: [String: (before: Badge, after: Badge)] = [:]
 
     mutating func write(_ change: StoreChange) {
         if list.isEmpty { list.reserveCapacity(4) }
@@ -63,30 +63,34 @@ struct Outcome {
     mutating func publish(_ topic: Topic, _ fields: JSONObject) { list.append(.publish(BusEvent(topic, fields))) }
     mutating func publish(_ topic: Topic, message: Message) { list.append(.publish(BusEvent(topic, message: message))) }
 
-    /// Remembers `app`'s ledgers before the event changes them (the first time it is told).
-    mutating func noteLedgers(of app: String, before badge: Badge) {
+    /// Notes a change of `app`'s ledgers: what they were before the event (the first time)
+    /// and what they are now.
+    mutating func noteLedgers(of app: String, before: Badge, after: Badge) {
         guard let first = firstLedgers else {
-            firstLedgers = (app, badge)
+            firstLedgers = (app, before, after)
             return
         }
-        if first.app != app && otherLedgers[app] == nil { otherLedgers[app] = badge }
+        if first.app == app {
+            firstLedgers?.after = after
+        } else {
+            otherLedgers[app] = (otherLedgers[app]?.before ?? before, after)
+        }
     }
 
     /// One `.badge` write and one `badge.changed` per app whose ledgers moved, by app name.
-    mutating func recordBadgeChanges(to after: [String: Badge]) {
+    mutating func recordBadgeChanges() {
         guard let first = firstLedgers else { return }
         guard !otherLedgers.isEmpty else {
-            recordBadgeChange(of: first.app, from: first.badge, to: after)
+            recordBadgeChange(of: first.app, from: first.before, to: first.after)
             return
         }
-        var touched = otherLedgers.map { (app: $0.key, badge: $0.value) }
+        var touched = otherLedgers.map { (app: $0.key, before: $0.value.before, after: $0.value.after) }
         touched.append(first)
         touched.sort { $0.app < $1.app }
-        for (app, before) in touched { recordBadgeChange(of: app, from: before, to: after) }
+        for (app, before, after) in touched { recordBadgeChange(of: app, from: before, to: after) }
     }
 
-    private mutating func recordBadgeChange(of app: String, from before: Badge, to after: [String: Badge]) {
-        let badge = after[app] ?? Badge()
+    private mutating func recordBadgeChange(of app: String, from before: Badge, to badge: Badge) {
         guard badge != before else { return }
         write(.badge(app: app, badge))
         list.append(.publish(BusEvent(badgeChangedOf: app, badge)))
