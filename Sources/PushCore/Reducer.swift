@@ -51,7 +51,8 @@ struct Outcome {
     private var otherLedgers: [String: (before: Badge, after: Badge)] = [:]
 
     mutating func write(_ change: StoreChange) {
-        if list.isEmpty { list.reserveCapacity(4) }
+        // A delivered push has five: insert, badge, its event, badge.changed, the reply.
+        if list.isEmpty { list.reserveCapacity(6) }
         if writeCount == list.count {
             list.append(.store(change))
         } else {
