@@ -42,9 +42,11 @@ extension Inbox {
         }
         let badge = deliver(message, directive: push.badge, into: &outcome)
         if settings.appState == .foreground { showBanner(message, at: now) }
-        outcome.reply = [
-            "ok": true, "id": .number(JSONNumber(message.id)), "badge": .number(JSONNumber(badge.icon)), "delivered": true,
-        ]
+        // Built as its member list: the dictionary literal's extra array showed, one per push.
+        outcome.reply = JSONObject([
+            (key: "ok", value: .bool(true)), (key: "id", value: .number(JSONNumber(message.id))),
+            (key: "badge", value: .number(JSONNumber(badge.icon))), (key: "delivered", value: .bool(true)),
+        ])
     }
 
     /// Counts a delivered message and tells the bus: unread +1, the badge arithmetic, the

@@ -32,6 +32,8 @@ struct DifferentialTests {
         #"{"aps":{"alert":"a"},"aps":null}"#,
         #"{"aps":null,"aps":{"alert":"last wins"}}"#,
         #"{"aps":{"alert":{"title":1}}}"#,
+        "{\"aps\":{\"alert\":{\"title\":\"\u{301}starts with a combining mark\",\"body\":\"e\u{301}\u{301}\"}}}",
+        "{\"aps\":{\"alert\":\"\u{301}\"},\"Simulator Target Bundle\":\"\u{200D}\u{1F469}\"}",
         #"{"aps":{"alert":{"title":"a","title":1}}}"#,
         #"{"aps":{"alert":{"title":1,"title":"last"},"badge":1,"badge":"x"}}"#,
         #"{"aps":{"alert":{"title":"escaped","loc-key":"K","loc-args":["a"],"loc-args":null}}}"#,
