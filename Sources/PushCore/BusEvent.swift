@@ -21,6 +21,7 @@ public struct BusEvent: Sendable, Equatable {
     private enum Content: Sendable {
         case fields(JSONObject)
         case message(Message)
+        case badge(app: String, Badge)
     }
 
     public init(_ topic: Topic, _ fields: JSONObject) {
@@ -34,12 +35,21 @@ public struct BusEvent: Sendable, Equatable {
         self.content = .message(message)
     }
 
+    /// A `badge.changed` event: `app`, `badge` and `serverBadge`. Every push moves a badge, so
+    /// this one too builds its fields only when a subscriber asks.
+    public init(badgeChangedOf app: String, _ badge: Badge) {
+        self.topic = .badgeChanged
+        self.content = .badge(app: app, badge)
+    }
+
     /// The event's fields, without `topic`.
     public var fields: JSONObject {
         get {
             switch content {
             case .fields(let fields): fields
             case .message(let message): ["message": message.wireJSON]
+            case .badge(let app, let badge):
+                ["app": .string(app), "badge": .number(JSONNumber(badge.icon)), "serverBadge": .number(JSONNumber(badge.server))]
             }
         }
         set { content = .fields(newValue) }

@@ -6,37 +6,50 @@ extension Inbox {
     /// `aps.badge` sets the icon; Getui's `autoBadge` moves the server's count and the icon takes
     /// it, as a server-side badge push does. With sync on the server then follows the icon, as
     /// seed 002 calls `setBadge` after every change (after `autoBadge` they already agree).
-    mutating func countDelivery(app: String, directive: BadgeDirective?) {
-        var badge = badge(of: app)
-        switch directive {
-        case nil:
-            badge.icon += 1
-        case .set(let value):
-            badge.icon = max(0, value)
-        case .autoAdd(let delta):
-            badge.server = max(0, badge.server + delta)
-            badge.icon = badge.server
-        case .autoSet(let value):
-            badge.server = max(0, value)
-            badge.icon = badge.server
+    /// Returns the app's ledgers after it.
+    @discardableResult
+    mutating func countDelivery(app: String, directive: BadgeDirective?, into outcome: inout Outcome) -> Badge {
+        changeLedgers(of: app, into: &outcome) { badge in
+            switch directive {
+            case nil:
+                badge.icon += 1
+            case .set(let value):
+                badge.icon = max(0, value)
+            case .autoAdd(let delta):
+                badge.server = max(0, badge.server + delta)
+                badge.icon = badge.server
+            case .autoSet(let value):
+                badge.server = max(0, value)
+                badge.icon = badge.server
+            }
         }
-        setLedgers(badge, of: app)
     }
 
     /// One unread message of `app` was read or deleted: unread −1 and icon −1, neither below 0
     /// (seed 000 cancels at 0 rather than going negative).
-    mutating func uncount(app: String, messages: Int = 1) {
+    mutating func uncount(app: String, messages: Int = 1, into outcome: inout Outcome) {
         unread[app] = max(0, unread[app, default: 0] - messages)
-        var badge = badge(of: app)
-        badge.icon = max(0, badge.icon - messages)
-        setLedgers(badge, of: app)
+        changeLedgers(of: app, into: &outcome) { badge in badge.icon = max(0, badge.icon - messages) }
     }
 
-    /// Sets the app's ledgers after a local change, the server following the icon when synced.
-    private mutating func setLedgers(_ badge: Badge, of app: String) {
-        var badge = badge
-        if settings.badgeSync { badge.server = badge.icon }
-        badges[app] = badge
+    /// Changes the app's ledgers locally, the server following the icon when synced, notes in
+    /// `outcome` what they were before and are after (one dictionary access for all of it), and
+    /// returns them.
+    @discardableResult
+    private mutating func changeLedgers(of app: String, into outcome: inout Outcome, _ change: (inout Badge) -> Void) -> Badge {
+        let sync = settings.badgeSync
+        // `default:` stores the app's ledgers even when unchanged, as assigning them did.
+        return Self.update(&badges[app, default: Badge()]) { badge in
+            let before = badge
+            change(&badge)
+            if sync { badge.server = badge.icon }
+            outcome.noteLedgers(of: app, before: before, after: badge)
+        }
+    }
+
+    private static func update(_ badge: inout Badge, _ body: (inout Badge) -> Void) -> Badge {
+        body(&badge)
+        return badge
     }
 
     /// The `badge` op: an optional sync switch, then an optional change.
@@ -55,11 +68,10 @@ extension Inbox {
             break
         case .set(let value):
             let target = app ?? Inbox.defaultApp
-            var badge = badge(of: target)
-            badge.icon = max(0, value)
-            setLedgers(badge, of: target)
+            changeLedgers(of: target, into: &outcome) { badge in badge.icon = max(0, value) }
         case .clear:
             for target in app.map({ [$0] }) ?? Array(badges.keys) {
+                outcome.noteLedgers(of: target, before: badge(of: target), after: Badge(icon: 0, server: 0))
                 badges[target] = Badge(icon: 0, server: 0)
             }
         }

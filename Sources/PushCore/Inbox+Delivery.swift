@@ -40,19 +40,22 @@ extension Inbox {
             outcome.write(.setLaunch(message.id))
             launchId = message.id
         }
-        deliver(message, directive: push.badge, into: &outcome)
+        let badge = deliver(message, directive: push.badge, into: &outcome)
         if settings.appState == .foreground { showBanner(message, at: now) }
-        outcome.reply = [
-            "ok": true, "id": .number(JSONNumber(message.id)),
-            "badge": .number(JSONNumber(badge(of: push.app).icon)), "delivered": true,
-        ]
+        // Built as its member list: the dictionary literal's extra array showed, one per push.
+        outcome.reply = JSONObject([
+            (key: "ok", value: .bool(true)), (key: "id", value: .number(JSONNumber(message.id))),
+            (key: "badge", value: .number(JSONNumber(badge.icon))), (key: "delivered", value: .bool(true)),
+        ])
     }
 
     /// Counts a delivered message and tells the bus: unread +1, the badge arithmetic, the
-    /// callback's topic, and for pass-through the 90001 receipt feedback of seed 002.
-    private mutating func deliver(_ message: Message, directive: BadgeDirective?, into outcome: inout Outcome) {
+    /// callback's topic, and for pass-through the 90001 receipt feedback of seed 002. Returns the
+    /// app's ledgers after it.
+    @discardableResult
+    private mutating func deliver(_ message: Message, directive: BadgeDirective?, into outcome: inout Outcome) -> Badge {
         unread[message.app, default: 0] += 1
-        countDelivery(app: message.app, directive: directive)
+        let badge = countDelivery(app: message.app, directive: directive, into: &outcome)
         switch message.channel {
         case .apns:
             outcome.publish(.remoteReceived, message: message)
@@ -60,6 +63,7 @@ extension Inbox {
             outcome.publish(.messageReceived, message: message)
             outcome.publish(.feedback, Self.feedback(90001, for: message))
         }
+        return badge
     }
 
     /// Delivers the held queue, oldest first and marked offline, once the app is in the
@@ -109,7 +113,7 @@ extension Inbox {
             seen.insert(message.id).inserted && !message.read && !isHeld(message)
         }
         guard !opened.isEmpty else { return }
-        for message in opened { uncount(app: message.app) }
+        for message in opened { uncount(app: message.app, into: &outcome) }
         if let id = banner?.message.id, seen.contains(id) { banner?.message.read = true }
         let ids = opened.map(\.id)
         outcome.write(.markRead(ids))
@@ -127,7 +131,7 @@ extension Inbox {
         for target in apps {
             let count = unread[target, default: 0]
             guard count > 0 else { continue }
-            uncount(app: target, messages: count)
+            uncount(app: target, messages: count, into: &outcome)
             readSome = true
         }
         if readSome {
@@ -149,7 +153,7 @@ extension Inbox {
                 if isHeld(message) {
                     held.removeAll { $0.id == message.id }
                 } else if !message.read {
-                    uncount(app: message.app)
+                    uncount(app: message.app, into: &outcome)
                 }
             }
             if let id = banner?.message.id, seen.contains(id) { banner = nil }

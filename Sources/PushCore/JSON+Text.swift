@@ -124,25 +124,28 @@ extension JSONNumber {
 
     /// True when `text` follows the JSON number grammar.
     public var isValidJSON: Bool {
-        var utf8 = text.utf8[...]
-        if utf8.first == ascii("-") { utf8 = utf8.dropFirst() }
-        func digits(_ part: inout Substring.UTF8View) -> Int {
-            let count = part.prefix(while: { $0 >= ascii("0") && $0 <= ascii("9") }).count
-            part = part.dropFirst(count)
-            return count
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            func digits() -> Int {
+                let start = index
+                while index < bytes.count && bytes[index] >= ascii("0") && bytes[index] <= ascii("9") { index += 1 }
+                return index - start
+            }
+            if index < bytes.count && bytes[index] == ascii("-") { index += 1 }
+            let first = index < bytes.count ? bytes[index] : nil
+            let whole = digits()
+            guard whole > 0, !(first == ascii("0") && whole > 1) else { return false }
+            if index < bytes.count && bytes[index] == ascii(".") {
+                index += 1
+                guard digits() > 0 else { return false }
+            }
+            if index < bytes.count && (bytes[index] == ascii("e") || bytes[index] == ascii("E")) {
+                index += 1
+                if index < bytes.count && (bytes[index] == ascii("+") || bytes[index] == ascii("-")) { index += 1 }
+                guard digits() > 0 else { return false }
+            }
+            return index == bytes.count
         }
-        let first = utf8.first
-        let whole = digits(&utf8)
-        guard whole > 0, !(first == ascii("0") && whole > 1) else { return false }
-        if utf8.first == ascii(".") {
-            utf8 = utf8.dropFirst()
-            guard digits(&utf8) > 0 else { return false }
-        }
-        if utf8.first == ascii("e") || utf8.first == ascii("E") {
-            utf8 = utf8.dropFirst()
-            if utf8.first == ascii("+") || utf8.first == ascii("-") { utf8 = utf8.dropFirst() }
-            guard digits(&utf8) > 0 else { return false }
-        }
-        return utf8.isEmpty
     }
 }

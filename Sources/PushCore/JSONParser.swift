@@ -50,85 +50,53 @@ extension JSON {
     ///
     /// A `push` request keeps its `payload` text exactly as received; this finds it.
     public static func valueRange(ofMember key: String, in bytes: [UInt8]) throws(JSONError) -> Range<Int>? {
-        try JSONDocument.parse(bytes).range(ofMember: key)
-    }
-}
-
-/// A parsed document together with the byte ranges of its top-level members' values.
-public struct JSONDocument: Sendable, Equatable {
-    public var value: JSON
-    /// For a top-level object: each member's key and the bytes of its value, in source order.
-    public var memberRanges: [(key: String, range: Range<Int>)]
-
-    /// The range of the last top-level member named `key`.
-    public func range(ofMember key: String) -> Range<Int>? {
-        memberRanges.last(where: { $0.key == key })?.range
-    }
-
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) throws(JSONError) -> JSONDocument {
-        let result: Result<JSONDocument, JSONError> = bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(buffer, maxDepth: maxDepth, recordsMembers: true)
-            return Result { () throws(JSONError) in
-                let value = try parser.parseDocument()
-                return JSONDocument(value: value, memberRanges: parser.memberRanges)
-            }
-        }
-        return try result.get()
-    }
-
-    public static func == (lhs: JSONDocument, rhs: JSONDocument) -> Bool {
-        lhs.value == rhs.value && lhs.memberRanges.elementsEqual(rhs.memberRanges) { $0.key == $1.key && $0.range == $1.range }
+        try JSONTape.parse(bytes).root[key]?.sourceRange
     }
 }
 
 /// A JSON parser over UTF-8 bytes: strict RFC 8259 but for trailing commas, without recursion.
 ///
-/// Containers are tracked on an explicit stack, so nesting depth costs heap, not call stack;
-/// `maxDepth` still bounds it because a `JSON` value is freed recursively.
+/// It validates the whole input and writes down where each value is (a `JSONTape`'s entries);
+/// a `JSON` tree is built from those only when one is asked for, so a reader that wants a few
+/// fields pays for those alone. Containers are tracked on an explicit stack, so nesting depth
+/// costs heap, not call stack; `maxDepth` still bounds it because a `JSON` value is freed
+/// recursively.
 public struct JSONParser {
     public static let defaultMaxDepth = 512
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int
-    private let recordsMembers: Bool
     private var position = 0
 
-    /// An open container: where its values and keys start in the flat stacks below.
-    private struct Open {
-        var isObject: Bool
-        var firstValue: Int
-        var firstKey: Int
-    }
-    private var open: [Open] = []
-    /// Finished values of every open container, innermost last.
-    private var values: [JSON] = []
-    /// Keys of every open object's members, innermost last.
-    private var keys: [String] = []
-    /// Reused for strings that contain escapes.
-    private var scratch: [UInt8] = []
-    /// Where the value of the current top-level member began (when recording members).
-    private var memberStart = 0
-    private(set) var memberRanges: [(key: String, range: Range<Int>)] = []
+    /// The entries of the open containers, innermost last.
+    private var open: [Int] = []
+    /// Every value found so far, in document order (see `JSONTape.Entry`).
+    private(set) var entries: [JSONTape.Entry] = []
+    /// The decoded text of strings that contain escapes, back to back.
+    private(set) var unescaped: [UInt8] = []
 
-    public init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth, recordsMembers: Bool = false) {
+    public init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) {
         self.bytes = bytes
         self.maxDepth = maxDepth
-        self.recordsMembers = recordsMembers
+        // A push request has a few dozen values: one allocation for all of them.
+        entries.reserveCapacity(min(64, bytes.count / 2 + 1))
+    }
+
+    /// Parses the whole input as one value, with only whitespace around it, and builds it.
+    public mutating func parseDocument() throws(JSONError) -> JSON {
+        try scanDocument()
+        return JSONTape.Reader(bytes: bytes, entries: entries, unescaped: unescaped).build(0)
     }
 
     // MARK: - Structure
 
-    /// Parses the whole input as one value, with only whitespace around it.
-    public mutating func parseDocument() throws(JSONError) -> JSON {
-        var value = try parseValueStart()
-        while true {
-            guard let top = open.last else { break }
-            if recordsMembers && open.count == 1 && top.isObject, let key = keys.last {
-                memberRanges.append((key, memberStart..<position))
-            }
+    /// Checks the whole input is one value with only whitespace around it, recording `entries`.
+    mutating func scanDocument() throws(JSONError) {
+        try scanValue()
+        while let top = open.last {
+            let isObject = entries[top].kind == .object
             skipWhitespace()
-            values.append(value)
-            let closer: UInt8 = top.isObject ? ascii("}") : ascii("]")
+            let closer: UInt8 = isObject ? ascii("}") : ascii("]")
             guard position < bytes.count else {
                 throw JSONError("unexpected end of input; expected ',' or '\(Character(Unicode.Scalar(closer)))'", offset: position)
             }
@@ -139,16 +107,16 @@ public struct JSONParser {
                 // Apple's parser takes a trailing comma before the closing bracket; so do we.
                 if position < bytes.count && bytes[position] == closer {
                     position += 1
-                    value = close()
+                    close()
                     continue
                 }
-                if top.isObject { try parseKey() }
-                value = try parseValueStart()
+                if isObject { try parseKey() }
+                try scanValue()
             } else if byte == closer {
                 position += 1
-                value = close()
+                close()
             } else {
-                let container = top.isObject ? "an object member" : "an array element"
+                let container = isObject ? "an object member" : "an array element"
                 throw JSONError("expected ',' or '\(Character(Unicode.Scalar(closer)))' after \(container), found \(describeByte(at: position))", offset: position, kind: kindOfByte(at: position))
             }
         }
@@ -156,33 +124,25 @@ public struct JSONParser {
         if position < bytes.count {
             throw JSONError("unexpected \(describeByte(at: position)) after the JSON value", offset: position, kind: kindOfByte(at: position))
         }
-        return value
     }
 
-    /// Pops the innermost container and builds its value.
-    private mutating func close() -> JSON {
-        guard let top = open.popLast() else { return .null }
-        let elements = Array(values[top.firstValue...])
-        values.removeSubrange(top.firstValue...)
-        if top.isObject {
-            let names = keys[top.firstKey...]
-            let members = zip(names, elements).map { (key: $0, value: $1) }
-            keys.removeSubrange(top.firstKey...)
-            return .object(JSONObject(members))
-        }
-        return .array(elements)
+    /// Ends the innermost container at `position` (just past its closing bracket).
+    private mutating func close() {
+        guard let top = open.popLast() else { return }
+        entries[top].end = position
+        entries[top].next = entries.count
     }
 
-    /// Parses a scalar, or opens a container and goes on until a complete value is found.
+    /// Records a scalar, or opens a container and goes on until a complete value is found.
     ///
-    /// Empty containers complete at once; non-empty ones are left open for `parseDocument`.
-    private mutating func parseValueStart() throws(JSONError) -> JSON {
+    /// Empty containers complete at once; non-empty ones are left open for `scanDocument`.
+    private mutating func scanValue() throws(JSONError) {
         while true {
             skipWhitespace()
-            if recordsMembers && open.count == 1 { memberStart = position }
             guard position < bytes.count else {
                 throw JSONError("unexpected end of input; expected a value", offset: position)
             }
+            let start = position
             let byte = bytes[position]
             switch byte {
             case ascii("{"), ascii("["):
@@ -193,39 +153,54 @@ public struct JSONParser {
                 position += 1
                 skipWhitespace()
                 let closer: UInt8 = isObject ? ascii("}") : ascii("]")
+                let kind: JSONTape.Entry.Kind = isObject ? .object : .array
                 if position < bytes.count && bytes[position] == closer {
                     position += 1
-                    return isObject ? .object(JSONObject()) : .array([])
+                    record(kind, from: start)
+                    return
                 }
-                open.append(Open(isObject: isObject, firstValue: values.count, firstKey: keys.count))
+                open.append(entries.count)
+                record(kind, from: start)
                 if isObject { try parseKey() }
             case ascii("\""):
-                return .string(try parseString())
+                try parseString()
+                return
             case ascii("t"):
                 try expectLiteral("true")
-                return .bool(true)
+                record(.true, from: start)
+                return
             case ascii("f"):
                 try expectLiteral("false")
-                return .bool(false)
+                record(.false, from: start)
+                return
             case ascii("n"):
                 try expectLiteral("null")
-                return .null
+                record(.null, from: start)
+                return
             case ascii("-"), ascii("0")...ascii("9"):
-                return .number(try parseNumber())
+                try parseNumber()
+                record(.number, from: start)
+                return
             default:
                 throw JSONError("expected a value, found \(describeByte(at: position))", offset: position, kind: kindOfByte(at: position))
             }
         }
     }
 
-    /// Parses `"key" :` of an object member and pushes the key.
+    /// Records a value that starts at `start` and ends at `position` (a container: so far).
+    @inline(__always)
+    private mutating func record(_ kind: JSONTape.Entry.Kind, from start: Int) {
+        entries.append(JSONTape.Entry(kind: kind, start: start, end: position, next: entries.count + 1))
+    }
+
+    /// Parses `"key" :` of an object member and records the key.
     private mutating func parseKey() throws(JSONError) {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == ascii("\"") else {
             if position >= bytes.count { throw JSONError("unexpected end of input; expected a member name in quotes", offset: position) }
             throw JSONError("expected a member name in double quotes, found \(describeByte(at: position))", offset: position, kind: kindOfByte(at: position))
         }
-        keys.append(try parseString())
+        try parseString()
         skipWhitespace()
         guard position < bytes.count, bytes[position] == ascii(":") else {
             if position >= bytes.count { throw JSONError("unexpected end of input; expected ':' after a member name", offset: position) }
@@ -261,8 +236,8 @@ public struct JSONParser {
 
     // MARK: - Numbers
 
-    private mutating func parseNumber() throws(JSONError) -> JSONNumber {
-        let start = position
+    /// Steps over a number (its text is kept as written: the caller records where it is).
+    private mutating func parseNumber() throws(JSONError) {
         if bytes[position] == ascii("-") { position += 1 }
         guard position < bytes.count, isDigit(bytes[position]) else {
             throw JSONError("expected a digit after '-'", offset: position)
@@ -290,7 +265,6 @@ public struct JSONParser {
             }
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         }
-        return JSONNumber(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
     }
 
     @inline(__always)
@@ -298,48 +272,69 @@ public struct JSONParser {
 
     // MARK: - Strings
 
-    /// Parses a string starting at its opening quote; validates UTF-8 and escapes.
-    private mutating func parseString() throws(JSONError) -> String {
-        position += 1
-        let start = position
-        // Fast path: no escapes, so the text is a slice of the input.
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == ascii("\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-                position += 1
-                return text
-            } else if byte == ascii("\\") {
-                break
-            } else if byte < 0x20 {
-                throw controlCharacterError(byte)
-            } else if byte < 0x80 {
-                position += 1
+    /// Parses a string starting at its opening quote and records it; validates UTF-8 and escapes.
+    private mutating func parseString() throws(JSONError) {
+        let quote = position
+        let start = position + 1
+        var isASCII = true
+        // Fast path: no escapes, so the text is a slice of the input. (A local index and the
+        // rare cases out of the loop: it runs once per byte of every string.)
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte == ascii("\"") || byte == ascii("\\") || byte < 0x20 { break }
+                index += 1
+            } else if let length = utf8SequenceLength(at: index) {
+                isASCII = false
+                index += length
             } else {
-                try skipUTF8Sequence()
+                break
             }
         }
+        if index < bytes.count {
+            let byte = bytes[index]
+            if byte == ascii("\"") {
+                position = index + 1
+                entries.append(JSONTape.Entry(
+                    kind: .string, start: quote, end: position, next: entries.count + 1,
+                    text: start..<index, isPlainASCII: isASCII))
+                return
+            }
+            if byte >= 0x80 {
+                position = index
+                try skipUTF8Sequence()
+            }
+            if byte < 0x20 {
+                position = index
+                throw controlCharacterError(byte)
+            }
+        }
+        position = index
         guard position < bytes.count else {
             throw JSONError("unterminated string (it starts at byte \(start - 1))", offset: position)
         }
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        let textStart = unescaped.count
+        unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
         while position < bytes.count {
             let byte = bytes[position]
             if byte == ascii("\"") {
                 position += 1
-                return String(decoding: scratch, as: UTF8.self)
+                entries.append(JSONTape.Entry(
+                    kind: .string, start: quote, end: position, next: entries.count + 1,
+                    text: textStart..<unescaped.count, isUnescaped: true))
+                return
             } else if byte == ascii("\\") {
                 try parseEscape()
             } else if byte < 0x20 {
                 throw controlCharacterError(byte)
             } else if byte < 0x80 {
-                scratch.append(byte)
+                unescaped.append(byte)
                 position += 1
             } else {
                 let sequenceStart = position
                 try skipUTF8Sequence()
-                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[sequenceStart..<position]))
+                unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[sequenceStart..<position]))
             }
         }
         throw JSONError("unterminated string (it starts at byte \(start - 1))", offset: position)
@@ -349,7 +344,7 @@ public struct JSONParser {
         JSONError("control character U+\(hex(byte, width: 4)) in a string; write it as an escape like \\n or \\u00\(hex(byte, width: 2))", offset: position)
     }
 
-    /// Decodes one escape at `position` (the backslash) into `scratch`.
+    /// Decodes one escape at `position` (the backslash) into `unescaped`.
     private mutating func parseEscape() throws(JSONError) {
         let escapeStart = position
         position += 1
@@ -359,14 +354,14 @@ public struct JSONParser {
         let byte = bytes[position]
         position += 1
         switch byte {
-        case ascii("\""): scratch.append(ascii("\""))
-        case ascii("\\"): scratch.append(ascii("\\"))
-        case ascii("/"): scratch.append(ascii("/"))
-        case ascii("b"): scratch.append(0x08)
-        case ascii("f"): scratch.append(0x0C)
-        case ascii("n"): scratch.append(0x0A)
-        case ascii("r"): scratch.append(0x0D)
-        case ascii("t"): scratch.append(0x09)
+        case ascii("\""): unescaped.append(ascii("\""))
+        case ascii("\\"): unescaped.append(ascii("\\"))
+        case ascii("/"): unescaped.append(ascii("/"))
+        case ascii("b"): unescaped.append(0x08)
+        case ascii("f"): unescaped.append(0x0C)
+        case ascii("n"): unescaped.append(0x0A)
+        case ascii("r"): unescaped.append(0x0D)
+        case ascii("t"): unescaped.append(0x09)
         case ascii("u"):
             let first = try parseHex4()
             var scalar: UInt32 = first
@@ -386,7 +381,7 @@ public struct JSONParser {
             guard let unicode = Unicode.Scalar(scalar) else {
                 throw JSONError("invalid code point \\u\(hex(scalar, width: 4))", offset: escapeStart)
             }
-            scratch.append(contentsOf: UTF8.encode(unicode) ?? UTF8.EncodedScalar())
+            unescaped.append(contentsOf: UTF8.encode(unicode) ?? UTF8.EncodedScalar())
         default:
             if kindOfByte(at: position - 1) == .invalidUTF8 {
                 throw JSONError("invalid UTF-8 (byte 0x\(hex(byte, width: 2)))", offset: position - 1, kind: .invalidUTF8)
@@ -431,6 +426,7 @@ public struct JSONParser {
     }
 
     /// The length of the well-formed UTF-8 sequence starting at `index`, or nil.
+    @inline(__always)
     private func utf8SequenceLength(at index: Int) -> Int? {
         let lead = bytes[index]
         let length: Int

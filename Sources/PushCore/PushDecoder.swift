@@ -14,32 +14,29 @@ public struct PushDecoder: Sendable {
     public static let defaultApp = "default"
 
     public func decode(_ request: PushRequest) throws(WireError) -> Push {
-        var text = request.payloadText
-        let size = text.utf8.count
-        try checkSize(size)
+        try checkSize(request.payloadText.utf8.count)
         if let parsed = request.parsed { return try decode(parsed, request: request) }
-        let parsed: Result<JSON, JSONError> = text.withUTF8 { bytes in
-            Result { () throws(JSONError) in try JSON.parse(bytes) }
+        let bytes = Array(request.payloadText.utf8)
+        let tape: JSONTape
+        do {
+            tape = try JSONTape.parse(bytes)
+        } catch {
+            throw WireError(error.wireMessage(subject: "payload", bytes: bytes))
         }
-        let value: JSON
-        switch parsed {
-        case .success(let json): value = json
-        case .failure(let error): throw WireError(error.wireMessage(subject: "payload", bytes: Array(request.payloadText.utf8)))
-        }
-        return try decode(value, request: request)
+        return try decode(tape.root, request: request)
     }
 
     /// Decodes payload bytes as read from a file or socket (validating that they are UTF-8).
     public func decode(payload bytes: [UInt8], app: String? = nil, channel: Channel? = nil, offline: Bool = false) throws(WireError) -> Push {
         try checkSize(bytes.count)
-        let value: JSON
+        let tape: JSONTape
         do {
-            value = try JSON.parse(bytes)
+            tape = try JSONTape.parse(bytes)
         } catch {
             throw WireError(error.wireMessage(subject: "payload", bytes: bytes))
         }
         let request = PushRequest(payloadText: String(decoding: bytes, as: UTF8.self), app: app, channel: channel, offline: offline)
-        return try decode(value, request: request)
+        return try decode(tape.root, request: request)
     }
 
     private func checkSize(_ size: Int) throws(WireError) {
@@ -50,23 +47,25 @@ public struct PushDecoder: Sendable {
 
     // MARK: - Fields
 
-    private func decode(_ value: JSON, request: PushRequest) throws(WireError) -> Push {
-        guard case .object(let payload) = value else {
-            throw WireError("payload must be a JSON object (like {\"aps\":{\"alert\":\"Hello\"}}); got \(value.kindName)")
+    private func decode(_ payload: JSONView, request: PushRequest) throws(WireError) -> Push {
+        guard payload.kind == .object else {
+            throw WireError("payload must be a JSON object (like {\"aps\":{\"alert\":\"Hello\"}}); got \(payload.kindName)")
         }
-        let aps = payload["aps"].flatMap { $0 == .null ? nil : $0 }
+        let fields = PayloadFields(payload)
+        // `"aps": null` is refused below like any other `aps` that is not an object.
+        let aps = fields.aps
         var content = PushContent()
         if let aps {
-            guard case .object(let apsObject) = aps else {
+            guard aps.kind == .object else {
                 throw WireError("aps must be an object (the APNs dictionary with alert, badge, sound…); got \(aps.kindName)")
             }
-            try content.readAPNs(apsObject)
+            try content.readAPNs(aps)
         }
-        try content.readGetui(payload, isAPNs: aps != nil)
-        if aps == nil { content.readCustomMessage(payload) }
-        if content.url == nil { content.url = PushContent.looseText(payload["url"]) }
+        try content.readGetui(fields, isAPNs: aps != nil)
+        if aps == nil { content.readCustomMessage(fields) }
+        if content.url == nil { content.url = PushContent.looseText(fields.url) }
 
-        let named = try Self.app(of: payload)
+        let named = try Self.app(of: fields)
         return Push(
             app: request.app ?? named ?? Self.defaultApp,
             channel: request.channel ?? (aps != nil ? .apns : .transparent),
@@ -75,16 +74,74 @@ public struct PushDecoder: Sendable {
             badge: content.badge, payload: request.payloadText)
     }
 
-    /// The app the payload names, if it names one.
-    static func app(of payload: JSONObject) throws(WireError) -> String? {
-        for key in appKeys {
-            guard let value = payload[key], value != .null else { continue }
-            guard case .string(let app) = value else {
+    /// The app the payload names, if it names one (the keys of `appKeys`, in that order).
+    static func app(of fields: PayloadFields) throws(WireError) -> String? {
+        func named(_ key: String, _ value: JSONView?) throws(WireError) -> String? {
+            guard let value, !value.isNull else { return nil }
+            guard let app = value.string else {
                 throw WireError("\"\(key)\" must be a string (the app's bundle id, like com.example.shop); got \(RequestFields.describe(value))")
             }
-            if !app.isEmpty { return app }
+            return app.nonEmpty
         }
-        return nil
+        if let app = try named(appKeys[0], fields.simulatorTargetBundle) { return app }
+        if let app = try named(appKeys[1], fields.simulateTargetBundle) { return app }
+        if let app = try named(appKeys[2], fields.appId) { return app }
+        return try named(appKeys[3], fields.appKey)
+    }
+}
+
+/// The top-level members a payload is read by, found in one pass over it: each is the last
+/// member with its name, as `payload[name]` would find it (a lookup each was a pass each).
+struct PayloadFields {
+    var aps, taskId, msgId, jpushMessageId, getuiMessage, offLine, autoBadge, url: JSONView?
+    /// `PushDecoder.appKeys`, in order.
+    var simulatorTargetBundle, simulateTargetBundle, appId, appKey: JSONView?
+    /// JPush and push-API bodies (payloads without `aps`).
+    var title, subtitle, content, message, alert, body, extras, pushMessage, notification: JSONView?
+
+    init(_ payload: JSONView) {
+        payload.forEachMember { name, value in
+            if name == "aps" { aps = value }
+            else if name == "Simulator Target Bundle" { simulatorTargetBundle = value }
+            else if name == "taskId" { taskId = value }
+            else if name == "msgId" { msgId = value }
+            else if name == "_j_msgid" { jpushMessageId = value }
+            else if name == "payload" { getuiMessage = value }
+            else if name == "offLine" { offLine = value }
+            else if name == "autoBadge" { autoBadge = value }
+            else if name == "url" { url = value }
+            else if name == "Simulate Target Bundle" { simulateTargetBundle = value }
+            else if name == "appId" { appId = value }
+            else if name == "appKey" { appKey = value }
+            else if name == "title" { title = value }
+            else if name == "subtitle" { subtitle = value }
+            else if name == "content" { content = value }
+            else if name == "message" { message = value }
+            else if name == "alert" { alert = value }
+            else if name == "body" { body = value }
+            else if name == "extras" { extras = value }
+            else if name == "push_message" { pushMessage = value }
+            else if name == "notification" { notification = value }
+        }
+    }
+}
+
+/// The members of `aps.alert` an APNs payload is shown by, found in one pass.
+struct AlertFields {
+    var title, subtitle, body, titleLocKey, titleLocArgs, subtitleLocKey, subtitleLocArgs, locKey, locArgs: JSONView?
+
+    init(_ alert: JSONView) {
+        alert.forEachMember { name, value in
+            if name == "title" { title = value }
+            else if name == "subtitle" { subtitle = value }
+            else if name == "body" { body = value }
+            else if name == "title-loc-key" { titleLocKey = value }
+            else if name == "title-loc-args" { titleLocArgs = value }
+            else if name == "subtitle-loc-key" { subtitleLocKey = value }
+            else if name == "subtitle-loc-args" { subtitleLocArgs = value }
+            else if name == "loc-key" { locKey = value }
+            else if name == "loc-args" { locArgs = value }
+        }
     }
 }
 
@@ -92,6 +149,9 @@ public struct PushDecoder: Sendable {
 ///
 /// Each field keeps the first value found: APNs `aps` first, then Getui, then JPush and the
 /// push-API request bodies, so a payload in several shapes shows its most specific text.
+///
+/// Fields are read in place from the payload's tape (`JSONView`): only the values used become
+/// strings.
 struct PushContent {
     var title: String?
     var subtitle: String?
@@ -111,87 +171,92 @@ struct PushContent {
 
     // MARK: APNs
 
-    mutating func readAPNs(_ aps: JSONObject) throws(WireError) {
-        switch aps["alert"] {
-        case nil, .null?:
-            break
-        case .string(let text)?:
-            fill(body: text.nonEmpty)
-        case .object(let alert)?:
-            let title = try Self.text(alert["title"], path: "aps.alert.title")
-            let subtitle = try Self.text(alert["subtitle"], path: "aps.alert.subtitle")
-            let body = try Self.text(alert["body"], path: "aps.alert.body")
-            // A localized key is shown with its arguments when there is no text to show.
-            let titleKey = try Self.localized(alert, key: "title-loc-key", args: "title-loc-args")
-            let subtitleKey = try Self.localized(alert, key: "subtitle-loc-key", args: "subtitle-loc-args")
-            let bodyKey = try Self.localized(alert, key: "loc-key", args: "loc-args")
-            fill(title: title ?? titleKey, subtitle: subtitle ?? subtitleKey, body: body ?? bodyKey)
-        case let other?:
-            throw WireError("aps.alert must be a string or an object (with title, subtitle, body); got \(RequestFields.describe(other))")
+    mutating func readAPNs(_ aps: JSONView) throws(WireError) {
+        var alert: JSONView?
+        var badgeValue: JSONView?
+        aps.forEachMember { name, value in
+            if name == "alert" { alert = value } else if name == "badge" { badgeValue = value }
         }
-        switch aps["badge"] {
-        case nil, .null?:
-            break
-        case let value?:
-            guard case .number(let number) = value, let int = number.int, (0...Request.maxBadge).contains(int) else {
+        if let alert, !alert.isNull {
+            switch alert.kind {
+            case .string:
+                fill(body: alert.string?.nonEmpty)
+            case .object:
+                let fields = AlertFields(alert)
+                let title = try Self.text(fields.title, path: "aps.alert.title")
+                let subtitle = try Self.text(fields.subtitle, path: "aps.alert.subtitle")
+                let body = try Self.text(fields.body, path: "aps.alert.body")
+                // A localized key is shown with its arguments when there is no text to show.
+                let titleKey = try Self.localized(fields.titleLocKey, fields.titleLocArgs, key: "title-loc-key", args: "title-loc-args")
+                let subtitleKey = try Self.localized(
+                    fields.subtitleLocKey, fields.subtitleLocArgs, key: "subtitle-loc-key", args: "subtitle-loc-args")
+                let bodyKey = try Self.localized(fields.locKey, fields.locArgs, key: "loc-key", args: "loc-args")
+                fill(title: title ?? titleKey, subtitle: subtitle ?? subtitleKey, body: body ?? bodyKey)
+            default:
+                throw WireError("aps.alert must be a string or an object (with title, subtitle, body); got \(RequestFields.describe(alert))")
+            }
+        }
+        if let value = badgeValue, !value.isNull {
+            guard let int = value.number?.int, (0...Request.maxBadge).contains(int) else {
                 throw WireError("aps.badge must be an integer ≥ 0 (the icon badge number); got \(RequestFields.describe(value))")
             }
             badge = .set(int)
         }
     }
 
-    /// `key(arg1, arg2)` for a `*-loc-key`, or nil when there is none.
-    private static func localized(_ alert: JSONObject, key: String, args: String) throws(WireError) -> String? {
-        guard let name = try text(alert[key], path: "aps.alert.\(key)") else { return nil }
-        switch alert[args] {
-        case nil, .null?:
-            return name
-        case .array(let elements)?:
-            guard !elements.isEmpty else { return name }
-            let shown = elements.map { looseText($0) ?? $0.compactText }
-            return "\(name)(\(shown.joined(separator: ", ")))"
-        case let other?:
-            throw WireError("aps.alert.\(args) must be an array of strings (the arguments of \(key)); got \(RequestFields.describe(other))")
+    /// `key(arg1, arg2)` for a `*-loc-key` (the members `keyValue` and `argsValue` of the alert,
+    /// named `key` and `args`), or nil when there is none.
+    private static func localized(_ keyValue: JSONView?, _ argsValue: JSONView?, key: String, args: String) throws(WireError) -> String? {
+        guard let name = try text(keyValue, path: "aps.alert.\(key)") else { return nil }
+        guard let arguments = argsValue, !arguments.isNull else { return name }
+        guard arguments.kind == .array else {
+            throw WireError("aps.alert.\(args) must be an array of strings (the arguments of \(key)); got \(RequestFields.describe(arguments))")
         }
+        let elements = arguments.elements
+        guard !elements.isEmpty else { return name }
+        let shown = elements.map { looseText($0) ?? $0.json.compactText }
+        return "\(name)(\(shown.joined(separator: ", ")))"
     }
 
     // MARK: Getui
 
     /// Getui fields: `payload` (pass-through text, or over APNs a JSON string), `taskId`, `msgId`,
     /// `offLine`, `autoBadge`.
-    mutating func readGetui(_ payload: JSONObject, isAPNs: Bool) throws(WireError) {
-        if taskId == nil { taskId = try Self.identifier(payload["taskId"], path: "taskId") }
-        if msgId == nil { msgId = try Self.identifier(payload["msgId"], path: "msgId") }
+    mutating func readGetui(_ payload: PayloadFields, isAPNs: Bool) throws(WireError) {
+        if taskId == nil { taskId = try Self.identifier(payload.taskId, path: "taskId") }
+        if msgId == nil { msgId = try Self.identifier(payload.msgId, path: "msgId") }
         // JPush's message id, as its SDK hands APNs userInfo to the app.
-        if msgId == nil { msgId = Self.looseText(payload["_j_msgid"]) }
-        switch payload["payload"] {
-        case nil, .null?:
-            break
-        case .string(let text)?:
-            readGetuiMessage(text)
-        case .object(let model)?:
-            readPushModel(model)
-        case let other?:
-            // Over APNs `payload` is the app's own custom key; only pass-through defines it.
-            if !isAPNs {
-                throw WireError("the payload's \"payload\" key (Getui's pass-through message) must be a string or an object; got \(RequestFields.describe(other))")
+        if msgId == nil { msgId = Self.looseText(payload.jpushMessageId) }
+        if let message = payload.getuiMessage, !message.isNull {
+            switch message.kind {
+            case .string:
+                readGetuiMessage(message.string ?? "")
+            case .object:
+                readPushModel(message)
+            default:
+                // Over APNs `payload` is the app's own custom key; only pass-through defines it.
+                if !isAPNs {
+                    throw WireError("the payload's \"payload\" key (Getui's pass-through message) must be a string or an object; got \(RequestFields.describe(message))")
+                }
             }
         }
-        switch payload["offLine"] {
-        case nil, .null?: break
-        case .bool(let flag)?: offline = offline || flag
-        case .number(let number)? where number.text == "0" || number.text == "1": offline = offline || number.text == "1"
-        case let other?:
-            throw WireError("offLine must be true or false (Getui's offline-queue flag); got \(RequestFields.describe(other))")
+        if let flag = payload.offLine, !flag.isNull {
+            if let value = flag.bool {
+                offline = offline || value
+            } else if let number = flag.number, number.text == "0" || number.text == "1" {
+                offline = offline || number.text == "1"
+            } else {
+                throw WireError("offLine must be true or false (Getui's offline-queue flag); got \(RequestFields.describe(flag))")
+            }
         }
-        if badge == nil, let value = payload["autoBadge"], value != .null {
+        if badge == nil, let value = payload.autoBadge, !value.isNull {
             badge = try Self.autoBadge(value)
         }
     }
 
     /// Getui's `payload` string: an STPushModel JSON object (seed 004), else the text itself.
     private mutating func readGetuiMessage(_ text: String) {
-        if text.first == "{", case .object(let model)? = try? JSON.parse(text) {
+        if text.first == "{", let model = try? JSONTape.parse(Array(text.utf8)).root, model.kind == .object {
             let before = (title, body, url)
             readPushModel(model)
             // JSON without the model's fields (e.g. {"roomId":15152}) is shown as it is.
@@ -203,7 +268,7 @@ struct PushContent {
 
     /// The STPushModel fields: `title`, `content`, `url`; `mid` stands in for a missing `msgId`.
     /// (`urlType` and `id` say how the app opens the url; they stay in the raw payload.)
-    private mutating func readPushModel(_ model: JSONObject) {
+    private mutating func readPushModel(_ model: JSONView) {
         fill(
             title: Self.looseText(model["title"]),
             body: Self.looseText(model["content"]) ?? Self.looseText(model["body"]),
@@ -212,20 +277,24 @@ struct PushContent {
     }
 
     /// Getui `autoBadge`: "+N" / "-N" move the server badge, "N" sets it.
-    static func autoBadge(_ value: JSON) throws(WireError) -> BadgeDirective {
-        let refusal = WireError("autoBadge must be \"+N\", \"-N\" or \"N\" (like \"+1\"), N from 0 to \(Request.maxBadge); got \(RequestFields.describe(value))")
+    static func autoBadge(_ value: JSONView) throws(WireError) -> BadgeDirective {
+        func refusal() -> WireError {
+            WireError("autoBadge must be \"+N\", \"-N\" or \"N\" (like \"+1\"), N from 0 to \(Request.maxBadge); got \(RequestFields.describe(value))")
+        }
         let text: String
-        switch value {
-        case .string(let string): text = string.trimmingSpaces
-        case .number(let number): text = number.text
-        default: throw refusal
+        if let string = value.string {
+            text = string.trimmingSpaces
+        } else if let number = value.number {
+            text = number.text
+        } else {
+            throw refusal()
         }
         var digits = Substring(text)
         let sign = digits.first
         if sign == "+" || sign == "-" { digits = digits.dropFirst() }
         guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= ascii("0") && $0 <= ascii("9") }),
               let amount = Int(digits), amount <= Request.maxBadge
-        else { throw refusal }
+        else { throw refusal() }
         switch sign {
         case "+": return .autoAdd(amount)
         case "-": return .autoAdd(-amount)
@@ -238,75 +307,71 @@ struct PushContent {
     /// Pass-through shapes without `aps`: a JPush custom message (`title`, `content` or
     /// `message`, `extras`), a JPush notification event (`alert`), a Getui REST body
     /// (`push_message`), a JPush REST body (`notification`, `message`).
-    mutating func readCustomMessage(_ payload: JSONObject) {
+    mutating func readCustomMessage(_ payload: PayloadFields) {
         fill(
-            title: Self.looseText(payload["title"]),
-            subtitle: Self.looseText(payload["subtitle"]),
-            body: Self.looseText(payload["content"]) ?? Self.looseText(payload["message"])
-                ?? Self.looseText(payload["alert"]) ?? Self.looseText(payload["body"]))
-        readExtras(payload["extras"])
+            title: Self.looseText(payload.title),
+            subtitle: Self.looseText(payload.subtitle),
+            body: Self.looseText(payload.content) ?? Self.looseText(payload.message)
+                ?? Self.looseText(payload.alert) ?? Self.looseText(payload.body))
+        readExtras(payload.extras)
 
-        if case .object(let pushMessage)? = payload["push_message"] {
-            if case .object(let notification)? = pushMessage["notification"] {
+        if let pushMessage = payload.pushMessage, pushMessage.kind == .object {
+            if let notification = pushMessage["notification"], notification.kind == .object {
                 fill(
                     title: Self.looseText(notification["title"]), body: Self.looseText(notification["body"]),
                     url: Self.looseText(notification["url"]))
             }
-            if case .string(let transmission)? = pushMessage["transmission"] { readGetuiMessage(transmission) }
+            if let transmission = pushMessage["transmission"]?.string { readGetuiMessage(transmission) }
         }
 
-        if case .object(let notification)? = payload["notification"] {
+        if let notification = payload.notification, notification.kind == .object {
             fill(body: Self.looseText(notification["alert"]))
             for platform in ["ios", "android"] {
-                guard case .object(let settings)? = notification[platform] else { continue }
-                switch settings["alert"] {
-                case .object(let alert)?:
+                guard let settings = notification[platform], settings.kind == .object else { continue }
+                let alert = settings["alert"]
+                if let alert, alert.kind == .object {
                     fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
-                case let other:
-                    fill(title: Self.looseText(settings["title"]), body: Self.looseText(other))
+                } else {
+                    fill(title: Self.looseText(settings["title"]), body: Self.looseText(alert))
                 }
                 readExtras(settings["extras"])
             }
         }
-        if case .object(let message)? = payload["message"] {
+        if let message = payload.message, message.kind == .object {
             fill(title: Self.looseText(message["title"]), body: Self.looseText(message["msg_content"]))
             readExtras(message["extras"])
         }
     }
 
-    private mutating func readExtras(_ extras: JSON?) {
-        guard case .object(let extras)? = extras else { return }
+    private mutating func readExtras(_ extras: JSONView?) {
+        guard let extras, extras.kind == .object else { return }
         fill(url: Self.looseText(extras["url"]))
     }
 
     // MARK: Values
 
     /// A text field that must be a string when present (`null` and "" are absent).
-    static func text(_ value: JSON?, path: String) throws(WireError) -> String? {
-        switch value {
-        case nil, .null?: return nil
-        case .string(let text)?: return text.nonEmpty
-        case let other?: throw WireError("\(path) must be a string; got \(RequestFields.describe(other))")
+    static func text(_ value: JSONView?, path: @autoclosure () -> String) throws(WireError) -> String? {
+        guard let value, !value.isNull else { return nil }
+        guard let text = value.string else {
+            throw WireError("\(path()) must be a string; got \(RequestFields.describe(value))")
         }
+        return text.nonEmpty
     }
 
     /// A Getui id: a string, or a number taken as its text.
-    static func identifier(_ value: JSON?, path: String) throws(WireError) -> String? {
-        switch value {
-        case nil, .null?: return nil
-        case .string(let text)?: return text.nonEmpty
-        case .number(let number)?: return number.text
-        case let other?: throw WireError("\(path) must be a string (Getui's id); got \(RequestFields.describe(other))")
-        }
+    static func identifier(_ value: JSONView?, path: String) throws(WireError) -> String? {
+        guard let value, !value.isNull else { return nil }
+        if let text = value.string { return text.nonEmpty }
+        if let number = value.number { return number.text }
+        throw WireError("\(path) must be a string (Getui's id); got \(RequestFields.describe(value))")
     }
 
     /// Text from custom data, where anything goes: strings, and numbers as written.
-    static func looseText(_ value: JSON?) -> String? {
-        switch value {
-        case .string(let text)?: text.nonEmpty
-        case .number(let number)?: number.text
-        default: nil
-        }
+    static func looseText(_ value: JSONView?) -> String? {
+        guard let value else { return nil }
+        if let text = value.string { return text.nonEmpty }
+        return value.number?.text
     }
 }
 

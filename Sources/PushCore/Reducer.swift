@@ -9,7 +9,6 @@ import Foundation
 /// ledgers moved gets one `.badge` write and one `badge.changed`, with its final value.
 public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Effect] {
     var outcome = Outcome()
-    let badgesBefore = inbox.badges
     switch event {
     case .push(let push, let at):
         inbox.receive(push, at: at, now: now, into: &outcome)
@@ -33,35 +32,76 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
     case .tick:
         if inbox.banner != nil, inbox.bannerPhase(at: now) == .gone { inbox.banner = nil }
     }
-    outcome.recordBadgeChanges(from: badgesBefore, to: inbox.badges)
-    return outcome.effects
+    outcome.recordBadgeChanges()
+    return outcome.effects()
 }
 
 /// What one event does, gathered while the reducer works and handed out in effect order.
+///
+/// One array holds the effects as they come, writes kept ahead of events, so a push costs one
+/// allocation for its effects rather than a list per kind joined at the end.
 struct Outcome {
-    var writes: [StoreChange] = []
-    var events: [BusEvent] = []
+    private var list: [Effect] = []
+    /// How many of `list`'s first effects are store writes.
+    private var writeCount = 0
     var reply: JSONObject?
+    /// The ledgers of the first app whose badge the event touched, before and after it; the
+    /// rest in `otherLedgers` (a push touches one app: no allocation for it).
+    private var firstLedgers: (app: String, before: Badge, after: Badge)?
+    private var otherLedgers: [String: (before: Badge, after: Badge)] = [:]
 
-    mutating func write(_ change: StoreChange) { writes.append(change) }
-    mutating func publish(_ topic: Topic, _ fields: JSONObject) { events.append(BusEvent(topic, fields)) }
-    mutating func publish(_ topic: Topic, message: Message) { events.append(BusEvent(topic, message: message)) }
+    mutating func write(_ change: StoreChange) {
+        // A delivered push has five: insert, badge, its event, badge.changed, the reply.
+        if list.isEmpty { list.reserveCapacity(6) }
+        if writeCount == list.count {
+            list.append(.store(change))
+        } else {
+            list.insert(.store(change), at: writeCount)
+        }
+        writeCount += 1
+    }
 
-    /// One `.badge` write and one `badge.changed` per app whose ledgers moved, by app name.
-    mutating func recordBadgeChanges(from before: [String: Badge], to after: [String: Badge]) {
-        for app in Set(before.keys).union(after.keys).sorted() {
-            let badge = after[app] ?? Badge()
-            guard badge != before[app] ?? Badge() else { continue }
-            write(.badge(app: app, badge))
-            publish(
-                .badgeChanged,
-                ["app": .string(app), "badge": .number(JSONNumber(badge.icon)),
-                 "serverBadge": .number(JSONNumber(badge.server))])
+    mutating func publish(_ topic: Topic, _ fields: JSONObject) { list.append(.publish(BusEvent(topic, fields))) }
+    mutating func publish(_ topic: Topic, message: Message) { list.append(.publish(BusEvent(topic, message: message))) }
+
+    /// Notes a change of `app`'s ledgers: what they were before the event (the first time)
+    /// and what they are now.
+    mutating func noteLedgers(of app: String, before: Badge, after: Badge) {
+        guard let first = firstLedgers else {
+            firstLedgers = (app, before, after)
+            return
+        }
+        if first.app == app {
+            firstLedgers?.after = after
+        } else {
+            otherLedgers[app] = (otherLedgers[app]?.before ?? before, after)
         }
     }
 
-    var effects: [Effect] {
-        writes.map(Effect.store) + events.map(Effect.publish) + (reply.map { [Effect.reply($0)] } ?? [])
+    /// One `.badge` write and one `badge.changed` per app whose ledgers moved, by app name.
+    mutating func recordBadgeChanges() {
+        guard let first = firstLedgers else { return }
+        guard !otherLedgers.isEmpty else {
+            recordBadgeChange(of: first.app, from: first.before, to: first.after)
+            return
+        }
+        var touched = otherLedgers.map { (app: $0.key, before: $0.value.before, after: $0.value.after) }
+        touched.append(first)
+        touched.sort { $0.app < $1.app }
+        for (app, before, after) in touched { recordBadgeChange(of: app, from: before, to: after) }
+    }
+
+    private mutating func recordBadgeChange(of app: String, from before: Badge, to badge: Badge) {
+        guard badge != before else { return }
+        write(.badge(app: app, badge))
+        list.append(.publish(BusEvent(badgeChangedOf: app, badge)))
+    }
+
+    /// The effects in order: writes, events, then the reply.
+    mutating func effects() -> [Effect] {
+        if let reply { list.append(.reply(reply)) }
+        reply = nil
+        return list
     }
 }
 

@@ -21,8 +21,8 @@ public struct PushRequest: Sendable, Equatable {
     /// The payload as the request's own parse already saw it, so `PushDecoder` need not parse
     /// the same bytes again (that second parse was a sixth of a push's cost). Not compared: it
     /// is `payloadText`, parsed.
-    public var parsed: JSON?
-    public init(payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSON? = nil) {
+    public var parsed: JSONView?
+    public init(payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil) {
         self.payloadText = payloadText
         self.app = app
         self.channel = channel
@@ -78,17 +78,22 @@ extension Request {
     ///
     /// An object without `op` is a push of the whole object, its text kept byte for byte.
     public static func decode(frame: [UInt8]) throws(WireError) -> Request {
-        let document: JSONDocument
+        let tape: JSONTape
         do {
-            document = try JSONDocument.parse(frame)
+            tape = try JSONTape.parse(frame)
         } catch {
             throw WireError(error.wireMessage(subject: "request", bytes: frame))
         }
-        guard case .object(let object) = document.value else {
-            throw WireError("a request must be a JSON object; got \(document.value.kindName)")
+        let root = tape.root
+        guard root.kind == .object else {
+            throw WireError("a request must be a JSON object; got \(root.kindName)")
         }
-        guard let opValue = object["op"] else {
-            return .push(PushRequest(payloadText: String(decoding: frame, as: UTF8.self), parsed: document.value))
+        // The common request, a bare payload, is read in place; the few with an op as a tree.
+        guard root["op"] != nil else {
+            return .push(PushRequest(payloadText: String(decoding: frame, as: UTF8.self), parsed: root))
+        }
+        guard case .object(let object) = root.json, let opValue = object["op"] else {
+            throw WireError("a request must be a JSON object; got \(root.kindName)")
         }
         guard case .string(let op) = opValue, Request.ops.contains(op) else {
             throw WireError("\"op\" must be one of \(Request.ops.joined(separator: ", ")); got \(RequestFields.describe(opValue))")
@@ -99,13 +104,13 @@ extension Request {
             guard let payload = object["payload"], !payload.isNull else {
                 throw WireError("\"payload\" is required for op push: the push payload, a JSON object")
             }
-            guard case .object = payload, let range = document.range(ofMember: "payload") else {
+            guard case .object = payload, let view = root["payload"] else {
                 throw WireError("\"payload\" must be a JSON object (the push payload); got \(payload.kindName)")
             }
-            let text = frame.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+            let text = frame.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[view.sourceRange]), as: UTF8.self) }
             return .push(PushRequest(
                 payloadText: text, app: try fields.app("app"), channel: try fields.choice("channel", Channel.self),
-                offline: try fields.bool("offline") ?? false, parsed: payload))
+                offline: try fields.bool("offline") ?? false, parsed: view))
         case "read":
             let fields = try RequestFields(op: op, object, accepted: ["id", "ids", "all", "app"])
             let all = try fields.bool("all")

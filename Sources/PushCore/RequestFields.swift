@@ -138,3 +138,10 @@ struct RequestFields {
         }
     }
 }
+
+extension RequestFields {
+    /// A value read in place, as error messages show it (see `describe(_:)`).
+    static func describe(_ value: JSONView) -> String {
+        describe(value.json)
+    }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why the framer could not produce a frame.
 public enum FramingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An object grew past the limit; the stream can no longer be framed (close the connection).
@@ -153,18 +155,27 @@ public struct StreamFramer: Sendable {
             }
             // Inside an object.
             if inString {
-                // Fast path: skip to the next quote or backslash.
-                while index < end {
-                    let byte = bytes[index]
+                // Fast path: skip to the closing quote, stepping over each escaped byte.
+                if escaped {
+                    escaped = false
                     index += 1
-                    if escaped {
-                        escaped = false
-                    } else if byte == ascii("\\") {
-                        escaped = true
-                    } else if byte == ascii("\"") {
-                        inString = false
+                }
+                // memchr finds the quote and any backslash before it a vector at a time: most
+                // of a payload's bytes are inside strings.
+                while index < end {
+                    let quote = Self.find(ascii("\""), in: bytes, from: index, to: end)
+                    guard let backslash = Self.find(ascii("\\"), in: bytes, from: index, to: quote ?? end) else {
+                        if let quote {
+                            index = quote + 1
+                            inString = false
+                        } else {
+                            index = end
+                        }
                         break
                     }
+                    // Step over the escaped byte, which may be in the next read.
+                    index = backslash + 1
+                    if index < end { index += 1 } else { escaped = true }
                 }
             } else {
                 let byte = bytes[index]
@@ -186,6 +197,13 @@ public struct StreamFramer: Sendable {
             if index - frameStart > limit { return try fail() }
         }
         return nil
+    }
+
+    /// Where the first `byte` of `bytes[from..<to]` is, or nil.
+    @inline(__always)
+    private static func find(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard from < to, let base = bytes.baseAddress, let found = memchr(base + from, Int32(byte), to - from) else { return nil }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
     }
 
     private mutating func fail() throws(FramingError) -> Range<Int>? {

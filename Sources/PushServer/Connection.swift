@@ -4,9 +4,10 @@ import PushCore
 /// One client on the socket: its framer, its pending output, its subscription.
 final class Connection {
     let fd: Int32
-    var framer: StreamFramer
+    // Unchecked: the loop alone reads and writes these, several times a push, never overlapping.
+    @exclusivity(unchecked) var framer: StreamFramer
     /// Bytes waiting to be written; `outputStart` is how much of it was already sent.
-    var output: [UInt8] = []
+    @exclusivity(unchecked) var output: [UInt8] = []
     var outputStart = 0
     /// Topics this client subscribed to (empty set = all), or nil when not subscribed.
     var topics: Set<Topic>?

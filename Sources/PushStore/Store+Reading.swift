@@ -29,6 +29,8 @@ extension Store {
         }) {
             badges[app] = badge
         }
+        // Within a transaction: the ledgers set so far, not yet written (see `pendingBadges`).
+        for (app, badge) in pendingBadges { badges[app] = badge }
 
         var values: [String: String] = [:]
         for (key, value) in try database.prepare("SELECT key, value FROM settings").rows({ row in

@@ -20,9 +20,13 @@ public final class Store {
     /// Statements of the page queries, by their shape (see `Store+Reading.swift`).
     var pageStatements: [PageShape: Statement] = [:]
     /// Unread delivered messages per app, as of the last change applied (committed or not).
-    private(set) var unread: [String: Int]
+    /// (Unchecked, as the two below: one owner, accesses never overlap, touched on every insert.)
+    @exclusivity(unchecked) private(set) var unread: [String: Int]
     /// Apps whose unread count changed since the last commit: written just before `COMMIT`.
-    private var unreadChanged: Set<String> = []
+    @exclusivity(unchecked) private var unreadChanged: Set<String> = []
+    /// Each app's ledgers as last set in this transaction, written just before `COMMIT`: a
+    /// push moves its app's badge, and one row per app per commit beats one per push.
+    @exclusivity(unchecked) private(set) var pendingBadges: [String: Badge] = [:]
     /// Checkpoints on a thread of its own; nil for `:memory:` (no WAL) and once closed.
     private var checkpointer: Checkpointer?
     /// Counts the changes that take messages off the list or put older ones on it (delete,
@@ -103,6 +107,7 @@ public final class Store {
     /// Makes everything applied since `begin()` durable (see `Durability`).
     public func commit() throws(SQLiteError) {
         try saveUnread()
+        try saveBadges()
         try writes.commit.run()
         unreadChanged.removeAll(keepingCapacity: true)
     }
@@ -115,6 +120,7 @@ public final class Store {
             // The counts are rebuilt from what is committed, whatever happened to the transaction.
             unreadChanged.removeAll(keepingCapacity: true)
             unread = (try? Self.storedUnread(database)) ?? unread
+            pendingBadges.removeAll()
         }
         if database.isInTransaction { try writes.rollback.run() }
     }
@@ -184,11 +190,7 @@ public final class Store {
             try writes.setLaunch.bind(id, at: 1)
             try writes.setLaunch.run()
         case .badge(let app, let badge):
-            let statement = writes.badge
-            try statement.bind(app, at: 1)
-            try statement.bind(badge.icon, at: 2)
-            try statement.bind(badge.server, at: 3)
-            try statement.run()
+            pendingBadges[app] = badge
         case .settings(let settings):
             try setting(SettingKey.mode, settings.mode.rawValue)
             try setting(SettingKey.appState, settings.appState.rawValue)
@@ -200,21 +202,21 @@ public final class Store {
     private func insert(_ message: Message) throws(SQLiteError) {
         let statement = writes.insert
         try statement.bind(message.id, at: 1)
-        try statement.bind(message.app, at: 2)
-        try statement.bind(message.channel.rawValue, at: 3)
-        try statement.bind(message.title, at: 4)
-        try statement.bind(message.subtitle, at: 5)
-        try statement.bind(message.body, at: 6)
-        try statement.bind(message.url, at: 7)
         try statement.bind(message.read, at: 8)
         try statement.bind(message.offline, at: 9)
         try statement.bind(message.launch, at: 10)
         try statement.bind(message.held, at: 11)
         try statement.bind(message.receivedAt.millisecondsSince1970, at: 12)
-        try statement.bind(message.taskId, at: 13)
-        try statement.bind(message.msgId, at: 14)
-        try statement.bind(message.payload, at: 15)
-        try statement.run()
+        statement.stage(message.app, at: 2)
+        statement.stage(message.channel.rawValue, at: 3)
+        statement.stage(message.title, at: 4)
+        statement.stage(message.subtitle, at: 5)
+        statement.stage(message.body, at: 6)
+        statement.stage(message.url, at: 7)
+        statement.stage(message.taskId, at: 13)
+        statement.stage(message.msgId, at: 14)
+        statement.stage(message.payload, at: 15)
+        try statement.runStaged()
     }
 
     /// Runs `statement` once per id and collects the rows its RETURNING clause gives back.
@@ -232,8 +234,11 @@ public final class Store {
     // MARK: - Unread counts
 
     private func countUnread(_ app: String, by delta: Int) {
-        setUnread(app, max(0, (unread[app] ?? 0) + delta))
+        Self.update(&unread[app, default: 0]) { count in count = max(0, count + delta) }
+        unreadChanged.insert(app)
     }
+
+    private static func update(_ count: inout Int, _ body: (inout Int) -> Void) { body(&count) }
 
     private func setUnread(_ app: String, _ count: Int) {
         unread[app] = count
@@ -254,6 +259,18 @@ public final class Store {
                 unread[app] = nil
             }
         }
+    }
+
+    /// Writes the ledgers set in this transaction, one row per app.
+    private func saveBadges() throws(SQLiteError) {
+        for (app, badge) in pendingBadges {
+            let statement = writes.badge
+            try statement.bind(app, at: 1)
+            try statement.bind(badge.icon, at: 2)
+            try statement.bind(badge.server, at: 3)
+            try statement.run()
+        }
+        pendingBadges.removeAll(keepingCapacity: true)
     }
 
     /// The committed unread counts.

@@ -29,6 +29,28 @@ import TestSupport
         #expect(messages.first?.objectValue?["body"] == "brace } and quote \" inside")
     }
 
+    @Test func subscribersComingAndGoingKeepGettingEvents() throws {
+        let server = try ServerProcess()
+        let pusher = try SocketClient(path: server.socket)
+        // A client that subscribes twice and leaves must not take the bus down with it.
+        do {
+            let leaving = try SocketClient(path: server.socket)
+            #expect(try leaving.request(["op": "subscribe"])["ok"] == true)
+            #expect(try leaving.request(["op": "subscribe", "topics": ["feedback"]])["ok"] == true)
+            leaving.finishSending()
+            #expect(try leaving.readLine() == nil)
+        }
+        #expect(try pusher.request(["aps": ["alert": "nobody listens"]])["ok"] == true)
+        for round in 1...2 {
+            let watcher = try SocketClient(path: server.socket)
+            #expect(try watcher.request(["op": "subscribe", "topics": ["remote.received"]])["ok"] == true)
+            #expect(try pusher.request(["aps": ["alert": .string("round \(round)")]])["ok"] == true)
+            let event = try watcher.readReply()
+            #expect(event["topic"] == "remote.received")
+            #expect(event["message"]?.objectValue?["body"] == .string("round \(round)"))
+        }
+    }
+
     @Test func everyOpAnswers() throws {
         let server = try ServerProcess()
         let client = try SocketClient(path: server.socket)

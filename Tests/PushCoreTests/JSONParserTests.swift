@@ -176,6 +176,15 @@ struct JSONTextTests {
         #expect(JSON.number(JSONNumber(text: "-1.5e3")).compactText == "-1.5e3")
     }
 
+    @Test("a number's text is checked against the JSON grammar before it is written", arguments: [
+        ("0", true), ("-0", true), ("17", true), ("-12.50e+3", true), ("1E-3", true), ("12345678901234567890123", true),
+        ("", false), ("-", false), ("01", false), ("-01", false), ("1.", false), (".5", false), ("1e", false),
+        ("1e+", false), ("1.5e3x", false), ("--1", false), ("+1", false), ("1 ", false), ("nan", false), ("１", false),
+    ])
+    func numberGrammar(text: String, valid: Bool) {
+        #expect(JSONNumber(text: text).isValidJSON == valid)
+    }
+
     @Test func writeAppendsToABuffer() {
         var bytes = Array("x".utf8)
         JSON.array([1, "a"]).write(into: &bytes)

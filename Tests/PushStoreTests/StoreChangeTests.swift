@@ -115,6 +115,48 @@ import TestSupport
     }
 
     @Test(arguments: StoreKind.allCases)
+    func badgesOfATransactionAreWrittenOncePerAppAtCommit(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        try store.write([.badge(app: "a", Badge(icon: 1, server: 1))])
+
+        try store.begin()
+        for icon in 2...50 { try store.apply(.badge(app: "a", Badge(icon: icon, server: icon))) }
+        try store.apply(.badge(app: "b", Badge(icon: 0, server: 4)))
+        // Within the transaction the store already answers with what was applied.
+        #expect(try store.loadInbox().badges == ["a": Badge(icon: 50, server: 50), "b": Badge(icon: 0, server: 4)])
+        try store.rollback()
+        #expect(try store.loadInbox().badges == ["a": Badge(icon: 1, server: 1)])
+
+        try store.begin()
+        try store.apply(.badge(app: "a", Badge(icon: 7, server: 3)))
+        try store.apply(.badge(app: "a", Badge(icon: 8, server: 3)))
+        try store.commit()
+        #expect(try store.loadInbox().badges == ["a": Badge(icon: 8, server: 3)])
+        if kind == .file {
+            store.close()
+            #expect(try kind.open(in: folder).loadInbox().badges == ["a": Badge(icon: 8, server: 3)])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func insertsOneAfterAnotherKeepTheirOwnTexts(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        // Long, short, empty and absent texts in turn: nothing of one insert shows in the next.
+        let messages = (1...6).map { id in
+            Message(
+                id: Int64(id), app: id % 2 == 0 ? "com.example.shop" : "a", channel: .apns,
+                title: id % 3 == 0 ? nil : String(repeating: "訂單", count: 7 - id), subtitle: id == 4 ? "" : nil,
+                body: String(repeating: "x", count: id * 40), url: id == 5 ? "app://x\u{0}y" : nil,
+                receivedAt: Date(millisecondsSince1970: Int64(id)), taskId: id == 2 ? "" : "t\(id)", msgId: nil,
+                payload: "{\"n\":\(id)}")
+        }
+        try store.write(messages.map(StoreChange.insert))
+        #expect(try store.messages(ids: messages.map(\.id)).sorted { $0.id < $1.id } == messages)
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func settingsRoundTrip(kind: StoreKind) throws {
         let folder = TempFolder()
         let store = try kind.open(in: folder)

@@ -1,0 +1,96 @@
+/// One value of a `JSONTape`, read in place: a member lookup or a number costs no allocation,
+/// and a string is made only when it is asked for.
+///
+/// It reads as `JSON` does: `view[key]` is the last member with that key (Swift string
+/// equality), numbers keep their text, and `json` builds the value as a tree.
+public struct JSONView: Sendable {
+    let tape: JSONTape
+    let index: Int
+
+    init(tape: JSONTape, index: Int) {
+        self.tape = tape
+        self.index = index
+    }
+
+    /// What kind of value it is.
+    public enum Kind: Sendable, Equatable {
+        case null, bool, number, string, array, object
+    }
+
+    private var entry: JSONTape.Entry { tape.entries[index] }
+
+    public var kind: Kind {
+        switch entry.kind {
+        case .null: .null
+        case .false, .true: .bool
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
+    public var isNull: Bool { entry.kind == .null }
+
+    /// The same names as `JSON.kindName` ("a string", "an object", …).
+    public var kindName: String {
+        switch kind {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// The text of a string, nil for any other kind.
+    public var string: String? {
+        guard entry.kind == .string else { return nil }
+        return tape.read { $0.string(at: index) }
+    }
+
+    /// A boolean's value, nil for any other kind.
+    public var bool: Bool? {
+        switch entry.kind {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+
+    /// A number as written, nil for any other kind.
+    public var number: JSONNumber? {
+        guard entry.kind == .number else { return nil }
+        return JSONNumber(text: tape.read { $0.numberText(at: index) })
+    }
+
+    /// The last member named `key` of an object; nil when there is none or this is not an object.
+    public subscript(key: String) -> JSONView? {
+        tape.member(named: key, of: index).map { JSONView(tape: tape, index: $0) }
+    }
+
+    /// Calls `body` with each member's name and value, in order (nothing for other kinds).
+    func forEachMember(_ body: (JSONTape.MemberName, JSONView) -> Void) {
+        tape.forEachMember(of: index) { name, value in body(name, JSONView(tape: tape, index: value)) }
+    }
+
+    /// An array's elements in order (empty for any other kind).
+    public var elements: [JSONView] {
+        let array = entry
+        guard array.kind == .array else { return [] }
+        var elements: [JSONView] = []
+        var element = index + 1
+        while element < array.next {
+            elements.append(JSONView(tape: tape, index: element))
+            element = tape.entries[element].next
+        }
+        return elements
+    }
+
+    /// The value as a tree.
+    public var json: JSON { tape.read { $0.build(index) } }
+
+    /// Where the value's text is in the document's bytes (a string's quotes included).
+    public var sourceRange: Range<Int> { entry.start..<entry.end }
+}

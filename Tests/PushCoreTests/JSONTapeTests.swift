@@ -1,0 +1,64 @@
+import PushCore
+import Testing
+
+@Suite("JSON tape and views")
+struct JSONTapeTests {
+    private func root(_ text: String) throws -> JSONView { try JSONTape.parse(Array(text.utf8)).root }
+
+    @Test func readsEveryKindInPlace() throws {
+        let value = try root(#" { "s": "订单 \u00e9\n", "n": -12.50e+3, "t": true, "f": false, "z": null, "a": [1, [], {}], "o": {"k": "v"}, } "#)
+        #expect(value.kind == .object)
+        #expect(value["s"]?.string == "订单 é\n")
+        #expect(value["n"]?.number?.text == "-12.50e+3")
+        #expect(value["t"]?.bool == true)
+        #expect(value["f"]?.bool == false)
+        #expect(value["z"]?.isNull == true)
+        #expect(value["a"]?.elements.map(\.kindName) == ["a number", "an array", "an object"])
+        #expect(value["o"]?["k"]?.string == "v")
+        #expect(value["missing"] == nil)
+        #expect(value["s"]?.number == nil && value["n"]?.string == nil && value["t"]?.elements.isEmpty == true)
+    }
+
+    @Test func lookupFindsTheLastMemberAsSwiftComparesStrings() throws {
+        let value = try root("{\"a\":1,\"b\":{\"a\":9},\"a\":2,\"\\u0063\":3,\"\u{212A}\":4,\"e\u{301}\":5}")
+        #expect(value["a"]?.number?.text == "2")
+        // An escaped name, and names equal only as Swift compares strings (canonical equivalence).
+        #expect(value["c"]?.number?.text == "3")
+        #expect(value["K"]?.number?.text == "4")
+        #expect(value["\u{E9}"]?.number?.text == "5")
+        #expect(value["b"]?["a"]?.number?.text == "9")
+        #expect(try root(#"{"":1,"a":2}"#)[""]?.number?.text == "1")
+        #expect(try root(#"{"a":2}"#)[""] == nil)
+        #expect(try root("[1]")["a"] == nil)
+        #expect(try root("{}")["a"] == nil)
+    }
+
+    @Test func aValueBuildsTheSameTreeAsTheParser() throws {
+        let text = #"{"x":[1,{"y":[true,null,"\ud83d\ude00"]},[]],"z":{},"w":-0.5}"#
+        let value = try root(text)
+        #expect(value.json == (try JSON.parse(text)))
+        #expect(value["x"]?.json == (try JSON.parse(#"[1,{"y":[true,null,"😀"]},[]]"#)))
+        #expect(value["w"]?.json == .number(JSONNumber(text: "-0.5")))
+    }
+
+    @Test func sourceRangesCoverEachValueAsWritten() throws {
+        let text = #"{ "p" : {"a": [1, 2,] } , "s":"q\"x" , "n": 12 }"#
+        let bytes = Array(text.utf8)
+        let value = try JSONTape.parse(bytes).root
+        func source(_ key: String) -> String? {
+            value[key].map { String(decoding: bytes[$0.sourceRange], as: UTF8.self) }
+        }
+        #expect(source("p") == #"{"a": [1, 2,] }"#)
+        #expect(source("s") == #""q\"x""#)
+        #expect(source("n") == "12")
+        #expect(value.sourceRange == 0..<bytes.count)
+    }
+
+    @Test func refusesWhatTheParserRefuses() {
+        for text in ["", "{", #"{"a":}"#, "[1 2]", "\"\u{1}\"", "{\"a\":1} x"] {
+            let tapeError = #expect(throws: JSONError.self) { try JSONTape.parse(Array(text.utf8)) }
+            let treeError = #expect(throws: JSONError.self) { try JSON.parse(text) }
+            #expect(tapeError == treeError, "\(text)")
+        }
+    }
+}
