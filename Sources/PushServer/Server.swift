@@ -348,6 +348,9 @@ public final class Server {
             }
             inTransaction = false
             storeFailure = nil
+            if let failure = store.takeCheckpointFailure() {
+                options.log("store: a background checkpoint failed (\(failure)); the loop checkpoints the WAL itself meanwhile")
+            }
         }
 
         for (fd, line, _) in pending {

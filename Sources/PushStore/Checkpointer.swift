@@ -31,6 +31,8 @@ final class Checkpointer: Sendable {
         var stopping = false
         var completed = 0
         var failure: SQLiteError?
+        /// A failure not yet handed out by `takeNewFailure()`.
+        var unreported: SQLiteError?
     }
 
     private let path: String
@@ -52,6 +54,14 @@ final class Checkpointer: Sendable {
 
     /// The last checkpoint's failure, if it failed; the next one may still succeed.
     var failure: SQLiteError? { state.withLock { $0.failure } }
+
+    /// A failure since the last call, once, for the log (nil when there was none).
+    func takeNewFailure() -> SQLiteError? {
+        state.withLock { state in
+            defer { state.unreported = nil }
+            return state.unreported
+        }
+    }
 
     /// Replaces the automatic checkpoint of the writer's `connection` with this thread. The hook
     /// holds this object unretained: `detach(from:)` before the checkpointer goes away.
@@ -109,11 +119,16 @@ final class Checkpointer: Sendable {
             do {
                 try database.checkpoint(.passive)
                 result = nil
+            } catch where error.code == SQLITE_BUSY {
+                // The writer is checkpointing itself (past `writerLimit`): nothing wrong.
+                result = nil
             } catch {
                 result = error
             }
             state.withLock { state in
                 state.completed += 1
+                // A failure that repeats is told once, until a checkpoint works again.
+                if let result, result != state.failure { state.unreported = result }
                 state.failure = result
             }
         }
@@ -129,7 +144,10 @@ final class Checkpointer: Sendable {
             try database.scalar("PRAGMA synchronous = \(synchronousPragma)")
             return database
         } catch {
-            state.withLock { $0.failure = error }
+            state.withLock { state in
+                state.failure = error
+                state.unreported = error
+            }
             return nil
         }
     }

@@ -33,9 +33,15 @@ public final class Store {
     /// release, a rollback): a view that keeps ids of listed messages starts over when it moves.
     /// Inserts do not count: they only add ids above every id before them.
     public private(set) var listingChanges = 0
-    /// Checkpoints the thread has finished, and the last one's failure (for tests and logs).
+    /// Checkpoints the thread has finished, and the last one's failure (for tests).
     var backgroundCheckpoints: (completed: Int, failure: SQLiteError?) {
         (checkpointer?.completed ?? 0, checkpointer?.failure)
+    }
+
+    /// A failure of the checkpoint thread since the last call, once, for the log: while it lasts
+    /// the WAL grows until the writer checkpoints it itself, so nothing is lost, but it is news.
+    public func takeCheckpointFailure() -> SQLiteError? {
+        checkpointer?.takeNewFailure()
     }
     /// The size the WAL file is cut back to after a checkpoint (32 MiB: above a checkpoint cycle's
     /// ~16 MB, so only a burst's larger file is cut, not every cycle's).

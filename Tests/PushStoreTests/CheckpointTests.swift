@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import PushCore
 @testable import PushStore
@@ -43,6 +44,7 @@ import TestSupport
         while store.backgroundCheckpoints.completed == 0 && Date() < deadline { usleep(5_000) }
         #expect(store.backgroundCheckpoints.completed > 0)
         #expect(store.backgroundCheckpoints.failure == nil)
+        #expect(store.takeCheckpointFailure() == nil)
         // The pages are in the database file itself, not only in the WAL.
         #expect(fileSize(path) > emptySize + 1_000_000, "database file is \(fileSize(path)) bytes")
         #expect(try store.count() == Int(Checkpointer.wakeLimit))
@@ -60,6 +62,18 @@ import TestSupport
             #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         }
         #expect(try Store(path: path).count() == 1500)
+    }
+
+    @Test func aThreadThatCannotOpenItsConnectionSaysSoOnceAndStillStops() throws {
+        let checkpointer = Checkpointer(path: "/nonexistent-pushdeck-folder/inbox.sqlite", synchronousPragma: "NORMAL")
+        // The thread opens its connection as it starts; wait for it (at most 10 s).
+        let deadline = Date().addingTimeInterval(10)
+        while checkpointer.failure == nil && Date() < deadline { usleep(1_000) }
+        #expect(checkpointer.failure?.code == SQLITE_CANTOPEN)
+        #expect(checkpointer.takeNewFailure()?.code == SQLITE_CANTOPEN)
+        #expect(checkpointer.takeNewFailure() == nil, "told once")
+        checkpointer.request()  // nothing to checkpoint with: it idles
+        checkpointer.stop()
     }
 
     @Test func anInMemoryStoreHasNoCheckpointThread() throws {
