@@ -15,6 +15,7 @@ let package = Package(
         // /usr/include/ncursesw and the module map links the library, so pkg-config is not needed.
         .systemLibrary(name: "CNCurses", path: "Sources/CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
 
         // MARK: - Modules (DESIGN §7)
         .target(name: "PushCore", swiftSettings: strict),
@@ -22,9 +23,10 @@ let package = Package(
         .target(name: "PushServer", dependencies: ["PushCore", "PushStore"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
+        .target(name: "PushGateway", dependencies: ["PushCore", "COpenSSL"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal"],
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal", "PushGateway"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
@@ -40,6 +42,8 @@ let package = Package(
                     swiftSettings: strict),
         // Snapshots/ holds the grid snapshots the tests read by #filePath: not resources, not sources.
         .testTarget(name: "PushTUITests", dependencies: ["PushTUI", "TestSupport"], exclude: ["Snapshots"],
+                    swiftSettings: strict),
+        .testTarget(name: "PushGatewayTests", dependencies: ["PushGateway", "COpenSSL", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["pushdeck", "PushCore", "PushServer", "TestSupport"],

@@ -22,6 +22,12 @@ public enum StoreChange: Sendable, Equatable {
     case setLaunch(Int64)
     case badge(app: String, Badge)
     case settings(InboxSettings)
+    /// A device added or changed (by token).
+    case device(Device)
+    case removeDevice(token: String)
+    /// A key added or replaced (by id).
+    case providerKey(ProviderKey)
+    case removeProviderKey(id: String)
 }
 
 /// The small persisted settings of the inbox.

@@ -18,6 +18,10 @@ public struct Inbox: Sendable, Equatable {
     public var banner: Banner?
     /// How long a banner stays fully shown (`--banner-seconds`).
     public var bannerSeconds: Double
+    /// The gateway's devices, by token (DESIGN §8).
+    public var devices: [String: Device] = [:]
+    /// The vendors' credentials, by id (`key add`).
+    public var providerKeys: [String: ProviderKey] = [:]
 
     public init(
         badges: [String: Badge] = [:], unread: [String: Int] = [:], settings: InboxSettings = InboxSettings(),

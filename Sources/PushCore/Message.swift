@@ -23,13 +23,23 @@ public struct Message: Sendable, Equatable, Identifiable {
     public var msgId: String?
     /// The payload exactly as received.
     public var payload: String
+    /// The front door it came in by (DESIGN §8).
+    public var via: Via
+    /// The device token it was sent to, for gateway pushes.
+    public var token: String?
+    /// The APNs request's `apns-*` headers, for pushes through the APNs gateway (else empty).
+    public var apnsHeaders: [String: String]
 
     public init(
         id: Int64, app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,
         body: String? = nil, url: String? = nil, read: Bool = false, offline: Bool = false,
         launch: Bool = false, held: Bool = false, receivedAt: Date, taskId: String? = nil,
-        msgId: String? = nil, payload: String
+        msgId: String? = nil, payload: String, via: Via = .socket, token: String? = nil,
+        apnsHeaders: [String: String] = [:]
     ) {
+        self.via = via
+        self.token = token
+        self.apnsHeaders = apnsHeaders
         self.id = id
         self.app = app
         self.channel = channel

@@ -14,12 +14,20 @@ public struct Push: Sendable, Equatable {
     public var badge: BadgeDirective?
     /// The payload exactly as received.
     public var payload: String
+    /// Where it came from, the device token and the vendor headers (see `PushRequest`).
+    public var via: Via
+    public var token: String?
+    public var headers: [String: String]
 
     public init(
         app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,
         body: String? = nil, url: String? = nil, taskId: String? = nil, msgId: String? = nil,
-        offline: Bool = false, badge: BadgeDirective? = nil, payload: String
+        offline: Bool = false, badge: BadgeDirective? = nil, payload: String,
+        via: Via = .socket, token: String? = nil, headers: [String: String] = [:]
     ) {
+        self.via = via
+        self.token = token
+        self.headers = headers
         self.app = app
         self.channel = channel
         self.title = title

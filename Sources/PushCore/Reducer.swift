@@ -31,6 +31,10 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.dismissBanner(now: now)
     case .tick:
         if inbox.banner != nil, inbox.bannerPhase(at: now) == .gone { inbox.banner = nil }
+    case .device(let command, let at):
+        inbox.changeDevices(command, at: at, into: &outcome)
+    case .key(let command):
+        inbox.changeKeys(command, into: &outcome)
     }
     outcome.recordBadgeChanges()
     return outcome.effects()

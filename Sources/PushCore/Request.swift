@@ -9,6 +9,25 @@ public enum Request: Sendable, Equatable {
     case list(ListQuery)
     case subscribe([Topic])
     case ping
+    /// `pushdeck device …` (DESIGN §8).
+    case device(DeviceCommand)
+    /// `pushdeck key …` (DESIGN §8).
+    case key(KeyCommand)
+}
+
+/// The `device` op: `action` add, list, remove or unregister.
+public enum DeviceCommand: Sendable, Equatable {
+    case add(Device)
+    case list
+    case remove(token: String)
+    case unregister(token: String)
+}
+
+/// The `key` op: `action` add, list or remove.
+public enum KeyCommand: Sendable, Equatable {
+    case add(ProviderKey)
+    case list
+    case remove(id: String)
 }
 
 /// A `push` request, or an object without `op`.
@@ -22,17 +41,30 @@ public struct PushRequest: Sendable, Equatable {
     /// the same bytes again (that second parse was a sixth of a push's cost). Not compared: it
     /// is `payloadText`, parsed.
     public var parsed: JSONView?
-    public init(payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil) {
+    /// The front door it came in by (DESIGN §8); a socket push is `.socket`.
+    public var via: Via
+    /// The device token the push was sent to (the gateway's `/3/device/{token}`).
+    public var token: String?
+    /// The request's vendor headers kept on the message (APNs: every `apns-*` header).
+    public var headers: [String: String]
+    public init(
+        payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
+        via: Via = .socket, token: String? = nil, headers: [String: String] = [:]
+    ) {
         self.payloadText = payloadText
         self.app = app
         self.channel = channel
         self.offline = offline
         self.parsed = parsed
+        self.via = via
+        self.token = token
+        self.headers = headers
     }
 
     public static func == (left: PushRequest, right: PushRequest) -> Bool {
         left.payloadText == right.payloadText && left.app == right.app && left.channel == right.channel
-            && left.offline == right.offline
+            && left.offline == right.offline && left.via == right.via && left.token == right.token
+            && left.headers == right.headers
     }
 }
 
@@ -67,7 +99,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "device", "key"]
     /// The most ids one `read` or `delete` takes.
     public static let maxIds = 10_000
     /// The largest badge number accepted (iOS keeps badges in an `NSInteger`; this leaves room
@@ -151,6 +183,10 @@ extension Request {
         case "subscribe":
             let fields = try RequestFields(op: op, object, accepted: ["topics"])
             return .subscribe(try fields.topics("topics"))
+        case "device":
+            return .device(try DeviceCommand(object))
+        case "key":
+            return .key(try KeyCommand(object))
         default:
             _ = try RequestFields(op: op, object, accepted: [])
             return .ping

@@ -268,6 +268,10 @@ public final class Server {
                 return Reply.ok()
             case .ping:
                 return Reply.ok(["version": .string(Version.current)])
+            case .device(let command):
+                return dispatch(.device(command, at: time.wallNow)) ?? Reply.ok()
+            case .key(let command):
+                return dispatch(.key(command)) ?? Reply.ok()
             }
         } catch let error as WireError {
             return Reply.error(error.message)

@@ -202,6 +202,29 @@ public final class Store {
             try setting(SettingKey.appState, settings.appState.rawValue)
             try setting(SettingKey.dropped, String(settings.dropped))
             try setting(SettingKey.badgeSync, settings.badgeSync ? "true" : "false")
+        case .device(let device):
+            try writes.device.bind(device.token, at: 1)
+            try writes.device.bind(device.app, at: 2)
+            try writes.device.bind(device.vendor.rawValue, at: 3)
+            if let unregisteredAt = device.unregisteredAt {
+                try writes.device.bind(unregisteredAt.millisecondsSince1970, at: 4)
+            } else {
+                try writes.device.bindNull(at: 4)
+            }
+            try writes.device.run()
+        case .removeDevice(let token):
+            try writes.removeDevice.bind(token, at: 1)
+            try writes.removeDevice.run()
+        case .providerKey(let key):
+            try writes.providerKey.bind(key.id, at: 1)
+            try writes.providerKey.bind(key.vendor.rawValue, at: 2)
+            try writes.providerKey.bind(key.team, at: 3)
+            try writes.providerKey.bind(key.appKey, at: 4)
+            try writes.providerKey.bind(key.secret, at: 5)
+            try writes.providerKey.run()
+        case .removeProviderKey(let id):
+            try writes.removeProviderKey.bind(id, at: 1)
+            try writes.removeProviderKey.run()
         }
     }
 
@@ -222,6 +245,9 @@ public final class Store {
         statement.stage(message.taskId, at: 13)
         statement.stage(message.msgId, at: 14)
         statement.stage(message.payload, at: 15)
+        statement.stage(message.via.rawValue, at: 16)
+        statement.stage(message.token, at: 17)
+        statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 18)
         try statement.runStaged()
     }
 

@@ -19,6 +19,10 @@ struct WriteStatements {
     let setLaunch: Statement
     let badge: Statement
     let setting: Statement
+    let device: Statement
+    let removeDevice: Statement
+    let providerKey: Statement
+    let removeProviderKey: Statement
 
     init(_ database: Database) throws(SQLiteError) {
         // IMMEDIATE: take the write lock at the start, so a busy database is found (and waited
@@ -29,7 +33,7 @@ struct WriteStatements {
         insert = try database.prepare(
             """
             INSERT INTO messages (\(Schema.messageColumns))
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
             """)
         // RETURNING tells the store which app's unread count moved, without a second query.
         // A held message is not delivered yet, so it cannot be read; releasing it delivers it unread.
@@ -60,5 +64,19 @@ struct WriteStatements {
             """)
         setting = try database.prepare(
             "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        device = try database.prepare(
+            """
+            INSERT INTO devices (token, app, vendor, unregistered_at) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (token) DO UPDATE SET app = excluded.app, vendor = excluded.vendor,
+                unregistered_at = excluded.unregistered_at
+            """)
+        removeDevice = try database.prepare("DELETE FROM devices WHERE token = ?1")
+        providerKey = try database.prepare(
+            """
+            INSERT INTO provider_keys (id, vendor, team, app_key, secret) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (id) DO UPDATE SET vendor = excluded.vendor, team = excluded.team,
+                app_key = excluded.app_key, secret = excluded.secret
+            """)
+        removeProviderKey = try database.prepare("DELETE FROM provider_keys WHERE id = ?1")
     }
 }
