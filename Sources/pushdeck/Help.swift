@@ -17,6 +17,9 @@ enum Help {
           pushdeck watch  [--topic T]...
           pushdeck demo   [--speed X]
           pushdeck ping
+          pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]
+                          | remove TOKEN | unregister TOKEN
+          pushdeck key    add apns --key-id K --team T --p8 FILE | list [--json] | remove ID
 
         Every client command takes --socket P (else $PUSHDECK_SOCKET, else
         $XDG_RUNTIME_DIR/pushdeck/pushdeck.sock, else /tmp/pushdeck-$UID/pushdeck.sock).
@@ -27,17 +30,22 @@ enum Help {
     static let commands: [String: String] = [
         "ui": """
             pushdeck [ui] [--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]
+                          [--devices open|strict]
               The full-screen notification center. It owns the socket and the store itself: no
               server to start first. Keys: ↑↓ move, ⏎ open, r read, a all read, c clear badge,
               m push on/off, f app state, d delete, / filter, o open banner, Esc dismiss, ? help, q quit.
             """,
         "serve": """
             pushdeck serve [--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]
+                           [--devices open|strict]
               The same server without a terminal, for scripts and CI. Logs go to stderr.
               Stops cleanly on SIGTERM or ^C (the socket is removed, the store closed).
               --db P        the SQLite inbox (default $PUSHDECK_DB, $XDG_DATA_HOME/pushdeck/inbox.sqlite,
                             ~/.local/share/pushdeck/inbox.sqlite)
               --memory      keep nothing on disk
+              --devices open|strict  an unknown device token pushed to through the gateway is
+                            registered to the request's app (open, the default) or refused as
+                            the vendor would (strict: APNs BadDeviceToken)
             """,
         "send": """
             pushdeck send [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
@@ -93,6 +101,27 @@ enum Help {
         "ping": """
             pushdeck ping
               Checks that a server answers; prints its version.
+            """,
+        "device": """
+            pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]
+                            | remove TOKEN | unregister TOKEN
+              The devices the provider gateway knows. A token (hex digits, an even number of them:
+              64 on a phone, 160 on the simulator) belongs to one app of one vendor.
+              add          register TOKEN to BUNDLE (again: moves it, and registers it anew)
+              list         the devices: a table, or with --json a JSON array
+              remove       forget TOKEN (under --devices open its next push registers it again)
+              unregister   APNs answers 410 Unregistered, with this moment's timestamp, from now on
+              A push to a token of another app is refused with DeviceTokenNotForTopic.
+            """,
+        "key": """
+            pushdeck key add apns --key-id K --team T --p8 FILE | list [--json] | remove ID
+                         add jpush --app-key K --master-secret S
+                         add getui --app-id I --app-key K --master-secret S
+              The vendors' credentials. With an APNs key added, a gateway request must carry a
+              provider token (authorization: bearer JWT) signed ES256 with it, whose kid is K, iss
+              is T and iat at most an hour old (else 403 InvalidProviderToken or
+              ExpiredProviderToken); with none, any well-formed token is taken. FILE is the .p8
+              file Apple hands out (a PKCS#8 EC P-256 private key). 'list' never shows a secret.
             """,
     ]
 }

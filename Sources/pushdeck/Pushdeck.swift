@@ -61,6 +61,8 @@ enum Pushdeck {
             case "app": return try ClientCommands.app(&arguments)
             case "watch": return try ClientCommands.watch(&arguments)
             case "ping": return try ClientCommands.ping(&arguments)
+            case "device": return try DeviceCommands.device(&arguments)
+            case "key": return try DeviceCommands.key(&arguments)
             default: return 2
             }
         } catch let error as UsageError {

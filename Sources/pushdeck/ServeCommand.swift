@@ -39,6 +39,12 @@ enum ServeCommand {
             if let bytes = try arguments.intOption("--max-request", in: 1024...(16 << 20)) {
                 options.maxObjectBytes = bytes
             }
+            if let policy = try arguments.option("--devices") {
+                guard let known = DevicePolicy(rawValue: policy) else {
+                    throw UsageError("--devices takes open or strict, not '\(policy)'", command: arguments.command)
+                }
+                options.devicePolicy = known
+            }
         }
 
         /// Opens the store, binds the socket and builds the server; a failure names what and where.
