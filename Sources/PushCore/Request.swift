@@ -9,6 +9,8 @@ public enum Request: Sendable, Equatable {
     case list(ListQuery)
     case subscribe([Topic])
     case ping
+    /// Where the provider gateway listens (`pushdeck gateway`).
+    case gateway
 }
 
 /// A `push` request, or an object without `op`.
@@ -67,7 +69,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "gateway"]
     /// The most ids one `read` or `delete` takes.
     public static let maxIds = 10_000
     /// The largest badge number accepted (iOS keeps badges in an `NSInteger`; this leaves room
@@ -151,6 +153,9 @@ extension Request {
         case "subscribe":
             let fields = try RequestFields(op: op, object, accepted: ["topics"])
             return .subscribe(try fields.topics("topics"))
+        case "gateway":
+            _ = try RequestFields(op: op, object, accepted: [])
+            return .gateway
         default:
             _ = try RequestFields(op: op, object, accepted: [])
             return .ping

@@ -61,6 +61,7 @@ enum Pushdeck {
             case "app": return try ClientCommands.app(&arguments)
             case "watch": return try ClientCommands.watch(&arguments)
             case "ping": return try ClientCommands.ping(&arguments)
+            case "gateway": return try GatewayCommand.run(&arguments)
             default: return 2
             }
         } catch let error as UsageError {
