@@ -16,21 +16,23 @@ let package = Package(
         .systemLibrary(name: "CNCurses", path: "Sources/CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2", providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(name: "CHTTPParser", path: "Sources/CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
 
         // MARK: - Modules (DESIGN §7)
         .target(name: "PushCore", swiftSettings: strict),
         .target(name: "PushStore", dependencies: ["PushCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "PushServer", dependencies: ["PushCore", "PushStore"], swiftSettings: strict),
+        .target(name: "PushGateway", dependencies: ["PushCore", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
+        .target(name: "PushServer", dependencies: ["PushCore", "PushStore", "PushGateway"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
-        .target(name: "PushGateway", dependencies: ["PushCore", "COpenSSL"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal", "PushGateway"],
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal"],
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal"],
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)

@@ -9,6 +9,8 @@ public enum Request: Sendable, Equatable {
     case list(ListQuery)
     case subscribe([Topic])
     case ping
+    /// Where the provider gateway listens (`pushdeck gateway`).
+    case gateway
     /// `pushdeck device …` (DESIGN §8).
     case device(DeviceCommand)
     /// `pushdeck key …` (DESIGN §8).
@@ -99,7 +101,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "device", "key"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "gateway", "device", "key"]
     /// The most ids one `read` or `delete` takes.
     public static let maxIds = 10_000
     /// The largest badge number accepted (iOS keeps badges in an `NSInteger`; this leaves room
@@ -187,6 +189,9 @@ extension Request {
             return .device(try DeviceCommand(object))
         case "key":
             return .key(try KeyCommand(object))
+        case "gateway":
+            _ = try RequestFields(op: op, object, accepted: [])
+            return .gateway
         default:
             _ = try RequestFields(op: op, object, accepted: [])
             return .ping

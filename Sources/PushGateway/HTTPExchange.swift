@@ -1,4 +1,3 @@
-import Foundation
 import PushCore
 
 /// One header as it arrived: name lower-cased (HTTP/2 sends them so; HTTP/1.1 names are folded).

@@ -5,7 +5,8 @@ enum Help {
 
         Usage:
           pushdeck [ui]   [--socket P] [--db P | --memory] [--banner-seconds S]
-          pushdeck serve  [--socket P] [--db P | --memory]
+                          [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]
+          pushdeck serve  [--socket P] [--db P | --memory] [--gateway [HOST:PORT]]
           pushdeck send   [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
                           [--title T] [--body B] [--badge N]
           pushdeck badge  [--app A] [--set N | --clear] [--sync on|off] [--watch]
@@ -20,6 +21,7 @@ enum Help {
           pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]
                           | remove TOKEN | unregister TOKEN
           pushdeck key    add apns --key-id K --team T --p8 FILE | list [--json] | remove ID
+          pushdeck gateway [ca]
 
         Every client command takes --socket P (else $PUSHDECK_SOCKET, else
         $XDG_RUNTIME_DIR/pushdeck/pushdeck.sock, else /tmp/pushdeck-$UID/pushdeck.sock).
@@ -30,19 +32,33 @@ enum Help {
     static let commands: [String: String] = [
         "ui": """
             pushdeck [ui] [--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]
+                          [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]
                           [--devices open|strict]
               The full-screen notification center. It owns the socket and the store itself: no
               server to start first. Keys: ↑↓ move, ⏎ open, r read, a all read, c clear badge,
               m push on/off, f app state, d delete, / filter, o open banner, Esc dismiss, ? help, q quit.
+              --gateway [HOST:PORT]  also answer the APNs provider API over HTTP/2 and HTTP/1.1
+                            (default 127.0.0.1:2197): TLS with ALPN h2/http/1.1; on loopback also
+                            cleartext h2c (prior knowledge) and HTTP/1.1. Non-loopback: TLS only.
+              --tls-cert F --tls-key F  the gateway's certificate and key (PEM); without them a local
+                            CA and a certificate for localhost, 127.0.0.1, ::1 are made once under
+                            $XDG_DATA_HOME/pushdeck/tls (see 'pushdeck gateway ca')
             """,
         "serve": """
             pushdeck serve [--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]
+                           [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]
                            [--devices open|strict]
               The same server without a terminal, for scripts and CI. Logs go to stderr.
               Stops cleanly on SIGTERM or ^C (the socket is removed, the store closed).
               --db P        the SQLite inbox (default $PUSHDECK_DB, $XDG_DATA_HOME/pushdeck/inbox.sqlite,
                             ~/.local/share/pushdeck/inbox.sqlite)
               --memory      keep nothing on disk
+              --gateway [HOST:PORT]  also answer the APNs provider API over HTTP/2 and HTTP/1.1
+                            (default 127.0.0.1:2197): TLS with ALPN h2/http/1.1; on loopback also
+                            cleartext h2c (prior knowledge) and HTTP/1.1. Non-loopback: TLS only.
+              --tls-cert F --tls-key F  the gateway's certificate and key (PEM); without them a local
+                            CA and a certificate for localhost, 127.0.0.1, ::1 are made once under
+                            $XDG_DATA_HOME/pushdeck/tls (see 'pushdeck gateway ca')
               --devices open|strict  an unknown device token pushed to through the gateway is
                             registered to the request's app (open, the default) or refused as
                             the vendor would (strict: APNs BadDeviceToken)
@@ -97,6 +113,12 @@ enum Help {
             pushdeck demo [--speed X]
               Plays the sample scenario from Resources through a running pushdeck: Chinese and
               English messages on both channels, badge changes, the push switch and app states.
+            """,
+        "gateway": """
+            pushdeck gateway [ca]
+              Prints where the running pushdeck's provider gateway listens (HOST:PORT), or with
+              'ca' the path of the CA certificate to trust (curl --cacert, SSL_CERT_FILE,
+              REQUESTS_CA_BUNDLE). Exit 1 when the running pushdeck has no gateway.
             """,
         "ping": """
             pushdeck ping

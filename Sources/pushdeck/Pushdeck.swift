@@ -63,6 +63,7 @@ enum Pushdeck {
             case "ping": return try ClientCommands.ping(&arguments)
             case "device": return try DeviceCommands.device(&arguments)
             case "key": return try DeviceCommands.key(&arguments)
+            case "gateway": return try GatewayCommand.run(&arguments)
             default: return 2
             }
         } catch let error as UsageError {

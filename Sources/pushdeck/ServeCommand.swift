@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushGateway
 import PushServer
 import PushStore
 import PushTerminal
@@ -12,6 +13,8 @@ enum ServeCommand {
         var strictFolder: Bool
         var databasePath: String?
         var options: ServerOptions
+        /// `--gateway [HOST:PORT]`, with `--tls-cert`/`--tls-key` (DESIGN §8).
+        var gateway: GatewaySetup?
 
         init(_ arguments: inout Arguments) throws(UsageError) {
             let environment = ProcessInfo.processInfo.environment
@@ -45,6 +48,7 @@ enum ServeCommand {
                 }
                 options.devicePolicy = known
             }
+            gateway = try GatewaySetup(&arguments, environment: environment)
         }
 
         /// Opens the store, binds the socket and builds the server; a failure names what and where.
@@ -73,7 +77,17 @@ enum ServeCommand {
                 store.close()
                 throw Failure.refused(error.message)
             }
-            return try Server(store: store, listener: listener, signals: signals, options: options)
+            let server = try Server(store: store, listener: listener, signals: signals, options: options)
+            if let gateway {
+                do {
+                    server.attach(gateway: try gateway.start(devices: options.devicePolicy, log: log))
+                } catch {
+                    listener.close()
+                    store.close()
+                    throw Failure.refused("\(error)")
+                }
+            }
+            return server
         }
     }
 
@@ -82,6 +96,9 @@ enum ServeCommand {
         try arguments.finish()
         let server = try setup.makeServer(signals: try SignalPipe(), log: { printError("pushdeck: \($0)") })
         printError("pushdeck \(Version.current): listening on \(setup.socketPath), inbox \(setup.databasePath ?? "in memory")")
+        if let gateway = server.gateway {
+            printError("pushdeck: gateway on \(gateway.address)\(gateway.configuration.caPath.map { ", CA \($0)" } ?? "")")
+        }
         server.run()
         return 0
     }
