@@ -160,7 +160,9 @@ public final class Gateway {
     private func advance(_ connection: GatewayConnection) {
         if connection.stage == .sniffing && !sniff(connection) { return }
         if connection.stage == .handshaking && !handshake(connection) { return }
-        guard connection.stage == .open, let session = connection.session else { return }
+        guard connection.stage == .open else { return }
+        if connection.session == nil && !sniffDecrypted(connection) { return }
+        guard let session = connection.session else { return }
         let alive = connection.read(into: readBuffer, chunk: 256 * 1024) { bytes in
             if !session.receive(bytes) { connection.closing = true }
         }
@@ -225,8 +227,11 @@ public final class Gateway {
             var selected: UnsafePointer<UInt8>?
             var length: UInt32 = 0
             SSL_get0_alpn_selected(ssl, &selected, &length)
-            let http2 = selected.map { String(decoding: UnsafeBufferPointer(start: $0, count: Int(length)), as: UTF8.self) == "h2" } ?? false
             connection.stage = .open
+            // No ALPN at all (aioapns, older clients — Apple's servers take them): the decrypted
+            // first bytes tell, as they do in cleartext (`sniffDecrypted`).
+            guard let selected else { return true }
+            let http2 = String(decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self) == "h2"
             start(connection, http2: http2)
             return true
         }
@@ -260,6 +265,36 @@ public final class Gateway {
         } else {
             connection.session = HTTP1Session(limits: configuration.limits, isTLS: connection.isTLS, onRequest: onRequest)
         }
+    }
+
+    /// TLS without ALPN: reads decrypted bytes until they match the HTTP/2 preface or cannot, then
+    /// starts that session and hands it the bytes. False: not decided yet, or closed.
+    private func sniffDecrypted(_ connection: GatewayConnection) -> Bool {
+        let preface = GatewayConnection.preface
+        let alive = connection.read(into: readBuffer, chunk: preface.count) { bytes in
+            connection.sniffed.append(contentsOf: bytes)
+        }
+        let compared = min(connection.sniffed.count, preface.count)
+        let isHTTP2 = connection.sniffed.prefix(compared).elementsEqual(preface.prefix(compared))
+        if !alive && connection.sniffed.isEmpty {
+            drop(connection)
+            return false
+        }
+        if connection.sniffed.isEmpty || (isHTTP2 && connection.sniffed.count < preface.count) {
+            if !alive { drop(connection) }
+            return false
+        }
+        start(connection, http2: isHTTP2)
+        let bytes = connection.sniffed
+        connection.sniffed = []
+        guard let session = connection.session else { return false }
+        if !bytes.withUnsafeBytes({ session.receive($0) }) { connection.closing = true }
+        if !alive {
+            connection.closing = true
+            session.peerClosed()
+            return false
+        }
+        return true
     }
 
     /// A whole request: the routes decide; an inbox request is answered after the commit.
