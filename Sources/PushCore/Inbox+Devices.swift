@@ -42,7 +42,8 @@ extension Inbox {
                 return
             }
             if device.unregisteredAt == nil {
-                device.unregisteredAt = date
+                // Whole milliseconds, as the store keeps it and the 410's timestamp says it.
+                device.unregisteredAt = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
                 devices[token] = device
                 outcome.write(.device(device))
             }

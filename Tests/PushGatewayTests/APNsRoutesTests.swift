@@ -128,6 +128,11 @@ func reasonAndStatus(_ decision: GatewayDecision) -> (status: Int, reason: Strin
         else { Issue.record("accepted an empty body"); return }
         let value = try #require(made.headers.first { $0.name == "apns-id" }?.value)
         #expect(UUID(uuidString: value) != nil)
+        // A bad apns-id is refused, and answered back so the client can match the refusal.
+        guard case .respond(let bad) = APNsRoutes().decide(
+            apnsRequest(headers: adding(HTTPHeader("apns-id", "12345"))), context: GatewayContext(inbox: Inbox(), now: now))
+        else { Issue.record("accepted a bad apns-id"); return }
+        #expect(bad.headers.first { $0.name == "apns-id" }?.value == "12345")
     }
 
     @Test(arguments: [

@@ -26,8 +26,10 @@ public struct APNsRoutes: GatewayRoutes {
     public static let unreadablePayloadReason = "BadPayload"
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
-        let given = request.values("apns-id").first
-        let apnsId = given.flatMap { UUID(uuidString: $0) == nil ? nil : $0 } ?? UUID().uuidString.lowercased()
+        // The request's own apns-id is answered back even when it is refused as no UUID (clients
+        // such as aioapns match an error to its request by it); a new one when there is none.
+        let given = request.values("apns-id").first.flatMap { Self.isEchoable($0) ? $0 : nil }
+        let apnsId = given ?? UUID().uuidString.lowercased()
         switch check(request, context: context) {
         case .refused(let refusal):
             return .respond(refusal.response(apnsId: apnsId))
@@ -128,6 +130,11 @@ public struct APNsRoutes: GatewayRoutes {
         var kept: [String: String] = [:]
         for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
         return .accepted(Accepted(token: deviceToken, app: app, headers: kept))
+    }
+
+    /// A header value safe to answer back: printable ASCII, at most 128 bytes.
+    static func isEchoable(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 128 && value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
     /// A topic is a bundle id, perhaps with a push type's suffix: letters, digits, `.`, `-`, `_`.
