@@ -60,13 +60,17 @@ public final class ServerProcess: @unchecked Sendable {
     private let log: FileHandle?
 
     /// Starts a server and waits until it answers `ping` (up to 10 s).
-    public init(folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false) throws {
+    public init(folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false,
+                environment: [String: String] = [:]) throws {
         self.folder = folder
         socket = folder.file("s.sock")
         database = folder.file("inbox.sqlite")
         process = Process()
         process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
         process.arguments = ["serve", "--socket", socket] + (memory ? ["--memory"] : ["--db", database]) + extraArguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         _ = FileManager.default.createFile(atPath: folder.file("server.log"), contents: nil)
         log = FileHandle(forWritingAtPath: folder.file("server.log"))
         process.standardError = log
