@@ -40,7 +40,7 @@ let package = Package(
                 swiftSettings: strict),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "TestSupport"],
+        .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "PushGateway", "TestSupport"],
                     swiftSettings: strict),
         // Snapshots/ holds the grid snapshots the tests read by #filePath: not resources, not sources.
         .testTarget(name: "PushTUITests", dependencies: ["PushTUI", "TestSupport"], exclude: ["Snapshots"],

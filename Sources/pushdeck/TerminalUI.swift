@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PushCore
+import PushGateway
 import PushServer
 import PushStore
 import PushTUI
@@ -103,6 +104,7 @@ final class TerminalUI: ServerHost {
 
     func turnEnded(server: Server, now: Instant) {
         if let note = notes.take() { screen.status = note }
+        if screen.gatewayAddress == nil, let gateway = server.gateway { screen.gatewayAddress = gateway.address.description }
         if !screen.filter.isEmpty {
             do {
                 try search.advance(filter: screen.filter, in: server.store)

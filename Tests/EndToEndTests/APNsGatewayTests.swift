@@ -205,7 +205,7 @@ import TestSupport
     @Test func everyHeaderIsCheckedAsAppleDoesAndARefusalChangesNothing() throws {
         let gateway = try GatewayServer(extraArguments: ["--devices", "strict"])
         #expect(try gateway.run(["device", "add", Self.token, "--app", "com.example.shop"]).status == 0)
-        let jwt = "authorization: bearer eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl"
+        let jwt = "authorization: \(APNsKeys.wellFormedAuthorization)"
         let topic = "apns-topic: com.example.shop"
         let cases: [(method: String, path: String, headers: [String], body: String?, mode: CurlMode, status: Int, reason: String)] = [
             ("GET", "/3/device/\(Self.token)", [topic, jwt], nil, .h2c, 405, "MethodNotAllowed"),

@@ -60,10 +60,8 @@ public final class ServerProcess: @unchecked Sendable {
     private let log: FileHandle?
 
     /// Starts a server and waits until it answers `ping` (up to 10 s).
-    public init(
-        folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false,
-        environment: [String: String] = [:]
-    ) throws {
+    public init(folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false,
+                environment: [String: String] = [:]) throws {
         self.folder = folder
         socket = folder.file("s.sock")
         database = folder.file("inbox.sqlite")

@@ -27,10 +27,3 @@ func configure(_ fd: Int32) throws(GatewayError) {
     let fdFlags = fcntl(fd, F_GETFD)
     guard fdFlags >= 0, fcntl(fd, F_SETFD, fdFlags | FD_CLOEXEC) == 0 else { throw GatewayError(call: "fcntl", errno: errno) }
 }
-
-/// Monotonic milliseconds, for the gateway's timeouts.
-func monotonicMilliseconds() -> Int64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
-}

@@ -46,10 +46,16 @@ public final class Gateway {
     private let readBuffer: UnsafeMutableRawBufferPointer
     private var refusedConnections = 0
     private let log: @Sendable (String) -> Void
+    /// The clock of the timeouts (a manual one in tests).
+    private let time: any TimeSource
 
-    public init(configuration: GatewayConfiguration, routes: any GatewayRoutes, log: @escaping @Sendable (String) -> Void = { _ in }) throws(GatewayError) {
+    public init(
+        configuration: GatewayConfiguration, routes: any GatewayRoutes, time: any TimeSource = SystemTime(),
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(GatewayError) {
         self.configuration = configuration
         self.routes = routes
+        self.time = time
         self.log = log
         tls = try TLSServerContext(certificatePath: configuration.certificatePath, keyPath: configuration.keyPath)
         listener = try TCPListener(configuration.address)
@@ -85,7 +91,7 @@ public final class Gateway {
             return
         }
         guard let connection = connections[entry.fd] else { return }
-        let now = monotonicMilliseconds()
+        let now = milliseconds()
         connection.lastActivity = now
         if entry.revents & Int16(POLLOUT) != 0 && !connection.flush() {
             drop(connection)
@@ -100,7 +106,7 @@ public final class Gateway {
     /// Milliseconds until the gateway needs a turn for its timeouts, or nil.
     public func timeout() -> Int64? {
         guard !connections.isEmpty else { return nil }
-        return max(0, nextSweep - monotonicMilliseconds())
+        return max(0, nextSweep - milliseconds())
     }
 
     /// After the turn's commit: writes the answers that came, closes what is over, and (once a
@@ -110,7 +116,7 @@ public final class Gateway {
             if let connection = connections[fd] { pump(connection) }
         }
         dirty.removeAll(keepingCapacity: true)
-        let now = monotonicMilliseconds()
+        let now = milliseconds()
         if !connections.isEmpty && now >= nextSweep {
             nextSweep = now + 1000
             sweep(now: now)
@@ -125,6 +131,8 @@ public final class Gateway {
         }
         connections.removeAll()
     }
+
+    private func milliseconds() -> Int64 { time.now.nanoseconds / 1_000_000 }
 
     // MARK: - Connections
 
@@ -150,9 +158,9 @@ public final class Gateway {
                 continue
             }
             nextID += 1
-            let connection = GatewayConnection(fd: fd, id: nextID, cleartextAllowed: configuration.address.isLoopback, now: monotonicMilliseconds())
+            let connection = GatewayConnection(fd: fd, id: nextID, cleartextAllowed: configuration.address.isLoopback, now: milliseconds())
             connections[fd] = connection
-            if nextSweep == 0 { nextSweep = monotonicMilliseconds() + 1000 }
+            if nextSweep == 0 { nextSweep = milliseconds() + 1000 }
         }
     }
 

@@ -133,7 +133,7 @@ final class HTTP1Session: HTTPSession {
         if inValue || !field.isEmpty { endHeader() }
         if parser.pointee.content_length != UInt64.max && parser.pointee.content_length > UInt64(limits.maxBodyBytes) {
             refusal = 413
-            return 2
+            return -1  // (1 and 2 would mean "no body"; anything else stops the parser)
         }
         // curl and others wait a second for `100 Continue` before a larger body.
         if slots.isEmpty, headers.contains(where: { $0.name == "expect" && $0.value.lowercased() == "100-continue" }) {
