@@ -17,7 +17,8 @@ export SWIFT_BACKTRACE=enable=no
 
 build=Fuzz/build
 mkdir -p "$build/modules"
-flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$build/modules" -I Sources/CSQLite)
+flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$build/modules" -I Sources/CSQLite
+       -I Sources/COpenSSL -I Sources/CNGHTTP2 -I Sources/CHTTPParser)
 link=()
 # lld silences ~40 harmless gold warnings about __asan_check_* symbols.
 if command -v ld.lld >/dev/null 2>&1; then link+=(-use-ld=lld); fi
@@ -30,17 +31,19 @@ module() { # name, then the sources
 }
 module PushCore Sources/PushCore/*.swift
 module PushStore Sources/PushStore/*.swift
+module PushGateway $(find Sources/PushGateway -name '*.swift' | sort)
 module PushServer Sources/PushServer/*.swift
 
 target() { # name, entry file, objects...
     local name="$1" entry="$2"; shift 2
     echo "fuzz: linking $name"
     swiftc "${flags[@]}" "${link[@]}" -module-name "Fuzz_${name//-/_}" Fuzz/FuzzCheck.swift "$entry" "$@" -lsqlite3 \
-        -o "$build/$name"
+        -lssl -lcrypto -lnghttp2 -lhttp_parser -o "$build/$name"
 }
 target framer Fuzz/FramerFuzz.swift "$build/PushCore.o"
 target json Fuzz/JSONFuzz.swift "$build/PushCore.o"
-target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushServer.o"
+target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o"
+target apns Fuzz/APNsFuzz.swift "$build/PushCore.o" "$build/PushGateway.o"
 
 # Seeds: every sample payload and test vector, plus the hand-written request sessions.
 seeds="$build/seeds"
@@ -55,7 +58,7 @@ echo "fuzz: $(ls "$seeds" | wc -l) seed inputs"
 
 failed=0
 summary=()
-for name in framer json request; do
+for name in framer json request apns; do
     corpus="$build/corpus/$name"
     crashes="$build/crashes/$name"
     mkdir -p "$corpus" "$crashes"
