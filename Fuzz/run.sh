@@ -17,7 +17,8 @@ export SWIFT_BACKTRACE=enable=no
 
 build=Fuzz/build
 mkdir -p "$build/modules"
-flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$build/modules" -I Sources/CSQLite)
+flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$build/modules" -I Sources/CSQLite
+       -I Sources/COpenSSL -I Sources/CNGHTTP2 -I Sources/CHTTPParser)
 link=()
 # lld silences ~40 harmless gold warnings about __asan_check_* symbols.
 if command -v ld.lld >/dev/null 2>&1; then link+=(-use-ld=lld); fi
@@ -30,6 +31,7 @@ module() { # name, then the sources
 }
 module PushCore Sources/PushCore/*.swift
 module PushStore Sources/PushStore/*.swift
+module PushGateway -enable-testing $(find Sources/PushGateway -name '*.swift')
 module PushServer Sources/PushServer/*.swift
 
 target() { # name, entry file, objects...
@@ -40,7 +42,9 @@ target() { # name, entry file, objects...
 }
 target framer Fuzz/FramerFuzz.swift "$build/PushCore.o"
 target json Fuzz/JSONFuzz.swift "$build/PushCore.o"
-target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushServer.o"
+target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" \
+    -lssl -lcrypto -lnghttp2 -lhttp_parser
+target http1 Fuzz/HTTP1Fuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 
 # Seeds: every sample payload and test vector, plus the hand-written request sessions.
 seeds="$build/seeds"
@@ -48,14 +52,14 @@ rm -rf "$seeds"
 mkdir -p "$seeds"
 for folder in Resources Tests/Fixtures/corpus Fuzz/vectors; do
     [ -d "$folder" ] || continue
-    find "$folder" -type f \( -name '*.apns' -o -name '*.json' -o -name '*.jsonl' \) -size -64k -print0 |
+    find "$folder" -type f \( -name '*.apns' -o -name '*.json' -o -name '*.jsonl' -o -name '*.http' \) -size -64k -print0 |
         while IFS= read -r -d '' file; do cp "$file" "$seeds/$(echo "$file" | tr '/' '_')"; done
 done
 echo "fuzz: $(ls "$seeds" | wc -l) seed inputs"
 
 failed=0
 summary=()
-for name in framer json request; do
+for name in framer json request http1; do
     corpus="$build/corpus/$name"
     crashes="$build/crashes/$name"
     mkdir -p "$corpus" "$crashes"
