@@ -9,6 +9,8 @@ import PushCore
 public struct APNsRoutes: GatewayRoutes {
     /// What an unknown token gets (`--devices`).
     public var devices: DevicePolicy
+    /// Tokens already parsed and checked (a backend sends the same one for up to an hour).
+    let tokens = ProviderTokenCache()
 
     public init(devices: DevicePolicy = .open) { self.devices = devices }
 
@@ -82,10 +84,10 @@ public struct APNsRoutes: GatewayRoutes {
         func header(_ name: String) -> String? { request.values(name).first }
 
         guard let authorization = header("authorization") else { return .refused(APNsRefusal(.missingProviderToken)) }
-        guard let token = ProviderToken(authorization: authorization) else {
+        guard let token = tokens.token(authorization) else {
             return .refused(APNsRefusal(.invalidProviderToken))
         }
-        if let problem = token.problem(keys: context.inbox.apnsKeys, now: context.now) {
+        if let problem = tokens.problem(token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now) {
             return .refused(APNsRefusal(problem))
         }
 
