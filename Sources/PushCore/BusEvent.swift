@@ -9,6 +9,12 @@ public enum Topic: String, Sendable, Equatable, CaseIterable {
     case modeChanged = "mode.changed"
     case appChanged = "app.changed"
     case feedback = "feedback"
+    /// A banner came down, or took a new message while up (`count` is its `+N` + 1): what
+    /// `expect --banner` and `play`'s `banner` check, published by the reducer wherever the
+    /// banner gets a new message, so every rule that shows or suppresses one is covered.
+    case bannerShown = "banner.shown"
+    /// `reset` ran: `app` (null for every app) and `all`.
+    case reset = "reset"
 }
 
 /// One event on the bus. On the wire it is one compact JSON line: `{"topic":"…", …fields}`.

@@ -268,6 +268,8 @@ public final class Server {
                 return Reply.ok()
             case .ping:
                 return Reply.ok(["version": .string(Version.current)])
+            case .reset(let app, let all):
+                return dispatch(.reset(app: app, all: all)) ?? Reply.ok()
             }
         } catch let error as WireError {
             return Reply.error(error.message)
