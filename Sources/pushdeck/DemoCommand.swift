@@ -58,10 +58,7 @@ enum DemoCommand {
             if narrate, let say = step.say { writeLine(String(format: "%6.1fs  %@", step.at, say)) }
             if let file = step.send {
                 let text = try String(contentsOf: resources.appendingPathComponent(file), encoding: .utf8)
-                var request = "{\"op\":\"push\","
-                if let app = step.app { request += "\"app\":\(JSON.string(app).compactText)," }
-                request += "\"payload\":\(text)}\n"
-                try client.send(Array(request.utf8))
+                try client.send(Request.push(PushRequest(payloadText: text, app: step.app)).wireLine)
                 _ = try client.readReply()
             } else if let request = step.request {
                 _ = try client.request(request)

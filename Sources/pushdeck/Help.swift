@@ -17,6 +17,9 @@ enum Help {
           pushdeck watch  [--topic T]...
           pushdeck demo   [--speed X]
           pushdeck ping
+          pushdeck reset  [--app A] [--all]
+          pushdeck expect [--app A] [--title RE] [--body RE] [--via V] [--count N] [--since ID]
+                          [--badge N] [--server-badge N] [--unread N] [--banner] [--timeout S]
 
         Every client command takes --socket P (else $PUSHDECK_SOCKET, else
         $XDG_RUNTIME_DIR/pushdeck/pushdeck.sock, else /tmp/pushdeck-$UID/pushdeck.sock).
@@ -83,12 +86,38 @@ enum Help {
             pushdeck watch [--topic T]...
               Prints one JSON event per line until ^C. Topics: message.received, remote.received,
               message.read, message.deleted, message.dropped, badge.changed, mode.changed,
-              app.changed, feedback (all when none given).
+              app.changed, feedback, banner.shown, reset (all when none given).
             """,
         "demo": """
             pushdeck demo [--speed X]
               Plays the sample scenario from Resources through a running pushdeck: Chinese and
               English messages on both channels, badge changes, the push switch and app states.
+            """,
+        "reset": """
+            pushdeck reset [--app A] [--all]
+              A clean state in one committed change: the app's messages (every app's without
+              --app), held queue, badges and unread counts to nothing; push mode on, app state
+              foreground, dropped count 0, badge sync on (these are one per inbox, so --app resets
+              them too). Message ids keep counting up. --all also forgets devices and keys.
+              Prints the reply line.
+            """,
+        "expect": """
+            pushdeck expect [conditions] [--timeout S]
+              Waits on the bus (no polling) until every condition holds, prints the matching message
+              (or the ledgers) as one JSON line and exits 0; after --timeout seconds (default 5)
+              exits 1 with one line on stderr saying what it saw instead (closest message, ledgers).
+              --app A          messages of app A; the ledgers below are A's (else totals)
+              --title RE       the title matches the regular expression (NSRegularExpression)
+              --body RE        the body matches the regular expression
+              --via V          came in through V: socket, apns, jpush, getui, mqtt
+              --count N        N matching messages since expect started (default 1)
+              --since ID       messages already stored after id ID count too
+              --banner         count banners shown (in the foreground with push on) instead
+              --badge N        the icon badge is N
+              --server-badge N the server badge is N
+              --unread N       N unread messages
+              With only --badge/--server-badge/--unread, no message is needed: it holds as soon
+              as the ledgers do (at once if they already do).
             """,
         "ping": """
             pushdeck ping
