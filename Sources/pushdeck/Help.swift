@@ -20,6 +20,7 @@ enum Help {
           pushdeck reset  [--app A] [--all]
           pushdeck expect [--app A] [--title RE] [--body RE] [--via V] [--count N] [--since ID]
                           [--badge N] [--server-badge N] [--unread N] [--banner] [--timeout S]
+          pushdeck play   FILE... [--instant | --speed X] [--live] [--junit FILE] [--json]
 
         Every client command takes --socket P (else $PUSHDECK_SOCKET, else
         $XDG_RUNTIME_DIR/pushdeck/pushdeck.sock, else /tmp/pushdeck-$UID/pushdeck.sock).
@@ -118,6 +119,20 @@ enum Help {
               --unread N       N unread messages
               With only --badge/--server-badge/--unread, no message is needed: it holds as soon
               as the ledgers do (at once if they already do).
+            """,
+        "play": """
+            pushdeck play FILE... [--instant | --speed X] [--live] [--junit FILE] [--json] [--banner-seconds S]
+              Plays scenario files (JSON: {"name":…,"steps":[…]}, see README "Scenarios").
+              Without --live: in process, on an in-memory inbox and a manual clock — an hour of
+              pushes and banners takes milliseconds, the same on every run; no server needed.
+              --live        into the running pushdeck, at the scenario's times (× --speed X;
+                            --instant: no waiting). held, dropped, banner and callback expects
+                            are checked only without --live.
+              --junit FILE  write JUnit XML: one test case per expect, failures with the message
+              --json        print a JSON report instead of text
+              Prints each failure as FILE: step N (at T s): field: expected X, got Y, then a
+              summary line. Exit 0 when every expect holds, 1 when one does not, 2 when a file
+              cannot be played (file, step and field path in the message; nothing runs).
             """,
         "ping": """
             pushdeck ping

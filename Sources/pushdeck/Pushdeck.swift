@@ -63,6 +63,7 @@ enum Pushdeck {
             case "ping": return try ClientCommands.ping(&arguments)
             case "reset": return try VerdictCommands.reset(&arguments)
             case "expect": return try VerdictCommands.expect(&arguments)
+            case "play": return try PlayCommand.run(&arguments)
             default: return 2
             }
         } catch let error as UsageError {
