@@ -59,16 +59,14 @@ public struct InstantPlayer {
             apply(reduce(into: &inbox, .setAppState(state), now: now))
         case .mode(let mode):
             apply(reduce(into: &inbox, .setMode(mode), now: now))
+        case .read(.all):
+            apply(reduce(into: &inbox, .readAll(app: step.app), now: now))
         case .read(let what):
-            let event: Event
-            switch what {
-            case .all: event = .readAll(app: step.app)
-            case .id(let id): event = .read(messages[id].map { [$0] } ?? [])
-            case .last:
-                let newest = messages.values.filter { !$0.held && (step.app == nil || $0.app == step.app) }.max { $0.id < $1.id }
-                event = .read(newest.map { [$0] } ?? [])
-            }
-            apply(reduce(into: &inbox, event, now: now))
+            apply(reduce(into: &inbox, .read(message(what, app: step.app)), now: now))
+        case .delete(let what):
+            apply(reduce(into: &inbox, .delete(message(what, app: step.app)), now: now))
+        case .reset:
+            apply(reduce(into: &inbox, .reset(app: step.app, all: false), now: now))
         case .badge(let change, let sync):
             apply(reduce(into: &inbox, .badge(app: step.app, change: change, sync: sync), now: now))
         case .wait(let seconds):
@@ -81,6 +79,17 @@ public struct InstantPlayer {
             break
         }
         return nil
+    }
+
+    /// The message a read or delete step means (none when there is no such message).
+    private func message(_ what: ReadWhat, app: String?) -> [Message] {
+        switch what {
+        case .all: return []
+        case .id(let id): return messages[id].map { [$0] } ?? []
+        case .last:
+            let newest = messages.values.filter { !$0.held && (app == nil || $0.app == app) }.max { $0.id < $1.id }
+            return newest.map { [$0] } ?? []
+        }
     }
 
     /// Everything an expect can check, now.

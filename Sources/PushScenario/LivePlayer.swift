@@ -17,6 +17,8 @@ public final class LivePlayer {
     /// The newest delivered message id, per app and over all (`read: "last"`).
     private var newest: [String: Int64] = [:]
     private var newestOverall: Int64?
+    /// The ids the server gave this play's messages, in order: a scenario's id N is `created[N-1]`.
+    private var created: [Int64] = []
 
     public init(socket: String, speed: Double = 1, instant: Bool = false) throws(ClientError) {
         queries = try SocketClient(path: socket)
@@ -48,19 +50,20 @@ public final class LivePlayer {
         switch step.action {
         case .push(let push):
             lastReply = try queries.request(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel)))
+            if let id = lastReply?["id"]?.intValue { created.append(Int64(id)) }
             if lastReply?["delivered"] == .bool(true), let id = lastReply?["id"]?.intValue {
                 note(id: Int64(id), app: nil)
             }
         case .state(let state): _ = try queries.request(.app(state))
         case .mode(let mode): _ = try queries.request(.mode(mode))
+        case .read(.all):
+            _ = try queries.request(.read(.all(app: step.app)))
         case .read(let what):
-            try drainEvents()
-            switch what {
-            case .all: _ = try queries.request(.read(.all(app: step.app)))
-            case .id(let id): _ = try queries.request(.read(.ids([id])))
-            case .last:
-                if let id = step.app.map({ newest[$0] }) ?? newestOverall { _ = try queries.request(.read(.ids([id]))) }
-            }
+            if let id = try liveId(what, app: step.app) { _ = try queries.request(.read(.ids([id]))) }
+        case .delete(let what):
+            if let id = try liveId(what, app: step.app) { _ = try queries.request(.delete([id])) }
+        case .reset:
+            _ = try queries.request(.reset(app: step.app, all: false))
         case .badge(let change, let sync): _ = try queries.request(.badge(app: step.app, change: change, sync: sync))
         case .wait(let seconds):
             if !instant { usleep(useconds_t(min(seconds / speed, 3600) * 1_000_000)) }
@@ -83,6 +86,17 @@ public final class LivePlayer {
             break
         }
         return nil
+    }
+
+    /// The server's id of the message a step means.
+    private func liveId(_ what: ReadWhat, app: String?) throws(ClientError) -> Int64? {
+        switch what {
+        case .all: return nil
+        case .id(let id): return id >= 1 && id <= created.count ? created[Int(id) - 1] : id
+        case .last:
+            try drainEvents()
+            return app.map { newest[$0] } ?? newestOverall
+        }
     }
 
     private func note(id: Int64, app: String?) {

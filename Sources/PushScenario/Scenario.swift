@@ -44,6 +44,10 @@ public enum Action: Sendable, Equatable {
     case badge(change: BadgeChange?, sync: Bool?)
     case wait(Double)
     case expect(Expectation)
+    /// Delete a message (what `record` writes for a deletion).
+    case delete(ReadWhat)
+    /// `pushdeck reset` (of the step's app, or all).
+    case reset
     /// A step with only `say`.
     case none
 
@@ -58,6 +62,8 @@ public enum Action: Sendable, Equatable {
         case .badge: "badge"
         case .wait: "wait"
         case .expect: "expect"
+        case .delete: "delete"
+        case .reset: "reset"
         case .none: "say"
         }
     }
@@ -73,6 +79,8 @@ public struct ScenarioPush: Sendable, Equatable {
     }
 }
 
+/// Which message a `read` or `delete` step means. An id is the scenario's own: the Nth message
+/// the scenario's pushes created (what the inbox gives it when play starts from a clean one).
 public enum ReadWhat: Sendable, Equatable {
     case all
     case id(Int64)

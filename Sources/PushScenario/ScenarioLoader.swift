@@ -21,7 +21,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 public enum ScenarioLoader {
     /// The step keys besides the action: when, which app, narration.
     static let stepKeys = ["at", "app", "say"]
-    static let actions = ["push", "state", "mode", "read", "badge", "wait", "expect"]
+    static let actions = ["push", "state", "mode", "read", "badge", "wait", "expect", "delete", "reset"]
     /// What live play cannot observe through the socket.
     static let instantOnly = ["held", "dropped", "banner", "callback"]
     static let expectKeys = [
@@ -161,15 +161,20 @@ private struct Reader {
         case "push": action = .push(try push(actionValue, actionPath))
         case "state": action = .state(try choice(actionValue, actionPath, AppState.self))
         case "mode": action = .mode(try choice(actionValue, actionPath, PushMode.self))
-        case "read":
+        case "read", "delete":
+            let what: ReadWhat
             switch actionValue {
-            case .string("all"): action = .read(.all)
-            case .string("last"): action = .read(.last)
-            case .number:
-                let id = try int(actionValue, actionPath, min: 1)
-                action = .read(.id(Int64(id)))
-            default: throw fail(actionPath, "must be \"all\", \"last\" or a message id; got \(actionValue.compactText)")
+            case .string("all") where actionName == "read": what = .all
+            case .string("last"): what = .last
+            case .number: what = .id(Int64(try int(actionValue, actionPath, min: 1)))
+            default:
+                let accepted = actionName == "read" ? "\"all\", \"last\" or a message id" : "\"last\" or a message id"
+                throw fail(actionPath, "must be \(accepted); got \(actionValue.compactText)")
             }
+            action = actionName == "read" ? .read(what) : .delete(what)
+        case "reset":
+            guard actionValue == .bool(true) else { throw fail(actionPath, "must be true; got \(actionValue.compactText)") }
+            action = .reset
         case "badge":
             let badge = try object(actionValue, actionPath, accepted: ["set", "clear", "sync", "policy"])
             if badge["policy"] != nil {

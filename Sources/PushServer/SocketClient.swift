@@ -94,10 +94,13 @@ public final class SocketClient {
 
     /// Waits until a line is ready to read or `milliseconds` pass (-1: no limit); true when one
     /// is (or the connection closed, which `readLine` then reports). For commands with a timeout.
-    public func waitForLine(milliseconds: Int32) -> Bool {
+    /// `alsoWatching` (a signal pipe) also ends the wait when readable; the caller checks it.
+    public func waitForLine(milliseconds: Int32, alsoWatching other: Int32? = nil) -> Bool {
         if buffer[bufferStart...].contains(UInt8(ascii: "\n")) { return true }
-        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&entry, 1, milliseconds) > 0
+        var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        if let other { entries.append(pollfd(fd: other, events: Int16(POLLIN), revents: 0)) }
+        let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
+        return ready > 0 && entries[0].revents != 0
     }
 
     /// Reads the next reply or event line and parses it.

@@ -21,6 +21,7 @@ enum Help {
           pushdeck expect [--app A] [--title RE] [--body RE] [--via V] [--count N] [--since ID]
                           [--badge N] [--server-badge N] [--unread N] [--banner] [--timeout S]
           pushdeck play   FILE... [--instant | --speed X] [--live] [--junit FILE] [--json]
+          pushdeck record FILE
 
         Every client command takes --socket P (else $PUSHDECK_SOCKET, else
         $XDG_RUNTIME_DIR/pushdeck/pushdeck.sock, else /tmp/pushdeck-$UID/pushdeck.sock).
@@ -87,7 +88,8 @@ enum Help {
             pushdeck watch [--topic T]...
               Prints one JSON event per line until ^C. Topics: message.received, remote.received,
               message.read, message.deleted, message.dropped, badge.changed, mode.changed,
-              app.changed, feedback, banner.shown, reset (all when none given).
+              app.changed, feedback, banner.shown, reset, push.undelivered, badge.request
+              (all when none given).
             """,
         "demo": """
             pushdeck demo [--speed X]
@@ -133,6 +135,15 @@ enum Help {
               Prints each failure as FILE: step N (at T s): field: expected X, got Y, then a
               summary line. Exit 0 when every expect holds, 1 when one does not, 2 when a file
               cannot be played (file, step and field path in the message; nothing runs).
+            """,
+        "record": """
+            pushdeck record FILE
+              Writes a scenario from the running pushdeck's bus until ^C: every push with its
+              payload (held and dropped ones too), app state, push mode, reads, deletions, badge
+              commands and resets as timed steps, ending with expects that hold each app's final
+              ledgers and the totals — so `pushdeck play FILE` of it passes. Start from a clean
+              inbox (`pushdeck reset`): play starts from one. Message ids in the file are the
+              scenario's own (the Nth message it created).
             """,
         "ping": """
             pushdeck ping

@@ -64,6 +64,7 @@ enum Pushdeck {
             case "reset": return try VerdictCommands.reset(&arguments)
             case "expect": return try VerdictCommands.expect(&arguments)
             case "play": return try PlayCommand.run(&arguments)
+            case "record": return try RecordCommand.run(&arguments)
             default: return 2
             }
         } catch let error as UsageError {
