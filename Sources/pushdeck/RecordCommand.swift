@@ -13,13 +13,14 @@ enum RecordCommand {
         guard files.count == 1, let file = files.first else {
             throw UsageError("give the one FILE to write the scenario to", command: "record")
         }
-        guard FileManager.default.createFile(atPath: file, contents: nil) else {
-            throw Failure(code: 2, message: "cannot write \(file)")
-        }
         let signals = try SignalPipe(signals: [SIGINT, SIGTERM])
         let events = try SocketClient(path: socket)
         _ = try ClientCommands.expectOK(events.request(.subscribe([])))
         let queries = try SocketClient(path: socket)
+        // Found now, not after a session of clicking: the file must be writable.
+        guard FileManager.default.createFile(atPath: file, contents: nil) else {
+            throw Failure(code: 2, message: "cannot write \(file)")
+        }
         let badge = try ClientCommands.expectOK(queries.request(.badge(app: nil, change: nil, sync: nil)))
         let listed = try ClientCommands.expectOK(queries.request(.list(ListQuery(limit: 1))))
         if badge["badge"]?.intValue != 0 || badge["serverBadge"]?.intValue != 0 || listed["messages"]?.arrayValue?.isEmpty == false {
