@@ -11,6 +11,12 @@ public struct InstantPlayer {
     let decoder: PushDecoder
     /// The messages as a store would hold them (the reducer's reads need them).
     private var messages: [Int64: Message] = [:]
+    /// Ids that may be unread, per app (read ones are skipped when used): "read all" visits
+    /// these, not every message, so a long scenario stays linear.
+    private var maybeUnread: [String: [Int64]] = [:]
+    /// The newest listed message, per app and over all (`read: "last"`).
+    private var newest: [String: Int64] = [:]
+    private var newestOverall: Int64?
     private var lastReply: JSONObject?
     private var lastDelivered: Message?
     private var feedback: [Int] = []
@@ -87,8 +93,8 @@ public struct InstantPlayer {
         case .all: return []
         case .id(let id): return messages[id].map { [$0] } ?? []
         case .last:
-            let newest = messages.values.filter { !$0.held && (app == nil || $0.app == app) }.max { $0.id < $1.id }
-            return newest.map { [$0] } ?? []
+            let id = app.map { newest[$0] } ?? newestOverall
+            return id.flatMap { messages[$0] }.map { [$0] } ?? []
         }
     }
 
@@ -144,23 +150,50 @@ public struct InstantPlayer {
 
     private mutating func write(_ change: StoreChange) {
         switch change {
-        case .insert(let message): messages[message.id] = message
+        case .insert(let message):
+            messages[message.id] = message
+            if !message.held { listed(message) }
         case .markRead(let ids): for id in ids { messages[id]?.read = true }
         case .markAllRead(let app):
-            for (id, message) in messages where !message.held && (app == nil || message.app == app) { messages[id]?.read = true }
-        case .delete(let ids): for id in ids { messages[id] = nil }
+            for target in app.map({ [$0] }) ?? Array(maybeUnread.keys) {
+                for id in maybeUnread[target] ?? [] { messages[id]?.read = true }
+                maybeUnread[target] = nil
+            }
+        case .delete(let ids):
+            for id in ids { messages[id] = nil }
+            if ids.contains(where: { $0 == newestOverall || newest.values.contains($0) }) { findNewest() }
         case .release(let ids):
             for id in ids {
                 messages[id]?.held = false
                 messages[id]?.offline = true
+                if let message = messages[id] { listed(message) }
             }
         case .setLaunch(let id):
             for (other, message) in messages where message.launch && other != id { messages[other]?.launch = false }
             messages[id]?.launch = true
         case .reset(let app, _, _):
             messages = messages.filter { app != nil && $0.value.app != app }
+            if let app { maybeUnread[app] = nil } else { maybeUnread = [:] }
+            findNewest()
         case .badge, .settings:
             break
+        }
+    }
+
+    /// A message now in the list: unread, and perhaps the newest.
+    private mutating func listed(_ message: Message) {
+        if !message.read { maybeUnread[message.app, default: []].append(message.id) }
+        newest[message.app] = max(newest[message.app] ?? 0, message.id)
+        newestOverall = max(newestOverall ?? 0, message.id)
+    }
+
+    /// The newest listed messages again, after the newest went (a rare, slow path).
+    private mutating func findNewest() {
+        newest = [:]
+        newestOverall = nil
+        for message in messages.values where !message.held {
+            newest[message.app] = max(newest[message.app] ?? 0, message.id)
+            newestOverall = max(newestOverall ?? 0, message.id)
         }
     }
 }
