@@ -136,12 +136,9 @@ public struct InstantPlayer {
             switch effect {
             case .store(let change): write(change)
             case .publish(let event):
+                // Only feedback is read here: a message event's fields would build its wire
+                // object (the payload parsed again) — the delivered message is noted as written.
                 if event.topic == .feedback, let action = event.fields["action"]?.intValue { feedback.append(action) }
-                if event.topic == .messageReceived || event.topic == .remoteReceived,
-                    let id = event.fields["message"]?.objectValue?["id"]?.numberValue.flatMap({ Int64($0.text) })
-                {
-                    lastDelivered = messages[id]
-                }
             case .reply(let object): reply = object
             }
         }
@@ -182,6 +179,7 @@ public struct InstantPlayer {
 
     /// A message now in the list: unread, and perhaps the newest.
     private mutating func listed(_ message: Message) {
+        lastDelivered = message
         if !message.read { maybeUnread[message.app, default: []].append(message.id) }
         newest[message.app] = max(newest[message.app] ?? 0, message.id)
         newestOverall = max(newestOverall ?? 0, message.id)
