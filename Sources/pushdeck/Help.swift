@@ -20,6 +20,7 @@ enum Help {
           pushdeck reset  [--app A] [--all]
           pushdeck expect [--app A] [--title RE] [--body RE] [--via V] [--count N] [--since ID]
                           [--badge N] [--server-badge N] [--unread N] [--banner] [--timeout S]
+                          [-- COMMAND...]
           pushdeck play   FILE... [--instant | --speed X] [--live] [--junit FILE] [--json]
           pushdeck record FILE
 
@@ -121,6 +122,8 @@ enum Help {
               --unread N       N unread messages
               With only --badge/--server-badge/--unread, no message is needed: it holds as soon
               as the ledgers do (at once if they already do).
+              -- COMMAND...    run COMMAND once expect listens (the push that should arrive), so
+                               nothing it causes is missed; its failure fails expect (exit 1)
             """,
         "play": """
             pushdeck play FILE... [--instant | --speed X] [--live] [--junit FILE] [--json] [--banner-seconds S]

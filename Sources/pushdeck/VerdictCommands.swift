@@ -21,6 +21,7 @@ enum VerdictCommands {
     // MARK: - expect
 
     static func expect(_ arguments: inout Arguments) throws -> Int32 {
+        let trigger = arguments.trailingCommand()
         let socket = try ClientCommands.socketPath(&arguments)
         var condition = ExpectCondition()
         condition.app = try arguments.option("--app")
@@ -52,11 +53,14 @@ enum VerdictCommands {
         var watch = ExpectWatch(condition: condition)
         if let since = condition.since { try watch.noteMessages(after: since, from: queries) }
         if condition.needsLedgers { watch.ledgers = try ledgers(condition.app, from: queries) }
+        // `-- COMMAND`: the trigger runs once expect listens, so even a banner cannot be missed.
+        let process = try start(trigger)
 
         while !watch.holds {
             let left = deadline.timeIntervalSinceNow
             guard left > 0, events.waitForLine(milliseconds: Int32(min(left, 86_400) * 1000) + 1) else {
                 printError("pushdeck expect: timed out after \(format(timeout)) s; \(watch.report)")
+                process?.waitUntilExit()
                 return 1
             }
             let event = try events.readReply()
@@ -64,8 +68,29 @@ enum VerdictCommands {
                 watch.ledgers = try ledgers(condition.app, from: queries)
             }
         }
+        if let process {
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                printError("pushdeck expect: the condition held, but \(trigger.joined(separator: " ")) exited with \(process.terminationStatus)")
+                return 1
+            }
+        }
         writeLine(watch.matchedLine)
         return 0
+    }
+
+    /// Starts the trigger command (found on PATH), sharing this terminal's output.
+    private static func start(_ command: [String]) throws -> Process? {
+        guard let name = command.first else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name] + command.dropFirst()
+        do {
+            try process.run()
+        } catch {
+            throw Failure(code: 2, message: "cannot run \(name): \(error.localizedDescription)")
+        }
+        return process
     }
 
     private static func regex(_ pattern: String?, option: String) throws(UsageError) -> NSRegularExpression? {

@@ -139,6 +139,26 @@ import TestSupport
         #expect(done.stdout.contains(#""title":"Flash sale""#))
     }
 
+    @Test func expectRunsItsTriggerOnceItListensSoNoBannerIsMissed() throws {
+        let server = try ServerProcess()
+        let binary = PackagePaths.pushdeckBinary
+        let result = try server.run([
+            "expect", "--banner", "--title", "^Flash sale$", "--app", shop, "--timeout", "10", "--",
+            binary, "send", "--socket", server.socket, "--app", shop, "--title", "Flash sale",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)  // send's reply, then the banner expect saw
+        #expect(lines.first?.contains(#""delivered":true"#) == true)
+        #expect(lines.last?.contains(#""title":"Flash sale""#) == true)
+        #expect(lines.last?.contains(#""count":1"#) == true)
+
+        let failed = try server.run(["expect", "--badge", "1", "--timeout", "5", "--", "false"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("the condition held, but false exited with 1"))
+        #expect(try server.run(["expect", "--timeout", "1", "--", "/no/such/command"]).status != 0)
+    }
+
     @Test func expectAtOnceWhenTheLedgersAlreadyHold() throws {
         let server = try ServerProcess()
         let result = try server.run(["expect", "--badge", "0", "--unread", "0", "--server-badge", "0", "--timeout", "0"])
