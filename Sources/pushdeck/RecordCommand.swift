@@ -90,7 +90,7 @@ struct Recorder {
             }
             created += 1
             if let id = message["id"]?.intValue { ids[Int64(id)] = created }
-            push(app: app, payload: message["payload"], channel: message["channel"])
+            push(app: app, payload: message["payload"], channel: message["channel"], source: message)
         case Topic.pushUndelivered.rawValue?:
             guard let app else { return }
             apps.insert(app)
@@ -99,7 +99,7 @@ struct Recorder {
                 created += 1
                 if let id = event["id"]?.intValue { ids[Int64(id)] = created }
             }
-            push(app: app, payload: event["payload"], channel: event["channel"])
+            push(app: app, payload: event["payload"], channel: event["channel"], source: event)
         case Topic.appChanged.rawValue?:
             if let state = event["state"] { step(["state": state]) }
         case Topic.modeChanged.rawValue?:
@@ -130,10 +130,16 @@ struct Recorder {
         (list?.arrayValue ?? []).compactMap { $0.intValue.flatMap { ids[Int64($0)] } }
     }
 
-    private mutating func push(app: String, payload: JSON?, channel: JSON?) {
+    /// A push step. Its source goes with it: a push through a gateway (issue 12) keeps its `via`
+    /// and `token`, which play refuses as "not supported yet" until it can send them that way.
+    private mutating func push(app: String, payload: JSON?, channel: JSON?, source: JSONObject) {
         guard let payload, case .object = payload else { return }
         var push: JSONObject = ["payload": payload]
         if let channel, channel != .null { push["channel"] = channel }
+        if let via = source["via"], via != .null, via != "socket" {
+            push["via"] = via
+            if let token = source["token"], token != .null { push["token"] = token }
+        }
         step(["push": .object(push)], app: app)
     }
 

@@ -71,6 +71,7 @@ import TestSupport
         #expect(try runPushdeck(["play", folder.file("missing.json")]).status == 2)
         #expect(try runPushdeck(["play"]).status == 2)
         #expect(try runPushdeck(["play", good, "--speed", "2"]).status == 2)
+        #expect(try runPushdeck(["play", "--live", "--socket", folder.file("none.sock"), good]).status == 3)
     }
 
     @Test func livePlayGoesIntoTheRunningPushdeck() throws {

@@ -110,6 +110,13 @@ import TestSupport
         #expect(result.stderr.contains("wanted 1 message (title /refund/, after #0), badge 3"))
         #expect(result.stderr.contains(#"closest #1 com.example.shop "Order shipped""#))
         #expect(result.stderr.contains("badge 1, server badge 1, unread 1"))
+
+        // Every message so far came in through the socket.
+        #expect(try server.run(["expect", "--since", "0", "--via", "socket", "--timeout", "0"]).status == 0)
+        let via = try server.run(["expect", "--since", "0", "--via", "apns", "--timeout", "0.1"])
+        #expect(via.status == 1)
+        #expect(via.stderr.contains("wanted 1 message (via apns, after #0)"))
+        #expect(via.stderr.contains("via socket"))
     }
 
     @Test func expectABannerIsShownOnlyInTheForeground() throws {
