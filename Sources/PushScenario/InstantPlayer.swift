@@ -53,7 +53,7 @@ public struct InstantPlayer {
     public mutating func run(_ step: Step) -> ExpectOutcome? {
         switch step.action {
         case .push(let push):
-            let request = PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel)
+            let request = PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel, parsed: push.parsed)
             do {
                 let decoded = try decoder.decode(request)
                 let wall = wallStart.addingTimeInterval(Double(now.nanoseconds) / 1e9)

@@ -73,9 +73,17 @@ public enum Action: Sendable, Equatable {
 public struct ScenarioPush: Sendable, Equatable {
     public var payloadText: String
     public var channel: Channel?
-    public init(payloadText: String, channel: Channel? = nil) {
+    /// The payload as the scenario's own parse saw it, so the decoder need not parse it again.
+    /// Not compared: it is `payloadText`, parsed.
+    public var parsed: JSONView?
+    public init(payloadText: String, channel: Channel? = nil, parsed: JSONView? = nil) {
         self.payloadText = payloadText
         self.channel = channel
+        self.parsed = parsed
+    }
+
+    public static func == (left: ScenarioPush, right: ScenarioPush) -> Bool {
+        left.payloadText == right.payloadText && left.channel == right.channel
     }
 }
 

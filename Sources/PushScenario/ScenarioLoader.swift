@@ -41,14 +41,16 @@ public enum ScenarioLoader {
     public static func parse(_ bytes: [UInt8], file: String, folder: String = ".", live: Bool = false) throws(ScenarioError)
         -> Scenario
     {
-        let json: JSON
+        // Read in place: a push's payload keeps its bytes and its parse (the decoder uses it);
+        // the rest becomes small trees, one step at a time.
+        let tape: JSONTape
         do {
-            json = try JSON.parse(bytes)
+            tape = try JSONTape.parse(bytes)
         } catch {
             throw ScenarioError(file: file, step: nil, path: "", message: error.wireMessage(subject: "the scenario", bytes: bytes))
         }
-        var reader = Reader(file: file, folder: folder, live: live)
-        return try reader.scenario(json)
+        var reader = Reader(file: file, folder: folder, live: live, bytes: bytes)
+        return try reader.scenario(tape.root)
     }
 }
 
@@ -57,6 +59,7 @@ private struct Reader {
     let file: String
     let folder: String
     let live: Bool
+    let bytes: [UInt8]
     var step: Int?
 
     func fail(_ path: String, _ message: String) -> ScenarioError {
@@ -105,18 +108,32 @@ private struct Reader {
         fail(path, "not supported yet: \(what); this pushdeck cannot play it (the step would be ignored, so the file is refused)")
     }
 
-    mutating func scenario(_ json: JSON) throws(ScenarioError) -> Scenario {
-        let root = try object(json, "", accepted: ["name", "steps"])
+    mutating func scenario(_ document: JSONView) throws(ScenarioError) -> Scenario {
+        guard document.kind == .object else { throw fail("", "a scenario must be a JSON object; got \(document.kindName)") }
+        // The top level without its steps as a tree (for the key check), the steps one by one.
+        let stepsView = document["steps"]
+        // The document with its steps cut out: its other members, without a tree of every step.
+        let top: JSON
+        if let range = stepsView?.sourceRange {
+            let cut = Array(bytes[document.sourceRange.lowerBound..<range.lowerBound]) + Array("[]".utf8)
+                + Array(bytes[range.upperBound..<document.sourceRange.upperBound])
+            top = (try? JSON.parse(cut)) ?? document.json
+        } else {
+            top = document.json
+        }
+        let root = try object(top, "", accepted: ["name", "steps"])
         guard let nameValue = root["name"] else { throw fail("name", "is required: the scenario's name, a string") }
         let name = try string(nameValue, "name")
-        guard case .array(let list)? = root["steps"] else {
-            throw fail("steps", "is required: an array of steps; got \(root["steps"]?.kindName ?? "nothing")")
+        guard let stepsView, stepsView.kind == .array else {
+            throw fail("steps", "is required: an array of steps; got \(stepsView?.kindName ?? "nothing")")
         }
+        let list = stepsView.elements
         var steps: [Step] = []
+        steps.reserveCapacity(list.count)
         var time = 0.0
-        for (index, value) in list.enumerated() {
+        for (index, view) in list.enumerated() {
             step = index + 1
-            let parsed = try self.step(value, "steps[\(index)]", after: time)
+            let parsed = try self.step(view.json, "steps[\(index)]", after: time, payload: view["push"]?["payload"])
             time = parsed.time + parsed.action.waitSeconds
             steps.append(parsed)
         }
@@ -124,7 +141,7 @@ private struct Reader {
         return Scenario(name: name, file: file, steps: steps)
     }
 
-    func step(_ value: JSON, _ path: String, after previous: Double) throws(ScenarioError) -> Step {
+    func step(_ value: JSON, _ path: String, after previous: Double, payload: JSONView?) throws(ScenarioError) -> Step {
         let fields = try object(value, path, accepted: ScenarioLoader.stepKeys + ScenarioLoader.actions)
         var time = previous
         if let at = fields["at"] {
@@ -158,7 +175,7 @@ private struct Reader {
         let actionPath = "\(path).\(actionName)"
         let action: Action
         switch actionName {
-        case "push": action = .push(try push(actionValue, actionPath))
+        case "push": action = .push(try push(actionValue, actionPath, payload: payload))
         case "state": action = .state(try choice(actionValue, actionPath, AppState.self))
         case "mode": action = .mode(try choice(actionValue, actionPath, PushMode.self))
         case "read", "delete":
@@ -202,7 +219,7 @@ private struct Reader {
         return Step(number: step ?? 0, time: time, app: app, say: say, action: action)
     }
 
-    func push(_ value: JSON, _ path: String) throws(ScenarioError) -> ScenarioPush {
+    func push(_ value: JSON, _ path: String, payload view: JSONView?) throws(ScenarioError) -> ScenarioPush {
         let fields = try object(value, path, accepted: ["payload", "file", "channel", "via", "token", "headers"])
         if let via = fields["via"], via != .string("socket") {
             throw notSupported("\(path).via", "pushes through the gateway (\(via.compactText)) arrive with issue 12; \"socket\" is played")
@@ -211,12 +228,19 @@ private struct Reader {
         if fields["headers"] != nil { throw notSupported("\(path).headers", "gateway headers arrive with issue 12 (gateway)") }
         let channel = try fields["channel"].map { value throws(ScenarioError) in try choice(value, "\(path).channel", Channel.self) }
         let text: String
+        var parsed: JSONView?
         switch (fields["payload"], fields["file"]) {
         case (let payload?, nil):
             guard case .object = payload else {
                 throw fail("\(path).payload", "must be a JSON object (the push payload); got \(payload.kindName)")
             }
-            text = payload.compactText
+            if let view {
+                // The payload's own bytes, as a socket push keeps them.
+                text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[view.sourceRange]), as: UTF8.self) }
+                parsed = view
+            } else {
+                text = payload.compactText
+            }
         case (nil, let file?):
             let name = try string(file, "\(path).file")
             let full = name.hasPrefix("/") ? name : (folder as NSString).appendingPathComponent(name)
@@ -230,7 +254,7 @@ private struct Reader {
         case (nil, nil): throw fail(path, "needs \"payload\" (an object) or \"file\" (a payload file)")
         default: throw fail(path, "give \"payload\" or \"file\", not both")
         }
-        return ScenarioPush(payloadText: text, channel: channel)
+        return ScenarioPush(payloadText: text, channel: channel, parsed: parsed)
     }
 
     func expectation(_ value: JSON, _ path: String) throws(ScenarioError) -> Expectation {
