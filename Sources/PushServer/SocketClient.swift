@@ -71,7 +71,7 @@ public final class SocketClient {
                 // The server may have said why before closing (a client of another uid gets an
                 // error reply, then the connection is dropped): that is the message to show,
                 // not the broken pipe. The peer is gone, so this read does not wait.
-                if let line = try? readLine(), let reason = (try? JSON.parse(line))?.objectValue?["error"]?.stringValue {
+                if let line = try? readLine(), let reason = (try? JSON.parse(line, maxDepth: JSONParser.replyMaxDepth))?.objectValue?["error"]?.stringValue {
                     throw .connection("the server at \(path) refused the connection: \(reason)")
                 }
                 throw .connection("lost the connection to \(path): \(error)")
@@ -89,7 +89,8 @@ public final class SocketClient {
     /// Reads the next reply or event line and parses it.
     public func readReply() throws(ClientError) -> JSONObject {
         guard let line = try readLine() else { throw .connection("the server at \(path) closed the connection") }
-        guard let object = (try? JSON.parse(line))?.objectValue else {
+        // A reply embeds payloads one envelope deeper than the server's own limit.
+        guard let object = (try? JSON.parse(line, maxDepth: JSONParser.replyMaxDepth))?.objectValue else {
             throw .connection("the server sent a line that is not a JSON object: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
         return object

@@ -266,7 +266,7 @@ enum ClientCommands {
         let client = try SocketClient(path: socket)
         _ = try expectOK(client.request(["op": "subscribe", "topics": .array(topics.map(JSON.string))]))
         while let line = try client.readLine() {
-            writeAll(1, line + [UInt8(ascii: "\n")])
+            writeLine(bytes: line)
         }
         return 0
     }
