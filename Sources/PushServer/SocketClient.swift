@@ -25,6 +25,9 @@ public final class SocketClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var bufferStart = 0
+    /// Where the search for the next newline resumes: `buffer[bufferStart..<scanned]` holds none.
+    /// Without it a long line was searched again from its start after every read (quadratic).
+    private var scanned = 0
 
     public init(path: String) throws(ClientError) {
         self.path = path
@@ -99,15 +102,17 @@ public final class SocketClient {
     /// The next line from the server without its newline, or nil at end of stream.
     public func readLine() throws(ClientError) -> [UInt8]? {
         while true {
-            if let newline = buffer[bufferStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[max(bufferStart, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[bufferStart..<newline])
                 bufferStart = newline + 1
                 if bufferStart > 1 << 16 {
                     buffer.removeFirst(bufferStart)
                     bufferStart = 0
                 }
+                scanned = bufferStart
                 return line
             }
+            scanned = buffer.count
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let count: Int
             do {
@@ -120,6 +125,7 @@ public final class SocketClient {
                 let rest = Array(buffer[bufferStart...])
                 buffer.removeAll()
                 bufferStart = 0
+                scanned = 0
                 return rest
             }
             buffer.append(contentsOf: chunk[0..<count])

@@ -217,3 +217,22 @@ import TestSupport
         }
     }
 }
+
+/// A long reply line is read in time linear in its length: the client searched the whole
+/// unfinished line for its newline again after every 64 KiB read.
+@Suite struct LongReplyTests {
+    @Test func aLongReplyLineIsReadInLinearTime() throws {
+        let folder = TempFolder()
+        let length = 16 << 20
+        let reply = Array(#"{"ok":true,"version":""#.utf8) + [UInt8](repeating: UInt8(ascii: "v"), count: length)
+            + Array(#""}"#.utf8) + [0x0A]
+        let server = try ScriptedServer(folder: folder) { _ in reply }
+        let started = Date()
+        let result = try runPushdeck(["ping", "--socket", server.socket])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutBytes.count == length + 1)
+        // Generous: about a second in a debug build; the quadratic search took minutes.
+        #expect(elapsed < 20, "ping with a 16 MiB reply took \(elapsed) s")
+    }
+}
