@@ -7,71 +7,88 @@ import PushServer
 /// hostile server, a reply of a shape the real server cannot be made to send), then closes it —
 /// so a `watch` ends after the events of its answer. Connections are served one after another on
 /// a background thread until the server is dropped.
-public final class ScriptedServer: @unchecked Sendable {
-    // @unchecked: `stopped` is guarded by `lock`; the rest is immutable after init.
+public final class ScriptedServer: Sendable {
     public let socket: String
-    private let listener: Listener
-    private let answer: @Sendable ([UInt8]) -> [UInt8]
-    private let lock = NSLock()
-    private var stopped = false
-    private let finished = DispatchSemaphore(value: 0)
+    // nonisolated(unsafe): the listener is created here and closed in deinit, after the serving
+    // thread has finished; the thread only reads its descriptor.
+    nonisolated(unsafe) private let listener: Listener
+    private let loop: Loop
 
     /// `answer` gets the request line (without its newline) and returns the bytes to send back
     /// (include the newline); then the connection is closed.
     public init(folder: TempFolder, answer: @escaping @Sendable ([UInt8]) -> [UInt8]) throws {
         socket = folder.file("scripted.sock")
         listener = try Listener(path: socket, strictFolder: false)
-        self.answer = answer
-        let thread = Thread { [self] in serve() }
-        thread.start()
+        loop = Loop(fd: listener.fd, answer: answer)
+        let loop = loop
+        // The thread holds the loop, not the server, so dropping the server stops it.
+        Thread { loop.serve() }.start()
     }
 
     deinit {
-        lock.withLock { stopped = true }
-        finished.wait()
+        loop.stop()
         listener.close()
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
+    /// The serving thread's side.
+    private final class Loop: @unchecked Sendable {
+        // @unchecked: `stopped` is guarded by `lock`; the rest is immutable.
+        let fd: Int32
+        let answer: @Sendable ([UInt8]) -> [UInt8]
+        private let lock = NSLock()
+        private var stopped = false
+        private let finished = DispatchSemaphore(value: 0)
 
-    private func serve() {
-        defer { finished.signal() }
-        while !isStopped {
-            var entry = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&entry, 1, 50) > 0 else { continue }
-            let client = accept(listener.fd, nil, nil)
-            guard client >= 0 else { continue }
-            // Blocking, but bounded: a client that stops talking does not hang the test.
-            var limit = timeval(tv_sec: 5, tv_usec: 0)
-            setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-            let flags = fcntl(client, F_GETFL)
-            _ = fcntl(client, F_SETFL, flags & ~O_NONBLOCK)
-            converse(client)
-            close(client)
+        init(fd: Int32, answer: @escaping @Sendable ([UInt8]) -> [UInt8]) {
+            self.fd = fd
+            self.answer = answer
         }
-    }
 
-    private func converse(_ client: Int32) {
-        var buffer: [UInt8] = []
-        while !isStopped {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                let reply = answer(line)
-                var offset = 0
-                while offset < reply.count {
-                    let sent = reply.withUnsafeBytes { raw in
-                        send(client, raw.baseAddress.map { $0 + offset }, raw.count - offset, Int32(MSG_NOSIGNAL))
-                    }
-                    if sent <= 0 { return }
-                    offset += sent
-                }
-                return
+        var isStopped: Bool { lock.withLock { stopped } }
+
+        /// Asks the thread to stop and waits until it has.
+        func stop() {
+            lock.withLock { stopped = true }
+            finished.wait()
+        }
+
+        func serve() {
+            defer { finished.signal() }
+            while !isStopped {
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&entry, 1, 50) > 0 else { continue }
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { continue }
+                // Blocking, but bounded: a client that stops talking does not hang the test.
+                var limit = timeval(tv_sec: 5, tv_usec: 0)
+                setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+                let flags = fcntl(client, F_GETFL)
+                _ = fcntl(client, F_SETFL, flags & ~O_NONBLOCK)
+                converse(client)
+                close(client)
             }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = recv(client, &chunk, chunk.count, 0)
-            if count <= 0 { return }
-            buffer.append(contentsOf: chunk[0..<count])
+        }
+
+        private func converse(_ client: Int32) {
+            var buffer: [UInt8] = []
+            while !isStopped {
+                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let reply = answer(Array(buffer[..<newline]))
+                    var offset = 0
+                    while offset < reply.count {
+                        let sent = reply.withUnsafeBytes { raw in
+                            send(client, raw.baseAddress.map { $0 + offset }, raw.count - offset, Int32(MSG_NOSIGNAL))
+                        }
+                        if sent <= 0 { return }
+                        offset += sent
+                    }
+                    return
+                }
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let count = recv(client, &chunk, chunk.count, 0)
+                if count <= 0 { return }
+                buffer.append(contentsOf: chunk[0..<count])
+            }
         }
     }
 }
