@@ -90,8 +90,14 @@ enum ClientCommands {
                 }
                 break
             }
+            // The push request `send` wraps around the payload takes one of the server's levels.
+            let deepest = JSONParser.defaultMaxDepth - 1
             do {
-                _ = try JSON.parse(frame)
+                _ = try JSON.parse(frame, maxDepth: deepest)
+            } catch where error.kind == .tooDeep {
+                throw Failure.refused(
+                    "\(name): the payload is nested deeper than \(deepest) levels, the most send can carry "
+                        + "(the request around it takes one of the server's \(JSONParser.defaultMaxDepth))")
             } catch {
                 throw Failure.refused("\(name): not valid JSON: \(error)")
             }

@@ -147,6 +147,18 @@ import TestSupport
         #expect(watched.stdoutBytes == event + [0x0A])
     }
 
+    /// One level deeper than `send` can carry is refused by the client, saying why, not by the
+    /// server as a request "nested too deeply".
+    @Test func sendRefusesAPayloadTooDeepForItsRequestSayingWhy() throws {
+        let server = try ServerProcess(memory: true)
+        let depth = JSONParser.defaultMaxDepth
+        let payload = #"{"d":"# + String(repeating: "[", count: depth - 1) + "1" + String(repeating: "]", count: depth - 1) + "}"
+        let sent = try server.run(["send", "-"], stdin: Data(payload.utf8))
+        #expect(sent.status == 1)
+        #expect(sent.stderr.contains("nested deeper than 511 levels, the most send can carry"), "\(sent.stderr)")
+        #expect(try server.run(["list", "--json"]).output == "[]")
+    }
+
     /// Property (items 7–8): random bytes through the real print paths — as a file to `send`, as
     /// payload text stored and listed, as a hostile server's replies — never leave anything a
     /// terminal obeys on standard output or error.
