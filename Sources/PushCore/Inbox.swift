@@ -20,11 +20,11 @@ public struct Inbox: Sendable, Equatable {
     public var launchId: Int64?
     /// The banner, while one is on screen (or leaving it).
     public var banner: Banner?
-    /// How long a banner stays fully shown (`--banner-seconds`).
-    public var bannerSeconds: Double
     /// The decoder the server was configured with (`--max-payload`): held messages are decoded
     /// again with it when they are delivered, so one configuration holds for the server's life.
     public var decoder: PushDecoder
+    /// How long a banner stays fully shown (`--banner-seconds`).
+    public var bannerSeconds: Double
 
     public init(
         badges: [String: Badge] = [:], unread: [String: Int] = [:], settings: InboxSettings = InboxSettings(),

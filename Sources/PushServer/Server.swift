@@ -52,8 +52,16 @@ public final class Server {
         self.signals = signals
         self.options = options
         self.time = time
-        self.inbox = try store.loadInbox(
-            bannerSeconds: options.bannerSeconds, decoder: PushDecoder(maxPayloadBytes: options.maxPayloadBytes))
+        self.inbox = try Self.loadInbox(from: store, options: options)
+    }
+
+    /// The inbox as stored, with the server's configuration: the one place it is built, at
+    /// start-up and after a failed commit, so neither gets default settings (`--max-payload`
+    /// for held messages, `--banner-seconds`).
+    private static func loadInbox(from store: Store, options: ServerOptions) throws(SQLiteError) -> Inbox {
+        var inbox = try store.loadInbox(bannerSeconds: options.bannerSeconds)
+        inbox.decoder = PushDecoder(maxPayloadBytes: options.maxPayloadBytes)
+        return inbox
     }
 
     /// Ends the loop after the current turn.
@@ -385,7 +393,7 @@ public final class Server {
     private func recoverFromFailedCommit(_ error: any Error) {
         options.log("store: \(error); the turn's changes were rolled back")
         try? store.rollback()
-        if let reloaded = try? store.loadInbox(bannerSeconds: inbox.bannerSeconds, decoder: inbox.decoder) {
+        if let reloaded = try? Self.loadInbox(from: store, options: options) {
             let banner = inbox.banner
             inbox = reloaded
             inbox.banner = banner

@@ -22,9 +22,7 @@ extension Store {
     ///
     /// Every query here reads an index or a handful of rows (the unread counts are kept, not
     /// counted), so start-up does not grow with the number of messages.
-    public func loadInbox(
-        bannerSeconds: Double = Banner.defaultSeconds, decoder: PushDecoder = PushDecoder()
-    ) throws(SQLiteError) -> Inbox {
+    public func loadInbox(bannerSeconds: Double = Banner.defaultSeconds) throws(SQLiteError) -> Inbox {
         var badges: [String: Badge] = [:]
         for (app, badge) in try database.prepare("SELECT app, icon, server FROM badges").rows({ row in
             (row.string(at: 0) ?? "", Badge(icon: row.int(at: 1), server: row.int(at: 2)))
@@ -49,8 +47,7 @@ extension Store {
 
         return Inbox(
             badges: badges, unread: unread.filter { $0.value > 0 }, settings: try Self.settings(from: values),
-            nextId: max(highestId, idFloor) + 1, held: held, launchId: launchId, bannerSeconds: bannerSeconds,
-            decoder: decoder)
+            nextId: max(highestId, idFloor) + 1, held: held, launchId: launchId, bannerSeconds: bannerSeconds)
     }
 
     // MARK: - Lookups
