@@ -13,8 +13,7 @@
 # Prints executions per target and exits non-zero when any target crashed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(framer json request terminal)
-seconds="${1:-$(( ${FUZZ_TOTAL_SECONDS:-240} / ${#targets[@]} ))}"
+seconds="${1:-}"
 command -v swiftc >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 # Swift's own crash handler trips a false ASan report after a trap and can hang the run.
 export SWIFT_BACKTRACE=enable=no
@@ -39,13 +38,15 @@ module PushServer Sources/PushServer/*.swift
 target() { # name, entry file, objects...
     local name="$1" entry="$2"; shift 2
     echo "fuzz: linking $name"
+    built+=("$name")
     swiftc "${flags[@]}" "${link[@]}" -module-name "Fuzz_${name//-/_}" Fuzz/FuzzCheck.swift "$entry" "$@" -lsqlite3 \
         -o "$build/$name"
 }
+built=()
 target framer Fuzz/FramerFuzz.swift "$build/PushCore.o"
+target terminal Fuzz/TerminalFuzz.swift "$build/PushCore.o"
 target json Fuzz/JSONFuzz.swift "$build/PushCore.o"
 target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushServer.o"
-target terminal Fuzz/TerminalFuzz.swift "$build/PushCore.o"
 
 # Seeds: every sample payload and test vector, plus the hand-written request sessions.
 seeds="$build/seeds"
@@ -60,7 +61,8 @@ echo "fuzz: $(ls "$seeds" | wc -l) seed inputs"
 
 failed=0
 summary=()
-for name in "${targets[@]}"; do
+if [ -z "$seconds" ]; then seconds=$(( ${FUZZ_TOTAL_SECONDS:-240} / ${#built[@]} )); fi
+for name in "${built[@]}"; do
     corpus="$build/corpus/$name"
     crashes="$build/crashes/$name"
     mkdir -p "$corpus" "$crashes"
