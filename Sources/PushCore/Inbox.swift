@@ -63,6 +63,12 @@ public struct Inbox: Sendable, Equatable {
         return held
     }
 
+    /// Removes the held messages `shouldRemove` picks (one pass).
+    mutating func removeHeld(where shouldRemove: (Message) -> Bool) {
+        held.removeAll(where: shouldRemove)
+        heldIds = Set(held.map(\.id))
+    }
+
     /// Removes the messages with `ids` from the held queue: one pass, however many ids.
     mutating func removeHeld(_ ids: Set<Int64>) {
         let gone = ids.intersection(heldIds)
