@@ -26,6 +26,7 @@ struct RequestEncodeTests {
         .subscribe([]),
         .subscribe([.badgeChanged, .feedback, .bannerShown]),
         .ping,
+        .gateway,
         .reset(app: nil, all: false),
         .reset(app: "com.example.shop", all: false),
         .reset(app: nil, all: true),
