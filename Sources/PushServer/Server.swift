@@ -191,8 +191,13 @@ public final class Server {
         client.handledTurn = turnNumber
         client.backlog = false
         var handled = 0
+        // The client's budget counts what this turn already queued for it: one turn of big
+        // replies (64 pages of 4 MB) must not pile up before the high-water check between turns.
+        let queuedBefore = pendingBytes.count
         while true {
-            if handled == options.maxRequestsPerTurn {
+            if handled == options.maxRequestsPerTurn
+                || client.pendingOutput + pendingBytes.count - queuedBefore >= options.replyHighWater
+            {
                 client.backlog = true
                 return
             }
