@@ -15,11 +15,13 @@ let package = Package(
         // /usr/include/ncursesw and the module map links the library, so pkg-config is not needed.
         .systemLibrary(name: "CNCurses", path: "Sources/CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // glibc calls Swift cannot import as they are (struct ucred, flock, a signal's disposition).
+        .target(name: "CSystem", path: "Sources/CSystem"),
 
         // MARK: - Modules (DESIGN §7)
         .target(name: "PushCore", swiftSettings: strict),
         .target(name: "PushStore", dependencies: ["PushCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "PushServer", dependencies: ["PushCore", "PushStore"], swiftSettings: strict),
+        .target(name: "PushServer", dependencies: ["PushCore", "PushStore", "CSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
         .executableTarget(

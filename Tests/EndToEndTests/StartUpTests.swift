@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// One server per socket and one writer per database, whatever order or timing the starts come
+/// in (issue 10 items 3 and 4, and the minor item on what a refused start leaves behind).
+@Suite struct StartUpTests {
+    @Test func aSecondServerOnTheSameDatabaseExitsAtOnceNamingTheLockAndItsHolder() throws {
+        let first = try ServerProcess()
+        #expect(try first.run(["send", "--title", "one", "--app", "com.example.a"]).status == 0)
+        let other = first.folder.file("b.sock")
+        let second = try runPushdeck(["serve", "--socket", other, "--db", first.database])
+        #expect(second.status == 1, "\(second)")
+        #expect(second.stderr.contains(first.database + ".lock"), "\(second.stderr)")
+        #expect(second.stderr.contains("pid \(first.process.processIdentifier)"), "\(second.stderr)")
+        // It gave back the socket it had bound, and the first server goes on alone.
+        #expect(!FileManager.default.fileExists(atPath: other))
+        #expect(try first.run(["ping"]).status == 0)
+        #expect(try first.run(["badge", "--app", "com.example.a", "--set", "7"]).status == 0)
+        #expect(try first.run(["badge", "--app", "com.example.a"]).output.contains("7"))
+    }
+
+    @Test func aSecondServerOnTheSameSocketNamesThePidAndDoesNotSuggestSocketAlone() throws {
+        let first = try ServerProcess(memory: true)
+        let second = try runPushdeck(["serve", "--socket", first.socket, "--memory"])
+        #expect(second.status == 1, "\(second)")
+        #expect(second.stderr.contains("already running at \(first.socket)"), "\(second.stderr)")
+        #expect(second.stderr.contains("pid \(first.process.processIdentifier)"), "\(second.stderr)")
+        #expect(second.stderr.contains("its own --db"), "\(second.stderr)")
+        #expect(try first.run(["ping"]).status == 0)
+    }
+
+    @Test func twoServersStartedAtOnceOnAStaleSocketLeaveExactlyOneRunning() throws {
+        let folder = TempFolder()
+        do {
+            let crashed = try ServerProcess(folder: folder, memory: true)
+            crashed.kill9()
+        }
+        let socket = folder.file("s.sock")
+        #expect(FileManager.default.fileExists(atPath: socket))
+        for trial in 0..<15 {
+            let pair = try (0..<2).map { index in
+                try startServe(["--socket", socket, "--db", folder.file("t\(trial)-\(index).sqlite")], log: folder.file("t\(trial)-\(index).log"))
+            }
+            // The loser exits at once; wait (bounded) for it.
+            let deadline = Date().addingTimeInterval(10)
+            while pair.allSatisfy(\.isRunning) && Date() < deadline { usleep(5_000) }
+            let running = pair.filter(\.isRunning)
+            let exited = pair.filter { !$0.isRunning }
+            #expect(running.count == 1 && exited.count == 1, "trial \(trial): \(running.count) still running")
+            for process in exited { #expect(process.terminationStatus == 1, "trial \(trial)") }
+            // The one left is the one the socket reaches, and it stays up.
+            // (The loser may have given up while the winner was still binding: wait for it.)
+            let answered = Date().addingTimeInterval(10)
+            var pinged = false
+            while !pinged && Date() < answered {
+                pinged = (try? runPushdeck(["ping", "--socket", socket]))?.status == 0
+                if !pinged { usleep(10_000) }
+            }
+            #expect(pinged, "trial \(trial): nobody answers at the socket")
+            usleep(100_000)
+            #expect(pair.filter(\.isRunning).count == 1, "trial \(trial)")
+            for process in pair where process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+    }
+
+    @Test func aStartRefusedAtTheSocketCreatesNoDatabase() throws {
+        let folder = TempFolder()
+        let inTheWay = folder.file("s.sock")
+        try Data("not a socket".utf8).write(to: URL(fileURLWithPath: inTheWay))
+        let database = folder.file("data/inbox.sqlite")
+        let result = try runPushdeck(["serve", "--socket", inTheWay, "--db", database])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("not a socket"))
+        #expect(!FileManager.default.fileExists(atPath: database))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("data")))
+    }
+
+    /// Starts `pushdeck serve` without waiting for it.
+    private func startServe(_ arguments: [String], log: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
+        process.arguments = ["serve"] + arguments
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: log)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}
