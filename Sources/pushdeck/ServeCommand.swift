@@ -109,7 +109,7 @@ enum ServeCommand {
     static func serve(_ arguments: inout Arguments) throws -> Int32 {
         let setup = try Setup(&arguments)
         try arguments.finish()
-        let (server, databaseLock) = try setup.makeServer(signals: try SignalPipe(), log: { printError("pushdeck: \($0)") })
+        let (server, databaseLock) = try setup.makeServer(signals: try SignalPipe(keepingIgnored: [SIGHUP]), log: { printError("pushdeck: \($0)") })
         printError("pushdeck \(Version.current): listening on \(setup.socketPath), inbox \(setup.databasePath ?? "in memory")")
         withExtendedLifetime(databaseLock) { server.run() }
         return 0
