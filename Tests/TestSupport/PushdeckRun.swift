@@ -60,13 +60,23 @@ public final class ServerProcess: @unchecked Sendable {
     private let log: FileHandle?
 
     /// Starts a server and waits until it answers `ping` (up to 10 s).
-    public init(folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false) throws {
+    /// `shellPrefix`: shell commands run before the server is exec'd in the same process (a
+    /// `ulimit`, a `trap`), so its pid is still the server's.
+    public init(
+        folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false, shellPrefix: String? = nil
+    ) throws {
         self.folder = folder
         socket = folder.file("s.sock")
         database = folder.file("inbox.sqlite")
         process = Process()
-        process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
-        process.arguments = ["serve", "--socket", socket] + (memory ? ["--memory"] : ["--db", database]) + extraArguments
+        let arguments = ["serve", "--socket", socket] + (memory ? ["--memory"] : ["--db", database]) + extraArguments
+        if let shellPrefix {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shellPrefix + #"; exec "$0" "$@""#, PackagePaths.pushdeckBinary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
+            process.arguments = arguments
+        }
         _ = FileManager.default.createFile(atPath: folder.file("server.log"), contents: nil)
         log = FileHandle(forWritingAtPath: folder.file("server.log"))
         process.standardError = log
