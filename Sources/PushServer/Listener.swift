@@ -85,6 +85,11 @@ public final class Listener {
 
     // MARK: - Before binding
 
+    /// Makes the folder when missing, then checks what is there, whoever made it: between our
+    /// `lstat` and our `mkdir` another local user may have made it (EEXIST), and a folder they
+    /// own lets them swap the socket. A default folder (`strict`) must be a real directory, not
+    /// a symbolic link, owned by us and closed to group and others; a folder the user named
+    /// with `--socket` is theirs, and may be reached through a symbolic link.
     private static func prepareFolder(of path: String, strict: Bool) throws(SocketPathError) {
         let folder = parentFolder(of: path)
         var info = stat()
@@ -93,7 +98,19 @@ public final class Listener {
                 throw SocketPathError("cannot use socket folder \(folder): \(SystemError("stat", errno: errno))")
             }
             try makeFolders(folder)
-            return
+            guard lstat(folder, &info) == 0 else {
+                throw SocketPathError("cannot use socket folder \(folder): \(SystemError("stat", errno: errno))")
+            }
+        }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            guard !strict else {
+                throw SocketPathError(
+                    "socket folder \(folder) is a symbolic link; pushdeck only uses a folder of its own there. "
+                        + "Remove it (pushdeck makes the folder) or choose a socket with --socket")
+            }
+            guard stat(folder, &info) == 0 else {
+                throw SocketPathError("cannot use socket folder \(folder): \(SystemError("stat", errno: errno))")
+            }
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw SocketPathError("socket folder \(folder) is not a directory; pushdeck leaves it alone")

@@ -26,7 +26,9 @@ struct PeerCredentialTests {
 
         let ping = try runAsNobody(["ping", "--socket", server.socket])
         #expect(ping.status == 1, "\(ping)")
-        #expect(ping.stderr.contains("permission denied"), "\(ping.stderr)")
+        // The client sees the server is not its own and stops first; the server refuses the
+        // connection all the same (its log, below).
+        #expect(ping.stderr.contains("refusing to talk to the server"), "\(ping.stderr)")
         #expect(ping.stderr.contains("uid \(Self.nobody)"), "\(ping.stderr)")
 
         let send = try runAsNobody(["send", "--title", "intruder", "--socket", server.socket])
@@ -37,6 +39,37 @@ struct PeerCredentialTests {
         #expect(try StoredState(server) == before)
         #expect(try server.run(["ping"]).status == 0)
         #expect(server.serverLog.contains("refused a client of uid \(Self.nobody)"), "\(server.serverLog)")
+    }
+
+    /// The other way round (issue 10 item 5): a server of another uid at the socket — someone
+    /// who won a race for the folder — gets nothing from the client, which checks first.
+    @Test func aClientRefusesAServerOfAnotherUidBeforeSendingAnything() throws {
+        let folder = TempFolder()
+        chmod(folder.path, 0o777)
+        let socket = folder.file("s.sock")
+        let impostor = Process()
+        impostor.executableURL = URL(fileURLWithPath: Self.setpriv)
+        impostor.arguments = ["--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", PackagePaths.pushdeckBinary,
+                              "serve", "--socket", socket, "--memory"]
+        impostor.standardOutput = FileHandle.nullDevice
+        let log = folder.file("impostor.log")
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        impostor.standardError = FileHandle(forWritingAtPath: log)
+        try impostor.run()
+        defer {
+            impostor.terminate()
+            impostor.waitUntilExit()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(10_000) }
+        chmod(socket, 0o777)
+
+        let ping = try runPushdeck(["ping", "--socket", socket])
+        #expect(ping.status == 1, "\(ping)")
+        #expect(ping.stderr.contains("refusing to talk to the server at \(socket)"), "\(ping.stderr)")
+        #expect(ping.stderr.contains("uid \(Self.nobody)"), "\(ping.stderr)")
+        let send = try runPushdeck(["send", "--title", "secret", "--socket", socket])
+        #expect(send.status == 1, "\(send)")
     }
 
     /// Runs `pushdeck` as `nobody` with no supplementary groups.
