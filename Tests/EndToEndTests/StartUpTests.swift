@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PushStore
 import Testing
 import TestSupport
 
@@ -90,5 +91,34 @@ import TestSupport
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         return process
+    }
+}
+
+/// A damaged database is reported with its path, whatever read finds the damage (issue 10,
+/// minor: a corrupt page of `messages` said only `SQLite error 11 … (in: SELECT max(id) …)`).
+@Suite struct DamagedDatabaseTests {
+    @Test func aCorruptMessagesPageIsReportedWithTheFilesPath() throws {
+        let folder = TempFolder()
+        do {
+            let server = try ServerProcess(folder: folder)
+            for index in 0..<3 {
+                #expect(try server.run(["send", "--title", "m\(index)", "--app", "com.example.a"]).status == 0)
+            }
+            #expect(server.stop() == 0)
+        }
+        let path = folder.file("inbox.sqlite")
+        let database = try Database(path: path)
+        let root = try #require(Int(try database.scalar("SELECT rootpage FROM sqlite_schema WHERE name = 'messages'") ?? ""))
+        let pageSize = try #require(Int(try database.scalar("PRAGMA page_size") ?? ""))
+        database.close()
+        let file = try #require(FileHandle(forUpdatingAtPath: path))
+        try file.seek(toOffset: UInt64((root - 1) * pageSize))
+        file.write(Data(repeating: 0xA5, count: pageSize))
+        try file.close()
+
+        let result = try runPushdeck(["serve", "--socket", folder.file("s.sock"), "--db", path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains(path), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("s.sock")))
     }
 }
