@@ -32,7 +32,7 @@ import TestSupport
         #expect(try first.run(["ping"]).status == 0)
     }
 
-    @Test func twoServersStartedAtOnceOnAStaleSocketLeaveExactlyOneRunning() throws {
+    @Test func fourServersStartedAtOnceOnAStaleSocketLeaveExactlyOneRunning() throws {
         let folder = TempFolder()
         do {
             let crashed = try ServerProcess(folder: folder, memory: true)
@@ -41,15 +41,17 @@ import TestSupport
         let socket = folder.file("s.sock")
         #expect(FileManager.default.fileExists(atPath: socket))
         for trial in 0..<15 {
-            let pair = try (0..<2).map { index in
+            // Four at once: with two, the old unlocked start-up raced in about 1 trial of 15
+            // here (debug build); with four, more often.
+            let pair = try (0..<4).map { index in
                 try startServe(["--socket", socket, "--db", folder.file("t\(trial)-\(index).sqlite")], log: folder.file("t\(trial)-\(index).log"))
             }
-            // The loser exits at once; wait (bounded) for it.
+            // The losers exit at once; wait (bounded) for them.
             let deadline = Date().addingTimeInterval(10)
-            while pair.allSatisfy(\.isRunning) && Date() < deadline { usleep(5_000) }
+            while pair.filter(\.isRunning).count > 1 && Date() < deadline { usleep(5_000) }
             let running = pair.filter(\.isRunning)
             let exited = pair.filter { !$0.isRunning }
-            #expect(running.count == 1 && exited.count == 1, "trial \(trial): \(running.count) still running")
+            #expect(running.count == 1 && exited.count == 3, "trial \(trial): \(running.count) still running")
             for process in exited { #expect(process.terminationStatus == 1, "trial \(trial)") }
             // The one left is the one the socket reaches, and it stays up.
             // (The loser may have given up while the winner was still binding: wait for it.)
