@@ -42,6 +42,7 @@ import TestSupport
         }
         #expect(slowest < 0.1, "a ping took \(slowest) s while a client held unread pages")
         let grown = largest - before
+        print("budget: RSS \(before >> 20) MB before, \(largest >> 20) MB at most with 64 unread pages; slowest ping \(String(format: "%.1f", slowest * 1000)) ms")
         #expect(grown < 64 << 20, "the server grew by \(grown >> 20) MB for one client's unread replies")
 
         // Nothing is lost: once the hog reads, it gets all 64 pages, whole. (Counted as bytes:
