@@ -37,6 +37,26 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: socket))
     }
 
+    /// The UI owns a terminal: it restores it and exits on hangup even when started with SIGHUP
+    /// ignored.
+    @Test func theUIStillRestoresAndExitsOnHangupWhenItWasIgnored() throws {
+        let folder = TempFolder()
+        let socket = folder.file("s.sock")
+        let command = "trap '' HUP; stty -g > \(folder.file("before")); \(PackagePaths.pushdeckBinary) ui --memory --socket \(socket); "
+            + "stty -g > \(folder.file("after"))"
+        let tmux = try TmuxSession(command: command, folder: folder, environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+        #expect(tmux.waitFor(timeout: 15) { $0.contains("PUSH [ON]") } != nil, "\(tmux.capture())")
+        let pattern = "^\(PackagePaths.pushdeckBinary) ui --memory --socket \(socket)$"
+        let found = try Spawn.run(["pgrep", "-f", pattern], captureOutput: true)
+        let pid = try #require(pid_t(found.output.split(separator: "\n").first ?? ""))
+        kill(pid, SIGHUP)
+        #expect(tmux.exitStatus(timeout: 10) == 0)
+        let before = try String(contentsOfFile: folder.file("before"), encoding: .utf8)
+        let after = try String(contentsOfFile: folder.file("after"), encoding: .utf8)
+        #expect(!before.isEmpty)
+        #expect(before == after)
+    }
+
     private func startUnderShell(_ script: String, socket: String) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
