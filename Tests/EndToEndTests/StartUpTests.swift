@@ -11,7 +11,7 @@ import TestSupport
         let first = try ServerProcess()
         #expect(try first.run(["send", "--title", "one", "--app", "com.example.a"]).status == 0)
         let other = first.folder.file("b.sock")
-        let second = try runPushdeck(["serve", "--socket", other, "--db", first.database])
+        let second = try runPushdeck(["serve", "--socket", other, "--db", first.database], timeout: 10)
         #expect(second.status == 1, "\(second)")
         #expect(second.stderr.contains(first.database + ".lock"), "\(second.stderr)")
         #expect(second.stderr.contains("pid \(first.process.processIdentifier)"), "\(second.stderr)")
@@ -24,7 +24,7 @@ import TestSupport
 
     @Test func aSecondServerOnTheSameSocketNamesThePidAndDoesNotSuggestSocketAlone() throws {
         let first = try ServerProcess(memory: true)
-        let second = try runPushdeck(["serve", "--socket", first.socket, "--memory"])
+        let second = try runPushdeck(["serve", "--socket", first.socket, "--memory"], timeout: 10)
         #expect(second.status == 1, "\(second)")
         #expect(second.stderr.contains("already running at \(first.socket)"), "\(second.stderr)")
         #expect(second.stderr.contains("pid \(first.process.processIdentifier)"), "\(second.stderr)")
@@ -76,7 +76,7 @@ import TestSupport
         let inTheWay = folder.file("s.sock")
         try Data("not a socket".utf8).write(to: URL(fileURLWithPath: inTheWay))
         let database = folder.file("data/inbox.sqlite")
-        let result = try runPushdeck(["serve", "--socket", inTheWay, "--db", database])
+        let result = try runPushdeck(["serve", "--socket", inTheWay, "--db", database], timeout: 10)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("not a socket"))
         #expect(!FileManager.default.fileExists(atPath: database))
@@ -118,7 +118,7 @@ import TestSupport
         file.write(Data(repeating: 0xA5, count: pageSize))
         try file.close()
 
-        let result = try runPushdeck(["serve", "--socket", folder.file("s.sock"), "--db", path])
+        let result = try runPushdeck(["serve", "--socket", folder.file("s.sock"), "--db", path], timeout: 10)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains(path), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("s.sock")))

@@ -9,9 +9,11 @@ public struct CommandResult: Sendable {
     public var output: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
 }
 
-/// Runs the real `pushdeck` binary to completion.
+/// Runs the real `pushdeck` binary to completion. With `timeout`, a command still running after
+/// that many seconds is killed (SIGKILL) and the result's status is -1: a test of something that
+/// must exit at once fails instead of hanging.
 public func runPushdeck(
-    _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]
+    _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double? = nil
 ) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
@@ -35,10 +37,19 @@ public func runPushdeck(
     let box = OutputBox()
     DispatchQueue.global().async(group: group) { box.setOut(out.fileHandleForReading.readDataToEndOfFile()) }
     DispatchQueue.global().async(group: group) { box.setErr(err.fileHandleForReading.readDataToEndOfFile()) }
+    var timedOut = false
+    if let timeout {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+        }
+    }
     process.waitUntilExit()
     group.wait()
     return CommandResult(
-        status: process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
+        status: timedOut ? -1 : process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
         stderr: String(decoding: box.err, as: UTF8.self))
 }
 
