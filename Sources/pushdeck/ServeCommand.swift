@@ -66,6 +66,10 @@ enum ServeCommand {
                             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                     }
                     databaseLock = try Self.lockDatabase(databasePath)
+                    // The inbox holds what apps were sent: a new file (and its -wal and -shm,
+                    // which SQLite gives the database's mode) is private, wherever --db puts it.
+                    let previous = umask(0o077)
+                    defer { umask(previous) }
                     store = try Store(path: databasePath)
                 } else {
                     store = try Store.inMemory()

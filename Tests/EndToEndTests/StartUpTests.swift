@@ -83,6 +83,16 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("data")))
     }
 
+    @Test func aNewDatabaseIsPrivateWhereverItIs() throws {
+        let folder = TempFolder()
+        chmod(folder.path, 0o755)
+        let server = try ServerProcess(folder: folder)
+        #expect(try server.run(["send", "--title", "private"]).status == 0)
+        for file in [server.database, server.database + "-wal", server.database + ".lock"] {
+            #expect(try mode(of: file) == 0o600, "\(file)")
+        }
+    }
+
     /// Starts `pushdeck serve` without waiting for it.
     private func startServe(_ arguments: [String], log: String) throws -> Process {
         let process = Process()
