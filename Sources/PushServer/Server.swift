@@ -80,7 +80,8 @@ public final class Server {
         turnNumber += 1
         var fds: [pollfd] = []
         if let signals { fds.append(pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)) }
-        if let listener, acceptPausedUntil.map({ $0 <= time.now }) ?? true {
+        if let until = acceptPausedUntil, until <= time.now { acceptPausedUntil = nil }
+        if let listener, acceptPausedUntil == nil {
             fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
         }
         let hostFDs = host?.descriptors ?? []
