@@ -42,7 +42,8 @@ import TestSupport
     @Test func theUIStillRestoresAndExitsOnHangupWhenItWasIgnored() throws {
         let folder = TempFolder()
         let socket = folder.file("s.sock")
-        let command = "trap '' HUP; stty -g > \(folder.file("before")); \(PackagePaths.pushdeckBinary) ui --memory --socket \(socket); "
+        // Only the UI's subshell ignores SIGHUP: the pane's shell must still die with tmux.
+        let command = "stty -g > \(folder.file("before")); (trap '' HUP; exec \(PackagePaths.pushdeckBinary) ui --memory --socket \(socket)); "
             + "stty -g > \(folder.file("after"))"
         let tmux = try TmuxSession(command: command, folder: folder, environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
         #expect(tmux.waitFor(timeout: 15) { $0.contains("PUSH [ON]") } != nil, "\(tmux.capture())")
