@@ -9,6 +9,9 @@ public enum Request: Sendable, Equatable {
     case list(ListQuery)
     case subscribe([Topic])
     case ping
+    /// `reset` (DESIGN §9): one app's (or every app's) messages, held queue and ledgers to
+    /// nothing, push on, app foreground; `all` also clears devices and keys.
+    case reset(app: String?, all: Bool)
 }
 
 /// A `push` request, or an object without `op`.
@@ -67,7 +70,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset"]
     /// The most ids one `read` or `delete` takes.
     public static let maxIds = 10_000
     /// The largest badge number accepted (iOS keeps badges in an `NSInteger`; this leaves room
@@ -151,6 +154,9 @@ extension Request {
         case "subscribe":
             let fields = try RequestFields(op: op, object, accepted: ["topics"])
             return .subscribe(try fields.topics("topics"))
+        case "reset":
+            let fields = try RequestFields(op: op, object, accepted: ["app", "all"])
+            return .reset(app: try fields.app("app"), all: try fields.bool("all") ?? false)
         default:
             _ = try RequestFields(op: op, object, accepted: [])
             return .ping
