@@ -49,6 +49,26 @@ extension Inbox {
         ])
     }
 
+    /// The further messages of one request (a JPush body with `notification` and `message`),
+    /// each received as if pushed on its own, right after the first. The reply is the first
+    /// message's, with `also` listing what became of each further one (`id`, `channel`,
+    /// `delivered`, `held`, `reason`) and `badge` the icon after all of them.
+    mutating func receiveAlso(_ pushes: [Push], at date: Date, now: Instant, into outcome: inout Outcome) {
+        guard var reply = outcome.reply else { return }
+        var also: [JSON] = []
+        for push in pushes {
+            receive(push, at: date, now: now, into: &outcome)
+            guard let part = outcome.reply else { continue }
+            var entry = JSONObject()
+            entry["channel"] = .string(push.channel.rawValue)
+            for key in ["id", "delivered", "held", "reason"] { if let value = part[key] { entry[key] = value } }
+            also.append(.object(entry))
+            if let badge = part["badge"] { reply["badge"] = badge }
+        }
+        reply["also"] = .array(also)
+        outcome.reply = reply
+    }
+
     /// Counts a delivered message and tells the bus: unread +1, the badge arithmetic, the
     /// callback's topic, and for pass-through the 90001 receipt feedback of seed 002. Returns the
     /// app's ledgers after it.

@@ -14,6 +14,11 @@ public struct Push: Sendable, Equatable {
     public var badge: BadgeDirective?
     /// The payload exactly as received.
     public var payload: String
+    /// The other messages the same request delivers, in order: a JPush push-API body with both
+    /// `notification` and `message` (or a Getui v2 body with `notification` and `transmission`)
+    /// is an APNs notification (this push) and a pass-through message (`also[0]`), as JPush
+    /// documents that one call pushes both. Each keeps the whole payload.
+    public var also: [Push] = []
 
     public init(
         app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,

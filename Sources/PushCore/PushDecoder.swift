@@ -62,16 +62,34 @@ public struct PushDecoder: Sendable {
             try content.readAPNs(aps)
         }
         try content.readGetui(fields, isAPNs: aps != nil)
-        if aps == nil { content.readCustomMessage(fields) }
-        if content.url == nil { content.url = PushContent.looseText(fields.url) }
+        // The push-API bodies (JPush v3 `notification`/`message`, Getui v2 `push_message`/
+        // `push_channel`) say themselves which parts go through APNs and which are pass-through.
+        var parts: [(channel: Channel, content: PushContent)] = []
+        if aps == nil {
+            content.readCustomMessage(fields)
+            parts = try content.pushAPIParts(fields)
+        }
+        if parts.isEmpty { parts = [(aps != nil ? .apns : .transparent, content)] }
+        // A request that names the channel takes the part on that channel (one message), or the
+        // payload's first part on it.
+        if let channel = request.channel {
+            let part = parts.first { $0.channel == channel } ?? parts[0]
+            parts = [(channel, part.content)]
+        }
 
         let named = try Self.app(of: fields)
-        return Push(
-            app: request.app ?? named ?? Self.defaultApp,
-            channel: request.channel ?? (aps != nil ? .apns : .transparent),
-            title: content.title, subtitle: content.subtitle, body: content.body, url: content.url,
-            taskId: content.taskId, msgId: content.msgId, offline: request.offline || content.offline,
-            badge: content.badge, payload: request.payloadText)
+        let pushes = parts.map { part in
+            var shown = part.content
+            if shown.url == nil { shown.url = PushContent.looseText(fields.url) }
+            return Push(
+                app: request.app ?? named ?? Self.defaultApp, channel: part.channel,
+                title: shown.title, subtitle: shown.subtitle, body: shown.body, url: shown.url,
+                taskId: shown.taskId, msgId: shown.msgId, offline: request.offline || shown.offline,
+                badge: shown.badge, payload: request.payloadText)
+        }
+        var push = pushes[0]
+        push.also = Array(pushes.dropFirst())
+        return push
     }
 
     /// The app the payload names, if it names one (the keys of `appKeys`, in that order).
@@ -98,6 +116,8 @@ struct PayloadFields {
     var simulatorTargetBundle, simulateTargetBundle, appId, appKey: JSONView?
     /// JPush and push-API bodies (payloads without `aps`).
     var title, subtitle, content, message, alert, body, extras, pushMessage, notification: JSONView?
+    /// Getui v2's per-vendor settings (`push_channel.ios` is the APNs notification).
+    var pushChannel: JSONView?
 
     init(_ payload: JSONView) {
         payload.forEachMember { name, value in
@@ -122,6 +142,7 @@ struct PayloadFields {
             else if name == "extras" { extras = value }
             else if name == "push_message" { pushMessage = value }
             else if name == "notification" { notification = value }
+            else if name == "push_channel" { pushChannel = value }
         }
     }
 }
@@ -162,7 +183,7 @@ struct PushContent {
     var offline = false
     var badge: BadgeDirective?
 
-    private mutating func fill(title: String? = nil, subtitle: String? = nil, body: String? = nil, url: String? = nil) {
+    mutating func fill(title: String? = nil, subtitle: String? = nil, body: String? = nil, url: String? = nil) {
         if self.title == nil { self.title = title }
         if self.subtitle == nil { self.subtitle = subtitle }
         if self.body == nil { self.body = body }
@@ -255,7 +276,7 @@ struct PushContent {
     }
 
     /// Getui's `payload` string: an STPushModel JSON object (seed 004), else the text itself.
-    private mutating func readGetuiMessage(_ text: String) {
+    mutating func readGetuiMessage(_ text: String) {
         if text.first == "{", let model = try? JSONTape.parse(Array(text.utf8)).root, model.kind == .object {
             let before = (title, body, url)
             readPushModel(model)
@@ -277,9 +298,9 @@ struct PushContent {
     }
 
     /// Getui `autoBadge`: "+N" / "-N" move the server badge, "N" sets it.
-    static func autoBadge(_ value: JSONView) throws(WireError) -> BadgeDirective {
+    static func autoBadge(_ value: JSONView, name: String = "autoBadge") throws(WireError) -> BadgeDirective {
         func refusal() -> WireError {
-            WireError("autoBadge must be \"+N\", \"-N\" or \"N\" (like \"+1\"), N from 0 to \(Request.maxBadge); got \(RequestFields.describe(value))")
+            WireError("\(name) must be \"+N\", \"-N\" or \"N\" (like \"+1\"), N from 0 to \(Request.maxBadge); got \(RequestFields.describe(value))")
         }
         let text: String
         if let string = value.string {
@@ -305,8 +326,7 @@ struct PushContent {
     // MARK: JPush and push-API bodies
 
     /// Pass-through shapes without `aps`: a JPush custom message (`title`, `content` or
-    /// `message`, `extras`), a JPush notification event (`alert`), a Getui REST body
-    /// (`push_message`), a JPush REST body (`notification`, `message`).
+    /// `message`, `extras`), a JPush notification event (`alert`).
     mutating func readCustomMessage(_ payload: PayloadFields) {
         fill(
             title: Self.looseText(payload.title),
@@ -314,36 +334,104 @@ struct PushContent {
             body: Self.looseText(payload.content) ?? Self.looseText(payload.message)
                 ?? Self.looseText(payload.alert) ?? Self.looseText(payload.body))
         readExtras(payload.extras)
+    }
 
-        if let pushMessage = payload.pushMessage, pushMessage.kind == .object {
-            if let notification = pushMessage["notification"], notification.kind == .object {
-                fill(
-                    title: Self.looseText(notification["title"]), body: Self.looseText(notification["body"]),
-                    url: Self.looseText(notification["url"]))
-            }
-            if let transmission = pushMessage["transmission"]?.string { readGetuiMessage(transmission) }
-        }
-
-        if let notification = payload.notification, notification.kind == .object {
-            fill(body: Self.looseText(notification["alert"]))
-            for platform in ["ios", "android"] {
-                guard let settings = notification[platform], settings.kind == .object else { continue }
-                let alert = settings["alert"]
-                if let alert, alert.kind == .object {
-                    fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
-                } else {
-                    fill(title: Self.looseText(settings["title"]), body: Self.looseText(alert))
-                }
-                readExtras(settings["extras"])
-            }
+    /// The messages a push-API request body delivers, each what the payload's common fields
+    /// (`self`) show completed by its own part; empty when the payload is not such a body.
+    ///
+    /// JPush v3: `notification` goes through APNs on iOS — `notification.ios` is the APNs
+    /// notification, so its `alert` comes before the common `notification.alert` and Android's
+    /// `title` is never used — and `message` is the in-app message that "does not go through
+    /// APNs"; one call with both pushes both. Getui v2: `push_message.notification` and
+    /// `push_channel.ios` are APNs notifications, `push_message.transmission` is pass-through;
+    /// a transmission with only `push_channel.ios` is delivered once, as pass-through (APNs is
+    /// Getui's fallback for a device its own connection cannot reach).
+    func pushAPIParts(_ payload: PayloadFields) throws(WireError) -> [(channel: Channel, content: PushContent)] {
+        var notification: PushContent?
+        var passThrough: PushContent?
+        if let body = payload.notification, body.kind == .object {
+            var part = self
+            try part.readJPushNotification(body)
+            notification = part
         }
         if let message = payload.message, message.kind == .object {
-            fill(title: Self.looseText(message["title"]), body: Self.looseText(message["msg_content"]))
-            readExtras(message["extras"])
+            var part = self
+            part.fill(title: Self.looseText(message["title"]), body: Self.looseText(message["msg_content"]))
+            part.readExtras(message["extras"])
+            passThrough = part
+        }
+        if let pushMessage = payload.pushMessage, pushMessage.kind == .object {
+            if let body = pushMessage["notification"], body.kind == .object {
+                var part = notification ?? self
+                part.fill(
+                    title: Self.looseText(body["title"]), body: Self.looseText(body["body"]), url: Self.looseText(body["url"]))
+                notification = part
+            }
+            if let transmission = pushMessage["transmission"]?.string {
+                var part = passThrough ?? self
+                part.readGetuiMessage(transmission)
+                passThrough = part
+            }
+        }
+        if let channels = payload.pushChannel, channels.kind == .object, let ios = channels["ios"], ios.kind == .object,
+           notification != nil || passThrough == nil {
+            var part = notification ?? self
+            try part.readGetuiIOS(ios)
+            notification = part
+        }
+        var parts: [(channel: Channel, content: PushContent)] = []
+        if let notification { parts.append((.apns, notification)) }
+        if let passThrough { parts.append((.transparent, passThrough)) }
+        return parts
+    }
+
+    /// A JPush `notification`: `ios.alert` (a string, or an APNs alert object) before the
+    /// common `alert`; `ios.badge`; `ios.extras.url`.
+    private mutating func readJPushNotification(_ notification: JSONView) throws(WireError) {
+        if let ios = notification["ios"], ios.kind == .object {
+            if let alert = ios["alert"], alert.kind == .object {
+                fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
+            } else {
+                fill(body: Self.looseText(ios["alert"]))
+            }
+            readExtras(ios["extras"])
+            if badge == nil, let value = ios["badge"], !value.isNull {
+                badge = try Self.jpushBadge(value)
+            }
+        }
+        fill(body: Self.looseText(notification["alert"]))
+    }
+
+    /// Getui v2 `push_channel.ios`: `aps` as APNs has it, `auto_badge`, and `payload` (the
+    /// app's JSON string, as over APNs).
+    private mutating func readGetuiIOS(_ ios: JSONView) throws(WireError) {
+        if let aps = ios["aps"], aps.kind == .object {
+            if let alert = aps["alert"], alert.kind == .object {
+                fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
+            } else {
+                fill(body: Self.looseText(aps["alert"]))
+            }
+        }
+        if let text = ios["payload"]?.string { readGetuiMessage(text) }
+        if badge == nil, let value = ios["auto_badge"], !value.isNull { badge = try Self.autoBadge(value, name: "push_channel.ios.auto_badge") }
+    }
+
+    /// JPush `notification.ios.badge`: an integer N sets the icon; "+N" / "-N" move JPush's
+    /// server badge, which the icon then shows; "N" sets it.
+    static func jpushBadge(_ value: JSONView) throws(WireError) -> BadgeDirective {
+        if let number = value.number {
+            guard let int = number.int, (0...Request.maxBadge).contains(int) else {
+                throw WireError("notification.ios.badge must be an integer ≥ 0 or \"+N\" / \"-N\" (like \"+1\"); got \(RequestFields.describe(value))")
+            }
+            return .set(int)
+        }
+        switch try autoBadge(value, name: "notification.ios.badge") {
+        case .autoSet(let int): return .set(int)
+        case let other: return other
         }
     }
 
-    private mutating func readExtras(_ extras: JSONView?) {
+    mutating func readExtras(_ extras: JSONView?) {
         guard let extras, extras.kind == .object else { return }
         fill(url: Self.looseText(extras["url"]))
     }

@@ -12,6 +12,7 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
     switch event {
     case .push(let push, let at):
         inbox.receive(push, at: at, now: now, into: &outcome)
+        if !push.also.isEmpty { inbox.receiveAlso(push.also, at: at, now: now, into: &outcome) }
     case .read(let messages):
         inbox.open(messages, into: &outcome)
         outcome.reply = ["ok": true, "badge": .number(JSONNumber(inbox.totalBadge))]
