@@ -30,11 +30,17 @@ public struct InboxSettings: Sendable, Equatable {
     public var appState: AppState
     public var dropped: Int
     public var badgeSync: Bool
+    /// The apps whose badge policy is not the default `app` (issue 13).
+    public var badgePolicies: [String: BadgePolicy]
 
-    public init(mode: PushMode = .on, appState: AppState = .foreground, dropped: Int = 0, badgeSync: Bool = true) {
+    public init(
+        mode: PushMode = .on, appState: AppState = .foreground, dropped: Int = 0, badgeSync: Bool = true,
+        badgePolicies: [String: BadgePolicy] = [:]
+    ) {
         self.mode = mode
         self.appState = appState
         self.dropped = dropped
         self.badgeSync = badgeSync
+        self.badgePolicies = badgePolicies
     }
 }

@@ -20,6 +20,10 @@ public enum Event: Sendable, Equatable {
     case openBanner
     /// `Esc`: send the banner up at once (the swipe).
     case dismissBanner
+    /// `badge --policy`: set an app's badge policy (issue 13).
+    case setBadgePolicy(app: String, BadgePolicy)
+    /// `badge --sdk`: an SDK's badge call for an app.
+    case sdkBadge(app: String, SDKBadgeCall)
     /// A timer fired: let time-driven state (the banner) move on.
     case tick
 }

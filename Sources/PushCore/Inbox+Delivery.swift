@@ -75,7 +75,7 @@ extension Inbox {
     @discardableResult
     private mutating func deliver(_ message: Message, directive: BadgeDirective?, into outcome: inout Outcome) -> Badge {
         unread[message.app, default: 0] += 1
-        let badge = countDelivery(app: message.app, directive: directive, into: &outcome)
+        let badge = countDelivery(app: message.app, directive: directive, channel: message.channel, into: &outcome)
         switch message.channel {
         case .apns:
             outcome.publish(.remoteReceived, message: message)

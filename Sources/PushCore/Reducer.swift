@@ -22,6 +22,10 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.delete(messages, into: &outcome)
     case .badge(let app, let change, let sync):
         inbox.applyBadgeRequest(app: app, change: change, sync: sync, into: &outcome)
+    case .setBadgePolicy(let app, let policy):
+        inbox.setBadgePolicy(app: app, policy, into: &outcome)
+    case .sdkBadge(let app, let call):
+        inbox.applySDKCall(app: app, call, into: &outcome)
     case .setMode(let mode):
         inbox.setMode(mode, now: now, into: &outcome)
     case .setAppState(let state):

@@ -9,6 +9,10 @@ public enum Request: Sendable, Equatable {
     case list(ListQuery)
     case subscribe([Topic])
     case ping
+    /// The `badge` op with `policy`: set the app's policy, or (`"policy": true`) tell it.
+    case badgePolicy(app: String?, BadgePolicy?)
+    /// The `badge` op with `sdk`, `call` and `value`: an SDK's badge call.
+    case sdkBadge(app: String?, SDKBadgeCall)
 }
 
 /// A `push` request, or an object without `op`.
@@ -130,7 +134,8 @@ extension Request {
             let fields = try RequestFields(op: op, object, accepted: ["id", "ids"])
             return .delete(try fields.targetIds(for: "delete", orAll: false))
         case "badge":
-            let fields = try RequestFields(op: op, object, accepted: ["app", "set", "clear", "sync"])
+            let fields = try RequestFields(op: op, object, accepted: ["app", "set", "clear", "sync", "policy", "sdk", "call", "value"])
+            if let badge = try Self.badgeVerb(fields, object) { return badge }
             let set = try fields.integer("set", in: 0...Request.maxBadge, expected: "an integer ≥ 0 (the badge number)")
             let clear = try fields.bool("clear") ?? false
             if set != nil && clear { throw WireError("give either \"set\" or \"clear\": true for op badge, not both") }
@@ -155,6 +160,37 @@ extension Request {
             _ = try RequestFields(op: op, object, accepted: [])
             return .ping
         }
+    }
+}
+
+extension Request {
+    /// The `badge` op's issue-13 verbs: `policy` (a policy name, or `true` to ask), or `sdk` +
+    /// `call` (+ `value`); each alone, without `set`, `clear` or `sync`.
+    static func badgeVerb(_ fields: RequestFields, _ object: JSONObject) throws(WireError) -> Request? {
+        let policy = object["policy"]
+        let sdk = object["sdk"]
+        guard !policy.isAbsent || !sdk.isAbsent else {
+            if !object["call"].isAbsent || !object["value"].isAbsent {
+                throw WireError("\"call\" and \"value\" go with \"sdk\" (jpush, getui or ios) for op badge")
+            }
+            return nil
+        }
+        for other in ["set", "clear", "sync"] where !object[other].isAbsent {
+            throw WireError("\"\(other)\" cannot go with \"\(policy.isAbsent ? "sdk" : "policy")\" in one badge request")
+        }
+        let app = try fields.app("app")
+        if !policy.isAbsent {
+            guard sdk.isAbsent else { throw WireError("give either \"policy\" or \"sdk\" for op badge, not both") }
+            if policy == .bool(true) { return .badgePolicy(app: app, nil) }
+            guard let chosen = try fields.choice("policy", BadgePolicy.self) else { return nil }
+            return .badgePolicy(app: app, chosen)
+        }
+        guard let chosen = try fields.choice("sdk", SDKBadgeCall.SDK.self) else { return nil }
+        guard case .string(let call)? = object["call"] else {
+            throw WireError("\"call\" is required with \"sdk\": the SDK's badge call, like setBadge; got \(object["call"].map(RequestFields.describe) ?? "nothing")")
+        }
+        let value = try fields.integer("value", in: 0...Request.maxBadge, expected: "an integer ≥ 0 (the badge number)")
+        return .sdkBadge(app: app, try SDKBadgeCall(sdk: chosen, call: call, value: value))
     }
 }
 

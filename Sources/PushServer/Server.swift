@@ -252,6 +252,18 @@ public final class Server {
                 return dispatch(.delete(try lookUp(ids))) ?? Reply.ok()
             case .badge(let app, let change, let sync):
                 return dispatch(.badge(app: app, change: change, sync: sync)) ?? Reply.ok()
+            case .badgePolicy(let app, let policy):
+                let target = app ?? Inbox.defaultApp
+                guard let policy else {
+                    let badge = inbox.badge(of: target)
+                    return Reply.ok([
+                        "badge": .number(JSONNumber(badge.icon)), "serverBadge": .number(JSONNumber(badge.server)),
+                        "policy": .string(inbox.badgePolicy(of: target).rawValue),
+                    ])
+                }
+                return dispatch(.setBadgePolicy(app: target, policy)) ?? Reply.ok()
+            case .sdkBadge(let app, let call):
+                return dispatch(.sdkBadge(app: app ?? Inbox.defaultApp, call)) ?? Reply.ok()
             case .mode(let mode):
                 guard let mode else { return Reply.ok(["mode": .string(inbox.mode.rawValue)]) }
                 return dispatch(.setMode(mode)) ?? Reply.ok()

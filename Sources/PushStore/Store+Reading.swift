@@ -215,6 +215,17 @@ extension Store {
             guard let sync = Bool(value) else { throw invalid(SettingKey.badgeSync, value, "true or false") }
             settings.badgeSync = sync
         }
+        if let value = values[SettingKey.badgePolicies] {
+            guard case .object(let object)? = try? JSON.parse(Array(value.utf8)) else {
+                throw invalid(SettingKey.badgePolicies, value, "a JSON object of app → app or platform")
+            }
+            for (app, policy) in object.members {
+                guard case .string(let name) = policy, let chosen = BadgePolicy(rawValue: name) else {
+                    throw invalid(SettingKey.badgePolicies, value, "a JSON object of app → app or platform")
+                }
+                settings.badgePolicies[app] = chosen
+            }
+        }
         return settings
     }
 }

@@ -202,6 +202,8 @@ public final class Store {
             try setting(SettingKey.appState, settings.appState.rawValue)
             try setting(SettingKey.dropped, String(settings.dropped))
             try setting(SettingKey.badgeSync, settings.badgeSync ? "true" : "false")
+            let policies = JSONObject(settings.badgePolicies.sorted { $0.key < $1.key }.map { (key: $0.key, value: .string($0.value.rawValue)) })
+            try setting(SettingKey.badgePolicies, JSON.object(policies).compactText)
         }
     }
 

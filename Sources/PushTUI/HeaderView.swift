@@ -33,6 +33,10 @@ public enum HeaderView {
                 (on ? "PUSH [ON]" : "PUSH [OFF]", on ? base.bolded : warning),
                 (level >= 3 ? inbox.appState.rawValue : "app: \(inbox.appState.rawValue)", base),
             ]
+            let platform = inbox.settings.badgePolicies.filter { $0.value == .platform }.keys.sorted()
+            if let first = platform.first {
+                parts.append((platform.count == 1 && level < 2 ? "platform: \(first)" : "platform ×\(platform.count)", base))
+            }
             if inbox.dropped > 0 {
                 parts.append((level >= 1 ? "\(inbox.dropped) dropped" : "\(inbox.dropped) dropped while off", warning))
             }

@@ -23,7 +23,8 @@ extension Screen {
         case .detail:
             DetailView.render(into: &grid, area: layout.body, message: detailMessage,
                               callback: detailMessage.map(callback) ?? "", scroll: detailScroll,
-                              date: date, timeZone: timeZone)
+                              date: date, timeZone: timeZone,
+                              badgeNote: detailMessage.map { inbox.badgeNote(for: $0.app) } ?? "")
         }
         FooterView.render(into: &grid, area: layout.footer, screen: self)
         if helpShown { HelpView.render(into: &grid, area: layout.body) }

@@ -124,6 +124,11 @@ enum ClientCommands {
         let sync = try arguments.option("--sync")
         let watch = arguments.flag("--watch")
         let server = arguments.flag("--server")
+        let policy = try arguments.optionalValue("--policy", values: BadgePolicy.allCases.map(\.rawValue))
+        let sdk = try arguments.option("--sdk")
+        if policy != nil || sdk != nil {
+            return try badgeVerb(socket: socket, app: app, policy: policy, sdk: sdk, other: set != nil || clear || sync != nil || watch, &arguments)
+        }
         try arguments.finish()
         guard set == nil || !clear else { throw UsageError("--set and --clear cannot be used together", command: "badge") }
         let client = try SocketClient(path: socket)
@@ -154,6 +159,41 @@ enum ClientCommands {
                 writeLine(String(value))
             }
         }
+    }
+
+    /// `badge --policy [P]` (prints the policy) and `badge --sdk SDK CALL [N]` (prints the icon).
+    private static func badgeVerb(
+        socket: String, app: String?, policy: String??, sdk: String?, other: Bool, _ arguments: inout Arguments
+    ) throws -> Int32 {
+        guard !other else { throw UsageError("--policy and --sdk go alone (with --app), without --set, --clear, --sync or --watch", command: "badge") }
+        var request: JSONObject = ["op": "badge"]
+        if let app { request["app"] = .string(app) }
+        if let policy {
+            guard sdk == nil else { throw UsageError("--policy and --sdk cannot be used together", command: "badge") }
+            try arguments.finish()
+            request["policy"] = policy.map { .string($0) } ?? true
+            let reply = try expectOK(SocketClient(path: socket).request(request))
+            writeLine(reply["policy"]?.stringValue ?? "")
+            return 0
+        }
+        let words = try arguments.positionals()
+        guard let sdk, SDKBadgeCall.SDK(rawValue: sdk) != nil else {
+            throw UsageError("--sdk takes jpush, getui or ios, not '\(sdk ?? "")'", command: "badge")
+        }
+        guard let call = words.first, words.count <= 2 else {
+            throw UsageError("--sdk \(sdk) needs a CALL (like setBadge) and, for the set calls, a number N", command: "badge")
+        }
+        request["sdk"] = .string(sdk)
+        request["call"] = .string(call)
+        if words.count == 2 {
+            guard let value = Int(words[1]), value >= 0 else {
+                throw UsageError("the badge number is a whole number ≥ 0, not '\(words[1])'", command: "badge")
+            }
+            request["value"] = .number(JSONNumber(value))
+        }
+        let reply = try expectOK(SocketClient(path: socket).request(request))
+        writeLine(String(reply["badge"]?.intValue ?? 0))
+        return 0
     }
 
     static func mode(_ arguments: inout Arguments) throws -> Int32 {

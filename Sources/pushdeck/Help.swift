@@ -9,6 +9,7 @@ enum Help {
           pushdeck send   [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
                           [--title T] [--body B] [--badge N]
           pushdeck badge  [--app A] [--set N | --clear] [--sync on|off] [--watch]
+                          [--policy [app|platform]] [--sdk jpush|getui|ios CALL [N]]
           pushdeck mode   [on|off]
           pushdeck read   ID... | --all [--app A]
           pushdeck delete ID...
@@ -55,6 +56,13 @@ enum Help {
               --sync on|off  keep the server badge in step with the icon badge (default on)
               --server     print the server badge instead
               --watch      print a new line each time it changes, until ^C
+              --policy [app|platform]  set A's badge policy, or print it: 'app' (the default) adds 1
+                           per delivered message and takes 1 per read; 'platform' moves the icon only
+                           when a push says so (aps.badge, JPush ios.badge, Getui autoBadge)
+              --sdk SDK CALL [N]  an SDK's badge call, moving only the ledger its SDK moves:
+                           jpush setBadge N | resetBadge (server), getui setBadge N | resetBadge
+                           (server), getui setLocalBadge N (icon), ios setApplicationIconBadgeNumber N
+                           | setBadgeCount N (icon). Prints the icon badge.
             """,
         "mode": """
             pushdeck mode [on|off]

@@ -21,4 +21,42 @@ import TestSupport
         #expect(messages.map { $0["title"] } == ["m", "T"])
         #expect(messages.map { $0["body"] } == ["in-app", "note"])
     }
+
+    @Test func badgePolicyIsSetPrintedStoredAndObeyed() throws {
+        let folder = TempFolder()
+        do {
+            let server = try ServerProcess(folder: folder)
+            #expect(try server.run(["badge", "--app", "com.example.shop", "--policy"]).output == "app")
+            let set = try server.run(["badge", "--app", "com.example.shop", "--policy", "platform"])
+            #expect(set.status == 0, "\(set.stderr)")
+            #expect(set.output == "platform")
+            #expect(try server.run(["app", "background"]).status == 0)
+            // No badge in the push: the icon stays; one that says so sets it; reading leaves it.
+            #expect(try server.run(["send", "--app", "com.example.shop", "--title", "plain"]).status == 0)
+            #expect(try server.run(["badge", "--app", "com.example.shop"]).output == "0")
+            #expect(try server.run(["send", "--app", "com.example.shop", "--title", "five", "--badge", "5"]).status == 0)
+            #expect(try server.run(["read", "--all"]).status == 0)
+            #expect(try server.run(["badge", "--app", "com.example.shop"]).output == "5")
+            server.stop()
+        }
+        let again = try ServerProcess(folder: folder)
+        #expect(try again.run(["badge", "--app", "com.example.shop", "--policy"]).output == "platform")
+        let bad = try again.run(["badge", "--app", "x", "--policy", "device"])
+        #expect(bad.status == 2)
+    }
+
+    @Test func sdkBadgeCallsMoveOnlyTheirLedger() throws {
+        let server = try ServerProcess()
+        #expect(try server.run(["send", "--app", "a", "--title", "six", "--badge", "6"]).status == 0)
+        let jpush = try server.run(["badge", "--app", "a", "--sdk", "jpush", "setBadge", "0"])
+        #expect(jpush.status == 0, "\(jpush.stderr)")
+        #expect(jpush.output == "6")
+        #expect(try server.run(["badge", "--app", "a", "--server"]).output == "0")
+        let local = try server.run(["badge", "--app", "a", "--sdk", "getui", "setLocalBadge", "3"])
+        #expect(local.output == "3")
+        #expect(try server.run(["badge", "--app", "a", "--server"]).output == "0")
+        let wrong = try server.run(["badge", "--app", "a", "--sdk", "jpush", "setLocalBadge", "3"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("jpush has no badge call 'setLocalBadge'"))
+    }
 }

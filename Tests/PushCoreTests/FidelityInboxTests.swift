@@ -39,3 +39,100 @@ struct FidelityInboxTests {
         #expect(s.inbox.badge(of: "com.example.shop").icon == 2)
     }
 }
+
+/// DESIGN §5 badge policies and the SDK badge calls (issue 13).
+@Suite("Badge policies and SDK calls")
+struct BadgePolicyTests {
+    let shop = "com.example.shop"
+
+    private func platformScenario() -> Scenario {
+        var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
+        s.send(.setBadgePolicy(app: shop, .platform))
+        return s
+    }
+
+    @Test func theDefaultPolicyIsTheSeedsRule() {
+        var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
+        #expect(s.inbox.badgePolicy(of: shop) == .app)
+        s.push(.apns())
+        s.push(.passThrough(app: shop))
+        #expect(s.inbox.badge(of: shop) == Badge(icon: 2, server: 2))
+    }
+
+    @Test func underPlatformOnlyAPushThatSaysSoMovesTheIcon() throws {
+        var s = platformScenario()
+        let plain = s.push(.apns())
+        #expect(s.inbox.badge(of: shop) == Badge())
+        #expect(plain.reply?["badge"] == 0)
+        #expect(plain.topics.contains(.badgeChanged) == false)
+        s.push(.apns(badge: .set(4)))
+        #expect(s.inbox.badge(of: shop) == Badge(icon: 4, server: 0))
+        s.push(.apns(badge: .autoAdd(1)))
+        #expect(s.inbox.badge(of: shop) == Badge(icon: 1, server: 1))
+        // Pass-through never touches it, even with an autoBadge.
+        s.push(.passThrough(app: shop, badge: .autoAdd(5)))
+        #expect(s.inbox.badge(of: shop) == Badge(icon: 1, server: 1))
+        #expect(s.inbox.unread[shop] == 4)
+    }
+
+    @Test func underPlatformReadingLeavesTheIcon() throws {
+        var s = platformScenario()
+        let message = try #require(Scenario.inserted(s.push(.apns(badge: .set(3)))))
+        let read = s.send(.read([message]))
+        #expect(s.inbox.unread[shop] == 0)
+        #expect(s.inbox.badge(of: shop).icon == 3)
+        #expect(read.reply?["badge"] == 3)
+        s.send(.readAll(app: nil))
+        #expect(s.inbox.badge(of: shop).icon == 3)
+    }
+
+    @Test func thePolicyIsAStoredSetting() {
+        var s = Scenario()
+        let effects = s.send(.setBadgePolicy(app: shop, .platform))
+        #expect(effects.writes == [.settings(InboxSettings(badgePolicies: [shop: .platform]))])
+        #expect(effects.reply?["policy"] == "platform")
+        let back = s.send(.setBadgePolicy(app: shop, .app))
+        #expect(back.writes == [.settings(InboxSettings())])
+    }
+
+    @Test("seed 003: JPush setBadge moves only JPush's server badge, and the drift shows the fix")
+    func sdkCallsMoveTheirOwnLedger() throws {
+        var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
+        s.push(.apns(badge: .set(6)))
+        #expect(s.inbox.badge(of: shop) == Badge(icon: 6, server: 6))
+        let jpush = s.send(.sdkBadge(app: shop, try SDKBadgeCall(sdk: .jpush, call: "setBadge", value: 0)))
+        #expect(s.inbox.badge(of: shop) == Badge(icon: 6, server: 0))
+        #expect(jpush.reply?["badge"] == 6 && jpush.reply?["serverBadge"] == 0)
+        #expect(jpush.topics == [.badgeChanged])
+        #expect(s.inbox.driftFix(of: shop) == "icon 6, server 0: [JPUSHService setBadge:6] or [GeTuiSdk setBadge:6]")
+        s.send(.sdkBadge(app: shop, try SDKBadgeCall(sdk: .getui, call: "setLocalBadge", value: 2)))
+        #expect(s.inbox.badge(of: shop) == Badge(icon: 2, server: 0))
+        s.send(.sdkBadge(app: shop, try SDKBadgeCall(sdk: .getui, call: "setBadge", value: 2)))
+        #expect(s.inbox.badge(of: shop) == Badge(icon: 2, server: 2))
+        #expect(s.inbox.driftFix(of: shop) == nil)
+        s.send(.sdkBadge(app: shop, try SDKBadgeCall(sdk: .jpush, call: "resetBadge", value: nil)))
+        #expect(s.inbox.badge(of: shop) == Badge(icon: 2, server: 0))
+        s.send(.sdkBadge(app: shop, try SDKBadgeCall(sdk: .ios, call: "setApplicationIconBadgeNumber", value: 0)))
+        #expect(s.inbox.badge(of: shop) == Badge(icon: 0, server: 0))
+    }
+
+    @Test func unknownSDKCallsAreRefusedSayingWhatThereIs() {
+        #expect(throws: WireError("jpush has no badge call 'setLocalBadge'; it has setBadge, resetBadge")) {
+            try SDKBadgeCall(sdk: .jpush, call: "setLocalBadge", value: 1)
+        }
+        #expect(throws: WireError("getui setBadge needs a \"value\": the badge number, an integer ≥ 0")) {
+            try SDKBadgeCall(sdk: .getui, call: "setBadge", value: nil)
+        }
+    }
+
+    @Test func badgeVerbsOnTheWire() throws {
+        #expect(try Request.decode(frame: Array(#"{"op":"badge","app":"a","policy":"platform"}"#.utf8)) == .badgePolicy(app: "a", .platform))
+        #expect(try Request.decode(frame: Array(#"{"op":"badge","policy":true}"#.utf8)) == .badgePolicy(app: nil, nil))
+        #expect(try Request.decode(frame: Array(#"{"op":"badge","sdk":"getui","call":"setLocalBadge","value":3}"#.utf8))
+            == .sdkBadge(app: nil, try SDKBadgeCall(sdk: .getui, call: "setLocalBadge", value: 3)))
+        #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"badge","policy":"device"}"#.utf8)) }
+        #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"badge","policy":"app","set":1}"#.utf8)) }
+        #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"badge","call":"setBadge"}"#.utf8)) }
+        #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"badge","sdk":"jpush"}"#.utf8)) }
+    }
+}

@@ -54,6 +54,15 @@ struct SnapshotTests {
     }
 
     @Test(arguments: sizes)
+    func headerWithPlatformBadgePolicy(size: Size) {
+        var grid = Grid(width: size.width, height: 1)
+        var inbox = SampleMessages.sampleInbox()
+        inbox.settings.badgePolicies = ["com.example.shop": .platform]
+        HeaderView.render(into: &grid, area: grid.bounds, inbox: inbox)
+        check(grid, name("header-platform", size))
+    }
+
+    @Test(arguments: sizes)
     func headerPlain(size: Size) {
         var grid = Grid(width: size.width, height: 1)
         HeaderView.render(into: &grid, area: grid.bounds, inbox: SampleMessages.sampleInbox())

@@ -1,0 +1,41 @@
+import Foundation
+import PushCore
+import Testing
+import TestSupport
+
+/// Issue 13 on screen: the real UI in tmux, fed through the real socket.
+@Suite struct FidelityScreenTests {
+    @Test func aJPushBodyListsTwoRowsAndThePolicyAndDriftFixShow() throws {
+        let ui = try ScreenTests.Running(width: 120, height: 30)
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil, "\(ui.tmux.capture())")
+        func run(_ arguments: [String], stdin: Data? = nil) throws -> CommandResult {
+            try runPushdeck([arguments[0], "--socket", ui.socket] + arguments.dropFirst(), stdin: stdin)
+        }
+        #expect(try run(["app", "background"]).status == 0)
+        #expect(try run(["badge", "--app", "com.example.shop", "--policy", "platform"]).status == 0)
+        #expect(ui.tmux.waitFor { $0.split(separator: "\n").first?.contains("platform: com.example.shop") == true } != nil,
+                "\(ui.tmux.capture())")
+
+        let body = #"{"notification":{"android":{"title":"Android only"},"ios":{"alert":"iOS note","badge":4}},"message":{"title":"In-app","msg_content":"hello"}}"#
+        let sent = try run(["send", "--app", "com.example.shop", "-"], stdin: Data(body.utf8))
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let listed = ui.tmux.waitFor { $0.contains("iOS note") && $0.contains("In-app") }
+        #expect(listed != nil, "\(ui.tmux.capture())")
+        let rows = listed?.split(separator: "\n") ?? []
+        #expect(rows.contains { $0.contains("APNs") && $0.contains("iOS note") })
+        #expect(rows.contains { $0.contains("pass") && $0.contains("In-app") })
+        #expect(listed?.contains("Android only") == false)
+        #expect(rows.first?.contains("badge 4") == true)
+
+        // JPush's setBadge moves only its server badge: the header flags the drift and the
+        // detail view names the call that fixes it.
+        #expect(try run(["badge", "--app", "com.example.shop", "--sdk", "jpush", "setBadge", "0"]).output == "4")
+        #expect(ui.tmux.waitFor { $0.split(separator: "\n").first?.contains("badge 4 (server 0)") == true } != nil,
+                "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("Enter")
+        let detail = ui.tmux.waitFor { $0.contains("[JPUSHService setBadge:4]") }
+        #expect(detail != nil, "\(ui.tmux.capture())")
+        #expect(detail?.contains("policy platform") == true)
+        try ui.tmux.sendKeys("q")
+    }
+}
