@@ -12,6 +12,9 @@ public enum Effect: Sendable, Equatable {
 public enum StoreChange: Sendable, Equatable {
     /// A new message, delivered or held.
     case insert(Message)
+    /// A message written over the stored one with its id (a collapse-id replacement); `wasRead`
+    /// says whether the one replaced had been read (the unread count then grows by one).
+    case replace(Message, wasRead: Bool)
     case markRead([Int64])
     /// Every unread message of `app` (all apps when nil) becomes read.
     case markAllRead(app: String?)

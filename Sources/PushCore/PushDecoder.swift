@@ -81,15 +81,29 @@ public struct PushDecoder: Sendable {
         let pushes = parts.map { part in
             var shown = part.content
             if shown.url == nil { shown.url = PushContent.looseText(fields.url) }
-            return Push(
+            var push = Push(
                 app: request.app ?? named ?? Self.defaultApp, channel: part.channel,
                 title: shown.title, subtitle: shown.subtitle, body: shown.body, url: shown.url,
                 taskId: shown.taskId, msgId: shown.msgId, offline: request.offline || shown.offline,
                 badge: shown.badge, payload: request.payloadText)
+            Self.present(&push, shown, request: request)
+            return push
         }
         var push = pushes[0]
         push.also = Array(pushes.dropFirst())
         return push
+    }
+
+    /// What an APNs message carries besides its text (issue 13): collapse id, thread, silent,
+    /// interruption level, priority. Pass-through messages have none of it.
+    static func present(_ push: inout Push, _ content: PushContent, request: PushRequest) {
+        push.priority = request.priority
+        guard push.channel == .apns else { return }
+        push.collapseId = request.collapseId ?? content.collapseId
+        push.threadId = content.threadId
+        push.interruption = content.interruption
+        let noAlert = content.title == nil && content.subtitle == nil && content.body == nil
+        push.silent = request.pushType == "background" || (content.contentAvailable && noAlert)
     }
 
     /// The app the payload names, if it names one (the keys of `appKeys`, in that order).
@@ -118,6 +132,8 @@ struct PayloadFields {
     var title, subtitle, content, message, alert, body, extras, pushMessage, notification: JSONView?
     /// Getui v2's per-vendor settings (`push_channel.ios` is the APNs notification).
     var pushChannel: JSONView?
+    /// JPush `options` (`apns_collapse_id`, `time_to_live`).
+    var options: JSONView?
 
     init(_ payload: JSONView) {
         payload.forEachMember { name, value in
@@ -143,6 +159,7 @@ struct PayloadFields {
             else if name == "push_message" { pushMessage = value }
             else if name == "notification" { notification = value }
             else if name == "push_channel" { pushChannel = value }
+            else if name == "options" { options = value }
         }
     }
 }
@@ -182,6 +199,18 @@ struct PushContent {
     var msgId: String?
     var offline = false
     var badge: BadgeDirective?
+    var threadId: String?
+    var contentAvailable = false
+    var interruption: InterruptionLevel?
+    var collapseId: String?
+
+    /// `thread-id`, `content-available` (1 or true), `interruption-level` of an `aps` or a JPush
+    /// `notification.ios` (custom data: never refused, an unknown level is ignored).
+    mutating func readPresentation(_ dictionary: JSONView) {
+        if threadId == nil { threadId = Self.looseText(dictionary["thread-id"]) }
+        if let flag = dictionary["content-available"], flag.bool == true || flag.number?.int == 1 { contentAvailable = true }
+        if interruption == nil, let level = dictionary["interruption-level"]?.string { interruption = InterruptionLevel(rawValue: level) }
+    }
 
     mutating func fill(title: String? = nil, subtitle: String? = nil, body: String? = nil, url: String? = nil) {
         if self.title == nil { self.title = title }
@@ -198,6 +227,7 @@ struct PushContent {
         aps.forEachMember { name, value in
             if name == "alert" { alert = value } else if name == "badge" { badgeValue = value }
         }
+        readPresentation(aps)
         if let alert, !alert.isNull {
             switch alert.kind {
             case .string:
@@ -352,6 +382,9 @@ struct PushContent {
         if let body = payload.notification, body.kind == .object {
             var part = self
             try part.readJPushNotification(body)
+            if let options = payload.options, options.kind == .object {
+                part.collapseId = Self.looseText(options["apns_collapse_id"])
+            }
             notification = part
         }
         if let message = payload.message, message.kind == .object {
@@ -395,6 +428,7 @@ struct PushContent {
                 fill(body: Self.looseText(ios["alert"]))
             }
             readExtras(ios["extras"])
+            readPresentation(ios)
             if badge == nil, let value = ios["badge"], !value.isNull {
                 badge = try Self.jpushBadge(value)
             }
@@ -406,6 +440,7 @@ struct PushContent {
     /// app's JSON string, as over APNs).
     private mutating func readGetuiIOS(_ ios: JSONView) throws(WireError) {
         if let aps = ios["aps"], aps.kind == .object {
+            readPresentation(aps)
             if let alert = aps["alert"], alert.kind == .object {
                 fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
             } else {

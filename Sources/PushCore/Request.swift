@@ -26,17 +26,30 @@ public struct PushRequest: Sendable, Equatable {
     /// the same bytes again (that second parse was a sixth of a push's cost). Not compared: it
     /// is `payloadText`, parsed.
     public var parsed: JSONView?
-    public init(payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil) {
+    /// `apns-collapse-id` (the socket's `collapseId`, `send --collapse-id`; issue 13).
+    public var collapseId: String?
+    /// `apns-push-type` (`alert`, `background`, …), when the request says.
+    public var pushType: String?
+    /// `apns-priority` (10, 5 or 1), when the request says.
+    public var priority: Int?
+    public init(
+        payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
+        collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil
+    ) {
         self.payloadText = payloadText
         self.app = app
         self.channel = channel
         self.offline = offline
         self.parsed = parsed
+        self.collapseId = collapseId
+        self.pushType = pushType
+        self.priority = priority
     }
 
     public static func == (left: PushRequest, right: PushRequest) -> Bool {
         left.payloadText == right.payloadText && left.app == right.app && left.channel == right.channel
-            && left.offline == right.offline
+            && left.offline == right.offline && left.collapseId == right.collapseId && left.pushType == right.pushType
+            && left.priority == right.priority
     }
 }
 
@@ -72,6 +85,8 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
     public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping"]
+    /// The `apns-push-type` values Apple documents.
+    public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
     public static let maxIds = 10_000
     /// The largest badge number accepted (iOS keeps badges in an `NSInteger`; this leaves room
@@ -104,7 +119,8 @@ extension Request {
         }
         switch op {
         case "push":
-            let fields = try RequestFields(op: op, object, accepted: ["payload", "app", "channel", "offline"])
+            let fields = try RequestFields(
+                op: op, object, accepted: ["payload", "app", "channel", "offline", "collapseId", "pushType", "priority"])
             guard let payload = object["payload"], !payload.isNull else {
                 throw WireError("\"payload\" is required for op push: the push payload, a JSON object")
             }
@@ -114,7 +130,13 @@ extension Request {
             let text = frame.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[view.sourceRange]), as: UTF8.self) }
             return .push(PushRequest(
                 payloadText: text, app: try fields.app("app"), channel: try fields.choice("channel", Channel.self),
-                offline: try fields.bool("offline") ?? false, parsed: view))
+                offline: try fields.bool("offline") ?? false, parsed: view,
+                collapseId: try fields.text("collapseId", expected: "a string of at most 64 bytes (apns-collapse-id)", maxBytes: 64),
+                pushType: try fields.text("pushType", expected: "alert, background, voip, complication, fileprovider, mdm, liveactivity, location or pushtotalk", among: Request.pushTypes),
+                priority: try fields.integer("priority", in: 1...10, expected: "10, 5 or 1 (apns-priority)").map { priority throws(WireError) in
+                    guard [1, 5, 10].contains(priority) else { throw WireError("\"priority\" must be 10, 5 or 1 (apns-priority); got \(priority)") }
+                    return priority
+                }))
         case "read":
             let fields = try RequestFields(op: op, object, accepted: ["id", "ids", "all", "app"])
             let all = try fields.bool("all")

@@ -242,7 +242,11 @@ public final class Server {
         do {
             switch request {
             case .push(let pushRequest):
-                let push = try decoder.decode(pushRequest)
+                var push = try decoder.decode(pushRequest)
+                // A collapse id replaces the newest stored message of the app with it (issue 13).
+                if let collapseId = push.collapseId, push.channel == .apns {
+                    push.replacing = try store.message(app: push.app, collapseId: collapseId)
+                }
                 return dispatch(.push(push, at: time.wallNow)) ?? Reply.ok()
             case .read(.ids(let ids)):
                 return dispatch(.read(try lookUp(ids))) ?? Reply.ok()

@@ -185,7 +185,19 @@ extension Store {
             subtitle: row.string(at: 4), body: row.string(at: 5), url: row.string(at: 6), read: row.bool(at: 7),
             offline: row.bool(at: 8), launch: row.bool(at: 9), held: row.bool(at: 10),
             receivedAt: Date(millisecondsSince1970: row.int64(at: 11)), taskId: row.string(at: 12),
-            msgId: row.string(at: 13), payload: row.string(at: 14) ?? "")
+            msgId: row.string(at: 13), payload: row.string(at: 14) ?? "",
+            collapseId: row.string(at: 15), threadId: row.string(at: 16), silent: row.bool(at: 17),
+            interruption: row.string(at: 18))
+    }
+
+    /// The newest delivered message of `app` with this collapse id: the one a push with the same
+    /// id replaces (issue 13).
+    public func message(app: String, collapseId: String) throws(SQLiteError) -> Message? {
+        let statement = try database.prepare(
+            "SELECT \(Schema.messageColumns) FROM messages WHERE app = ?1 AND collapse_id = ?2 AND held = 0 ORDER BY id DESC LIMIT 1")
+        try statement.bind(app, at: 1)
+        try statement.bind(collapseId, at: 2)
+        return try statement.rows(Self.message(from:)).first
     }
 
     /// The settings from the `settings` rows; a missing key keeps its default, a value this

@@ -159,6 +159,10 @@ public final class Store {
         case .insert(let message):
             try insert(message)
             if !message.held && !message.read { countUnread(message.app, by: 1) }
+        case .replace(let message, let wasRead):
+            try replace(message)
+            listingChanges += 1
+            if wasRead && !message.read { countUnread(message.app, by: 1) }
         case .markRead(let ids):
             for app in try returning(writes.markRead, for: ids, { row in row.string(at: 0) }) {
                 countUnread(app ?? "", by: -1)
@@ -224,6 +228,32 @@ public final class Store {
         statement.stage(message.taskId, at: 13)
         statement.stage(message.msgId, at: 14)
         statement.stage(message.payload, at: 15)
+        statement.stage(message.collapseId, at: 16)
+        statement.stage(message.threadId, at: 17)
+        try statement.bind(message.silent, at: 18)
+        statement.stage(message.interruption, at: 19)
+        try statement.runStaged()
+    }
+
+    /// Writes `message` over the stored one with its id (a collapse-id replacement).
+    private func replace(_ message: Message) throws(SQLiteError) {
+        let statement = writes.replace
+        try statement.bind(message.id, at: 1)
+        try statement.bind(message.read, at: 7)
+        try statement.bind(message.offline, at: 8)
+        try statement.bind(message.receivedAt.millisecondsSince1970, at: 9)
+        try statement.bind(message.silent, at: 15)
+        statement.stage(message.channel.rawValue, at: 2)
+        statement.stage(message.title, at: 3)
+        statement.stage(message.subtitle, at: 4)
+        statement.stage(message.body, at: 5)
+        statement.stage(message.url, at: 6)
+        statement.stage(message.taskId, at: 10)
+        statement.stage(message.msgId, at: 11)
+        statement.stage(message.payload, at: 12)
+        statement.stage(message.collapseId, at: 13)
+        statement.stage(message.threadId, at: 14)
+        statement.stage(message.interruption, at: 16)
         try statement.runStaged()
     }
 

@@ -19,6 +19,10 @@ enum ClientCommands {
         let title = try arguments.option("--title")
         let body = try arguments.option("--body")
         let badge = try arguments.intOption("--badge", in: 0...Int(Int32.max))
+        // Issue 13: apns-collapse-id, apns-push-type and apns-priority, as the request's fields.
+        let collapseId = try arguments.option("--collapse-id")
+        let pushType = try arguments.option("--push-type")
+        let priority = try arguments.intOption("--priority", in: 1...10)
         let files = try arguments.positionals()
         guard files.count <= 1 else {
             throw UsageError("send takes one FILE (or '-' for standard input), not \(files.count)", command: "send")
@@ -44,6 +48,9 @@ enum ClientCommands {
             if let app { request += Array(#""app":\#(JSON.string(app).compactText),"#.utf8) }
             if let channel { request += Array(#""channel":"\#(channel.rawValue)","#.utf8) }
             if offline { request += Array(#""offline":true,"#.utf8) }
+            if let collapseId { request += Array(#""collapseId":\#(JSON.string(collapseId).compactText),"#.utf8) }
+            if let pushType { request += Array(#""pushType":\#(JSON.string(pushType).compactText),"#.utf8) }
+            if let priority { request += Array(#""priority":\#(priority),"#.utf8) }
             // The payload goes in as written, so the stored text is the file's, byte for byte.
             request += Array(#""payload":"#.utf8) + payload + Array("}\n".utf8)
             try client.send(request)

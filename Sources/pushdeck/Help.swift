@@ -8,6 +8,7 @@ enum Help {
           pushdeck serve  [--socket P] [--db P | --memory]
           pushdeck send   [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
                           [--title T] [--body B] [--badge N]
+                          [--collapse-id ID] [--push-type T] [--priority 10|5|1]
           pushdeck badge  [--app A] [--set N | --clear] [--sync on|off] [--watch]
                           [--policy [app|platform]] [--sdk jpush|getui|ios CALL [N]]
           pushdeck mode   [on|off]
@@ -43,10 +44,14 @@ enum Help {
         "send": """
             pushdeck send [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
                           [--title T] [--body B] [--badge N]
+                          [--collapse-id ID] [--push-type T] [--priority 10|5|1]
               Sends a push and prints the server's reply line, e.g. {"ok":true,"id":17,...}.
               FILE is an .apns file, a Getui pass-through or a JPush message (JSON, trailing commas
               allowed); '-' reads standard input, which may hold several objects one after another.
               Without FILE, --title/--body/--badge build an APNs payload.
+              --collapse-id ID  apns-collapse-id: replaces the app's earlier message with that id
+              --push-type T     apns-push-type (background: a silent push, listed without a banner)
+              --priority P      apns-priority 10, 5 or 1
             """,
         "badge": """
             pushdeck badge [--app A] [--set N | --clear] [--sync on|off] [--watch]

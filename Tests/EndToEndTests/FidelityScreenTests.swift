@@ -38,4 +38,27 @@ import TestSupport
         #expect(detail?.contains("policy platform") == true)
         try ui.tmux.sendKeys("q")
     }
+
+    @Test func aCollapsedPushReplacesTheBannerAndTheRowAndASilentOneIsListedOnly() throws {
+        let ui = try ScreenTests.Running(width: 100, height: 30)
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil, "\(ui.tmux.capture())")
+        #expect(try ui.send(["--app", "com.example.live", "--title", "Match", "--body", "score 1:0", "--collapse-id", "m7"]).status == 0)
+        #expect(ui.tmux.waitFor(timeout: 1) { $0.contains("score 1:0") } != nil, "\(ui.tmux.capture())")
+        #expect(try ui.send(["--app", "com.example.live", "--title", "Match", "--body", "score 2:0", "--collapse-id", "m7"]).status == 0)
+        let replaced = ui.tmux.waitFor(timeout: 1) { $0.contains("score 2:0") }
+        #expect(replaced != nil, "\(ui.tmux.capture())")
+        #expect(replaced?.contains("+1") == false)
+        try ui.tmux.sendKeys("Escape")
+        let listed = ui.tmux.waitFor { $0.split(separator: "\n").first?.contains("1 unread") == true }
+        #expect(listed != nil, "\(ui.tmux.capture())")
+        #expect(listed?.contains("score 1:0") == false)
+
+        let silent = #"{"aps":{"content-available":1},"Simulator Target Bundle":"com.example.live"}"#
+        #expect(try runPushdeck(["send", "--socket", ui.socket, "-"], stdin: Data(silent.utf8)).status == 0)
+        let screen = ui.tmux.waitFor { $0.contains("[silent] background fetch") }
+        #expect(screen != nil, "\(ui.tmux.capture())")
+        // No banner: the header stays on the top row, and the unread count did not move.
+        #expect(screen?.split(separator: "\n").first?.contains("1 unread") == true)
+        try ui.tmux.sendKeys("q")
+    }
 }

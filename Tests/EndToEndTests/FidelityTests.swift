@@ -59,4 +59,47 @@ import TestSupport
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("jpush has no badge call 'setLocalBadge'"))
     }
+
+    @Test func aCollapseIdReplacesTheRowAndCountsOnceAcrossARestart() throws {
+        let folder = TempFolder()
+        do {
+            let server = try ServerProcess(folder: folder)
+            let first = try server.run(["send", "--app", "a", "--title", "Score", "--body", "1:0", "--collapse-id", "match-7"])
+            #expect(first.status == 0, "\(first.stderr)")
+            server.stop()
+        }
+        let server = try ServerProcess(folder: folder)
+        let second = try server.run(["send", "--app", "a", "--title", "Score", "--body", "2:0", "--collapse-id", "match-7"])
+        let reply = try #require(try JSON.parse(second.output).objectValue)
+        #expect(reply["id"] == 1 && reply["replaced"] == true && reply["badge"] == 1)
+        // Another app's same id is another message.
+        #expect(try server.run(["send", "--app", "b", "--body", "x", "--collapse-id", "match-7"]).output.contains(#""id":2"#))
+        let listed = try #require(try JSON.parse(server.run(["list", "--json", "--app", "a"]).output).arrayValue)
+        #expect(listed.count == 1)
+        #expect(listed.first?.objectValue?["body"] == "2:0")
+        #expect(listed.first?.objectValue?["collapseId"] == "match-7")
+        #expect(try server.run(["badge", "--app", "a"]).output == "1")
+        // A JPush body's apns_collapse_id does the same.
+        let client = try RawClient(path: server.socket)
+        let jpush = try client.request(#"{"op":"push","app":"a","payload":{"notification":{"ios":{"alert":"3:0"}},"options":{"apns_collapse_id":"match-7"}}}"#)
+        #expect(jpush["id"] == 1 && jpush["replaced"] == true)
+        let bad = try client.request(#"{"op":"push","collapseId":7,"payload":{"aps":{}}}"#)
+        #expect(bad["ok"] == false)
+        #expect(bad["error"]?.stringValue?.contains("collapseId") == true)
+    }
+
+    @Test func aSilentPushIsListedWithItsCallbackAndMovesNothing() throws {
+        let server = try ServerProcess()
+        let client = try RawClient(path: server.socket)
+        let silent = try client.request(#"{"op":"push","app":"a","payload":{"aps":{"content-available":1},"refresh":"inbox"}}"#)
+        #expect(silent["delivered"] == true && silent["badge"] == 0)
+        let background = try client.request(#"{"op":"push","app":"a","pushType":"background","priority":5,"payload":{"aps":{"alert":"x"}}}"#)
+        #expect(background["badge"] == 0)
+        let listed = try #require(try JSON.parse(server.run(["list", "--json"]).output).arrayValue).compactMap(\.objectValue)
+        #expect(listed.count == 2)
+        #expect(listed.allSatisfy { $0["silent"] == true && $0["read"] == true })
+        #expect(try server.run(["badge"]).output == "0")
+        let wrong = try client.request(#"{"op":"push","priority":7,"payload":{"aps":{}}}"#)
+        #expect(wrong["error"]?.stringValue?.contains("priority") == true)
+    }
 }

@@ -136,3 +136,111 @@ struct BadgePolicyTests {
         #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"badge","sdk":"jpush"}"#.utf8)) }
     }
 }
+
+/// Collapse and replace, silent pushes, interruption levels (issue 13).
+@Suite("Collapse, silent and interruption levels")
+struct CollapseSilentTests {
+    let shop = "com.example.shop"
+
+    private func push(_ text: String, collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil) throws -> Push {
+        try PushDecoder().decode(PushRequest(payloadText: text, app: shop, collapseId: collapseId, pushType: pushType, priority: priority))
+    }
+
+    @Test func aPushWithTheSameCollapseIdReplacesInPlaceAndCountsOnce() throws {
+        var s = Scenario()
+        let first = try #require(Scenario.inserted(s.push(try push(#"{"aps":{"alert":"score 1:0"}}"#, collapseId: "match"))))
+        #expect(first.collapseId == "match")
+        s.clock.advance(by: 1)
+        var second = try push(#"{"aps":{"alert":"score 2:0"}}"#, collapseId: "match")
+        second.replacing = first
+        let effects = s.push(second)
+        let replaced = try #require(effects.writes.compactMap { if case .replace(let message, let wasRead) = $0 { (message, wasRead) } else { nil } }.first)
+        #expect(replaced.0.id == first.id && replaced.0.body == "score 2:0" && replaced.1 == false)
+        #expect(effects.writes.contains { if case .insert = $0 { true } else { false } } == false)
+        #expect(effects.reply?["id"] == 1 && effects.reply?["replaced"] == true && effects.reply?["badge"] == 1)
+        #expect(s.inbox.unread[shop] == 1 && s.inbox.badge(of: shop).icon == 1)
+        #expect(s.inbox.nextId == 2)
+        // The banner showing the first shows the second, counted once.
+        #expect(s.inbox.banner?.message.body == "score 2:0" && s.inbox.banner?.count == 1)
+    }
+
+    @Test func replacingAReadMessageMakesItUnreadAndCountsIt() throws {
+        var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
+        var first = try #require(Scenario.inserted(s.push(try push(#"{"aps":{"alert":"a"}}"#, collapseId: "c"))))
+        s.send(.read([first]))
+        first.read = true
+        var second = try push(#"{"aps":{"alert":"b"}}"#, collapseId: "c")
+        second.replacing = first
+        let effects = s.push(second)
+        let replaced = effects.writes.compactMap { if case .replace(let message, let wasRead) = $0 { (message, wasRead) } else { nil } }
+        #expect(replaced.count == 1 && replaced.first?.0.read == false && replaced.first?.1 == true && replaced.first?.0.body == "b")
+        #expect(s.inbox.unread[shop] == 1 && s.inbox.badge(of: shop).icon == 1)
+    }
+
+    @Test func anotherAppOrIdDoesNotReplace() throws {
+        var s = Scenario()
+        let first = try #require(Scenario.inserted(s.push(try push(#"{"aps":{"alert":"a"}}"#, collapseId: "c"))))
+        var other = try push(#"{"aps":{"alert":"b"}}"#, collapseId: "d")
+        other.replacing = first
+        #expect(Scenario.inserted(s.push(other))?.id == 2)
+        #expect(s.inbox.unread[shop] == 2)
+    }
+
+    @Test func jpushApnsCollapseIdIsTheCollapseId() throws {
+        let jpush = try push(#"{"notification":{"ios":{"alert":"x"}},"options":{"apns_collapse_id":"j1","time_to_live":60}}"#)
+        #expect(jpush.collapseId == "j1")
+        #expect(try push(#"{"notification":{"ios":{"alert":"x"}},"options":{"apns_collapse_id":"j1"}}"#, collapseId: "req").collapseId == "req")
+    }
+
+    @Test func aSilentPushIsListedReadWithoutBannerOrBadgeUnderEitherPolicy() throws {
+        for policy in BadgePolicy.allCases {
+            var s = Scenario()
+            s.send(.setBadgePolicy(app: shop, policy))
+            let silent = try push(#"{"aps":{"content-available":1}}"#)
+            #expect(silent.silent)
+            let effects = s.push(silent)
+            let message = try #require(Scenario.inserted(effects))
+            #expect(message.silent && message.read)
+            #expect(s.inbox.banner == nil)
+            #expect(s.inbox.badge(of: shop) == Badge())
+            #expect(s.inbox.totalUnread == 0)
+            #expect(effects.topics.contains(.remoteReceived))
+            // …unless it sets the badge.
+            s.push(try push(#"{"aps":{"content-available":1,"badge":3}}"#))
+            #expect(s.inbox.badge(of: shop).icon == 3)
+            #expect(s.inbox.banner == nil)
+        }
+    }
+
+    @Test func pushTypeBackgroundIsSilentAndLowPriorityNeverShowsABanner() throws {
+        var s = Scenario()
+        let background = try push(#"{"aps":{"alert":"hidden"}}"#, pushType: "background", priority: 5)
+        #expect(background.silent && background.priority == 5)
+        s.push(background)
+        #expect(s.inbox.banner == nil)
+        let lowPrioritySilent = try push(#"{"aps":{"content-available":1}}"#, priority: 1)
+        s.push(lowPrioritySilent)
+        #expect(s.inbox.banner == nil)
+    }
+
+    @Test func contentAvailableWithAnAlertIsNotSilent() throws {
+        #expect(try !push(#"{"aps":{"content-available":1,"alert":"shown"}}"#).silent)
+    }
+
+    @Test func passiveNeverShowsABannerActiveDoes() throws {
+        var s = Scenario()
+        let passive = try push(#"{"aps":{"alert":"quiet","interruption-level":"passive"}}"#)
+        #expect(passive.interruption == .passive)
+        s.push(passive)
+        #expect(s.inbox.banner == nil)
+        #expect(s.inbox.unread[shop] == 1)
+        s.push(try push(#"{"aps":{"alert":"loud","interruption-level":"active"}}"#))
+        #expect(s.inbox.banner?.message.body == "loud")
+    }
+
+    @Test func silentMessagesGetTheBackgroundFetchCallback() throws {
+        let inbox = Inbox()
+        let message = Message(id: 1, app: shop, channel: .apns, receivedAt: Date(), payload: "{}", silent: true)
+        #expect(inbox.callback(for: message) == "application:didReceiveRemoteNotification:fetchCompletionHandler:")
+    }
+}

@@ -99,14 +99,39 @@ struct ReferencePushDecoder: Sendable {
 
         let named = try Self.app(of: payload)
         var pushes: [Push] = []
+        var jpushCollapseId: String?
+        if aps == nil, case .object? = payload["notification"], case .object(let options)? = payload["options"] {
+            jpushCollapseId = ReferencePushContent.looseText(options["apns_collapse_id"])
+        }
         for (channel, shown) in messages {
-            pushes.append(Push(
+            var push = Push(
                 app: request.app ?? named ?? Self.defaultApp,
                 channel: channel,
                 title: shown.title, subtitle: shown.subtitle, body: shown.body,
                 url: shown.url ?? ReferencePushContent.looseText(payload["url"]),
                 taskId: shown.taskId, msgId: shown.msgId, offline: request.offline || shown.offline,
-                badge: shown.badge, payload: request.payloadText))
+                badge: shown.badge, payload: request.payloadText)
+            push.priority = request.priority
+            if channel == .apns {
+                // Issue 13: the dictionaries an APNs notification is presented by, first one first.
+                let looks = aps.flatMap { if case .object(let object) = $0 { [object] } else { nil } } ?? shown.looks
+                push.collapseId = request.collapseId ?? jpushCollapseId
+                push.threadId = looks.lazy.compactMap { ReferencePushContent.looseText($0["thread-id"]) }.first
+                push.interruption = looks.lazy.compactMap { look -> InterruptionLevel? in
+                    guard case .string(let name)? = look["interruption-level"] else { return nil }
+                    return InterruptionLevel(rawValue: name)
+                }.first
+                let available = looks.contains { look in
+                    switch look["content-available"] {
+                    case .bool(true)?: true
+                    case .number(let number)?: number.int == 1
+                    default: false
+                    }
+                }
+                let shows = shown.title != nil || shown.subtitle != nil || shown.body != nil
+                push.silent = request.pushType == "background" || (available && !shows)
+            }
+            pushes.append(push)
         }
         var first = pushes.removeFirst()
         first.also = pushes
@@ -137,6 +162,8 @@ struct ReferencePushContent {
     var url: String?
     var taskId: String?
     var msgId: String?
+    /// JPush `notification.ios` and Getui `push_channel.ios.aps`, as read (issue 13).
+    var looks: [JSONObject] = []
     var offline = false
     var badge: BadgeDirective?
 
@@ -302,6 +329,7 @@ struct ReferencePushContent {
                     shown.fill(body: Self.looseText(other))
                 }
                 shown.readExtras(ios["extras"])
+                shown.looks.append(ios)
                 if shown.badge == nil {
                     switch ios["badge"] {
                     case nil, .null?: break
@@ -343,6 +371,7 @@ struct ReferencePushContent {
            !(apns == nil && transparent != nil) {
             var shown = apns ?? self
             if case .object(let aps)? = ios["aps"] {
+                shown.looks.append(aps)
                 if case .object(let alert)? = aps["alert"] {
                     shown.fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
                 } else {
