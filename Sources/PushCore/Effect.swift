@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the reducer asks the world to do; the loop carries these out in order.
 public enum Effect: Sendable, Equatable {
     /// A write to the store. All writes of one loop turn go into one transaction.
@@ -35,11 +37,17 @@ public struct InboxSettings: Sendable, Equatable {
     public var badgeSync: Bool
     /// The apps whose badge policy is not the default `app` (issue 13).
     public var badgePolicies: [String: BadgePolicy]
+    /// Muted apps and until when (nil: until `unmute`).
+    public var muted: [String: Date?]
+    /// Scheduled do-not-disturb, when set.
+    public var quiet: QuietHours?
 
     public init(
         mode: PushMode = .on, appState: AppState = .foreground, dropped: Int = 0, badgeSync: Bool = true,
-        badgePolicies: [String: BadgePolicy] = [:]
+        badgePolicies: [String: BadgePolicy] = [:], muted: [String: Date?] = [:], quiet: QuietHours? = nil
     ) {
+        self.muted = muted
+        self.quiet = quiet
         self.mode = mode
         self.appState = appState
         self.dropped = dropped

@@ -24,6 +24,11 @@ public enum Event: Sendable, Equatable {
     case setBadgePolicy(app: String, BadgePolicy)
     /// `badge --sdk`: an SDK's badge call for an app.
     case sdkBadge(app: String, SDKBadgeCall)
+    /// `mute APP [--for D]`: the loop turns the duration into a wall time.
+    case mute(app: String, until: Date?)
+    case unmute(app: String)
+    /// `quiet HH:MM-HH:MM` or `quiet off` (nil).
+    case setQuiet(QuietHours?)
     /// A timer fired: let time-driven state (the banner) move on.
     case tick
 }

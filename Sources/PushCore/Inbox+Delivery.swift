@@ -47,7 +47,7 @@ extension Inbox {
             launchId = message.id
         }
         let badge = deliver(message, directive: push.badge, into: &outcome)
-        if showsBanner(push) { showBanner(message, at: now) }
+        if showsBanner(push, at: date) { showBanner(message, at: now) }
         // Built as its member list: the dictionary literal's extra array showed, one per push.
         outcome.reply = JSONObject([
             (key: "ok", value: .bool(true)), (key: "id", value: .number(JSONNumber(message.id))),
@@ -85,7 +85,7 @@ extension Inbox {
         let stay = bannerStay
         if banner?.message.id == old.id, let phase = banner?.phase(at: now, stay: stay), phase != .gone {
             banner?.replace(with: message, at: now, arrivals: 0, stay: stay)
-        } else if showsBanner(push) {
+        } else if showsBanner(push, at: date) {
             showBanner(message, at: now)
         }
         outcome.reply = [
@@ -95,10 +95,12 @@ extension Inbox {
     }
 
     /// Whether a delivered push shows the banner: only in the foreground, never for a silent
-    /// push (whatever its priority) or a `passive` one.
-    func showsBanner(_ push: Push) -> Bool {
-        guard settings.appState == .foreground, !push.silent else { return false }
-        return push.interruption != .passive
+    /// push (whatever its priority) or a `passive` one; while its app is muted or in quiet hours
+    /// only a `time-sensitive` or `critical` one (at wall time `date`, the push's arrival).
+    func showsBanner(_ push: Push, at date: Date) -> Bool {
+        guard settings.appState == .foreground, !push.silent, push.interruption != .passive else { return false }
+        if isMuted(push.app, at: date) || isQuiet(at: date) { return push.interruption?.breaksThrough ?? false }
+        return true
     }
 
     /// The further messages of one request (a JPush body with `notification` and `message`),

@@ -26,6 +26,12 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.setBadgePolicy(app: app, policy, into: &outcome)
     case .sdkBadge(let app, let call):
         inbox.applySDKCall(app: app, call, into: &outcome)
+    case .mute(let app, let until):
+        inbox.mute(app, until: until, into: &outcome)
+    case .unmute(let app):
+        inbox.unmute(app, into: &outcome)
+    case .setQuiet(let quiet):
+        inbox.setQuiet(quiet, into: &outcome)
     case .setMode(let mode):
         inbox.setMode(mode, now: now, into: &outcome)
     case .setAppState(let state):

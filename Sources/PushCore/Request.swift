@@ -13,6 +13,11 @@ public enum Request: Sendable, Equatable {
     case badgePolicy(app: String?, BadgePolicy?)
     /// The `badge` op with `sdk`, `call` and `value`: an SDK's badge call.
     case sdkBadge(app: String?, SDKBadgeCall)
+    /// `mute`: banners off for `app`, for `seconds` when given (issue 13).
+    case mute(app: String, seconds: Int?)
+    case unmute(app: String)
+    /// `quiet`: nil asks; `.some(nil)` turns quiet hours off.
+    case quiet(QuietHours??)
 }
 
 /// A `push` request, or an object without `op`.
@@ -84,7 +89,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "mute", "unmute", "quiet"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
@@ -175,6 +180,19 @@ extension Request {
             return .list(ListQuery(
                 limit: limit, unread: try fields.bool("unread") ?? false, before: try fields.id("before"),
                 app: try fields.app("app")))
+        case "mute", "unmute":
+            let fields = try RequestFields(op: op, object, accepted: op == "mute" ? ["app", "for"] : ["app"])
+            guard let app = try fields.app("app") else { throw WireError("\"app\" is required for op \(op): the app id, like com.example.shop") }
+            if op == "unmute" { return .unmute(app: app) }
+            return .mute(app: app, seconds: try fields.integer("for", in: 1...(366 * 86_400), expected: "a number of seconds from 1 to a year"))
+        case "quiet":
+            let fields = try RequestFields(op: op, object, accepted: ["set"])
+            guard let text = try fields.text("set", expected: "HH:MM-HH:MM (24-hour local time, like 22:00-07:00) or off") else { return .quiet(nil) }
+            if text == "off" { return .quiet(.some(nil)) }
+            guard let hours = QuietHours(text) else {
+                throw WireError("\"set\" must be HH:MM-HH:MM (24-hour local time, like 22:00-07:00) or off; got \(JSON.string(text).compactText)")
+            }
+            return .quiet(.some(hours))
         case "subscribe":
             let fields = try RequestFields(op: op, object, accepted: ["topics"])
             return .subscribe(try fields.topics("topics"))

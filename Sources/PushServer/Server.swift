@@ -268,6 +268,14 @@ public final class Server {
                 return dispatch(.setBadgePolicy(app: target, policy)) ?? Reply.ok()
             case .sdkBadge(let app, let call):
                 return dispatch(.sdkBadge(app: app ?? Inbox.defaultApp, call)) ?? Reply.ok()
+            case .mute(let app, let seconds):
+                // Time is an input: the wall time the mute ends is decided here, not in the reducer.
+                return dispatch(.mute(app: app, until: seconds.map { time.wallNow.addingTimeInterval(Double($0)) })) ?? Reply.ok()
+            case .unmute(let app):
+                return dispatch(.unmute(app: app)) ?? Reply.ok()
+            case .quiet(let quiet):
+                guard let quiet else { return Reply.ok(["quiet": .string(inbox.settings.quiet?.description ?? "off")]) }
+                return dispatch(.setQuiet(quiet)) ?? Reply.ok()
             case .mode(let mode):
                 guard let mode else { return Reply.ok(["mode": .string(inbox.mode.rawValue)]) }
                 return dispatch(.setMode(mode)) ?? Reply.ok()

@@ -238,6 +238,24 @@ extension Store {
                 settings.badgePolicies[app] = chosen
             }
         }
+        if let value = values[SettingKey.muted] {
+            guard case .object(let object)? = try? JSON.parse(Array(value.utf8)) else {
+                throw invalid(SettingKey.muted, value, "a JSON object of app → milliseconds or null")
+            }
+            for (app, end) in object.members {
+                switch end {
+                case .null: settings.muted[app] = .some(nil)
+                case .number(let number):
+                    guard let milliseconds = Int64(number.text) else { throw invalid(SettingKey.muted, value, "whole milliseconds") }
+                    settings.muted[app] = .some(Date(millisecondsSince1970: milliseconds))
+                default: throw invalid(SettingKey.muted, value, "a JSON object of app → milliseconds or null")
+                }
+            }
+        }
+        if let value = values[SettingKey.quiet], value != "off" {
+            guard let quiet = QuietHours(value) else { throw invalid(SettingKey.quiet, value, "HH:MM-HH:MM or off") }
+            settings.quiet = quiet
+        }
         return settings
     }
 }

@@ -208,6 +208,11 @@ public final class Store {
             try setting(SettingKey.badgeSync, settings.badgeSync ? "true" : "false")
             let policies = JSONObject(settings.badgePolicies.sorted { $0.key < $1.key }.map { (key: $0.key, value: .string($0.value.rawValue)) })
             try setting(SettingKey.badgePolicies, JSON.object(policies).compactText)
+            let muted = JSONObject(settings.muted.sorted { $0.key < $1.key }.map { entry in
+                (key: entry.key, value: entry.value.map { JSON.number(JSONNumber($0.millisecondsSince1970)) } ?? .null)
+            })
+            try setting(SettingKey.muted, JSON.object(muted).compactText)
+            try setting(SettingKey.quiet, settings.quiet?.description ?? "off")
         }
     }
 

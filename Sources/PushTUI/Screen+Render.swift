@@ -16,7 +16,7 @@ extension Screen {
                        callback: (Message) -> String = { _ in "" }) -> Grid {
         var grid = Grid(size)
         let layout = self.layout
-        HeaderView.render(into: &grid, area: layout.header, inbox: inbox)
+        HeaderView.render(into: &grid, area: layout.header, inbox: inbox, date: date)
         switch view {
         case .list:
             ListView.render(into: &grid, area: layout.body, screen: self, date: date)

@@ -203,6 +203,57 @@ enum ClientCommands {
         return 0
     }
 
+    /// `mute APP [--for DURATION]` and `unmute APP` (issue 13): prints the reply line.
+    static func mute(_ arguments: inout Arguments) throws -> Int32 {
+        let command = arguments.command
+        let socket = try socketPath(&arguments)
+        let duration = command == "mute" ? try arguments.option("--for") : nil
+        let words = try arguments.positionals()
+        guard words.count == 1, let app = words.first, !app.isEmpty else {
+            throw UsageError("\(command) takes one APP (like com.example.shop)", command: command)
+        }
+        var request: JSONObject = ["op": .string(command), "app": .string(app)]
+        if let duration {
+            guard let seconds = Self.seconds(of: duration) else {
+                throw UsageError("--for takes a duration like 90s, 30m, 1h or 2d, not '\(duration)'", command: command)
+            }
+            request["for"] = .number(JSONNumber(seconds))
+        }
+        let reply = try expectOK(SocketClient(path: socket).request(request))
+        writeLine(JSON.object(reply).compactText)
+        return 0
+    }
+
+    /// `90s`, `30m`, `1h`, `2d` (or bare seconds) in seconds.
+    static func seconds(of duration: String) -> Int? {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var digits = Substring(duration)
+        var unit = 1
+        if let last = digits.last, let factor = units[last] {
+            unit = factor
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value > 0, value <= 366 * 86_400 / unit else { return nil }
+        return value * unit
+    }
+
+    /// `quiet [HH:MM-HH:MM | off]`: prints the quiet hours (or off) alone.
+    static func quiet(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let words = try arguments.positionals()
+        guard words.count <= 1 else { throw UsageError("quiet takes HH:MM-HH:MM or off", command: "quiet") }
+        var request: JSONObject = ["op": "quiet"]
+        if let word = words.first {
+            guard word == "off" || QuietHours(word) != nil else {
+                throw UsageError("quiet takes HH:MM-HH:MM (24-hour local time, like 22:00-07:00) or off, not '\(word)'", command: "quiet")
+            }
+            request["set"] = .string(word)
+        }
+        let reply = try expectOK(SocketClient(path: socket).request(request))
+        writeLine(reply["quiet"]?.stringValue ?? "")
+        return 0
+    }
+
     static func mode(_ arguments: inout Arguments) throws -> Int32 {
         try setting(&arguments, field: "set", reply: "mode", accepted: PushMode.allCases.map(\.rawValue))
     }

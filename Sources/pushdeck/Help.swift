@@ -12,6 +12,8 @@ enum Help {
           pushdeck badge  [--app A] [--set N | --clear] [--sync on|off] [--watch]
                           [--policy [app|platform]] [--sdk jpush|getui|ios CALL [N]]
           pushdeck mode   [on|off]
+          pushdeck mute   APP [--for DURATION] | unmute APP
+          pushdeck quiet  [HH:MM-HH:MM | off]
           pushdeck read   ID... | --all [--app A]
           pushdeck delete ID...
           pushdeck list   [--app A] [--unread] [--limit N] [--before ID] [--json]
@@ -68,6 +70,22 @@ enum Help {
                            jpush setBadge N | resetBadge (server), getui setBadge N | resetBadge
                            (server), getui setLocalBadge N (icon), ios setApplicationIconBadgeNumber N
                            | setBadgeCount N (icon). Prints the icon badge.
+            """,
+        "mute": """
+            pushdeck mute APP [--for DURATION]
+              Mutes one app: its pushes are listed and counted but show no banner, for DURATION
+              (90s, 30m, 1h, 2d) or until 'pushdeck unmute APP'. time-sensitive and critical
+              pushes (aps.interruption-level) still show. Prints the reply line.
+            """,
+        "unmute": """
+            pushdeck unmute APP
+              Ends a mute. Prints the reply line.
+            """,
+        "quiet": """
+            pushdeck quiet [HH:MM-HH:MM | off]
+              Scheduled do-not-disturb in local time (across midnight when the end is earlier):
+              pushes are listed without a banner; time-sensitive and critical ones pass.
+              Prints the quiet hours, or off.
             """,
         "mode": """
             pushdeck mode [on|off]

@@ -61,4 +61,23 @@ import TestSupport
         #expect(screen?.split(separator: "\n").first?.contains("1 unread") == true)
         try ui.tmux.sendKeys("q")
     }
+
+    @Test func muteAndQuietShowInTheHeaderAndAMutedAppGetsNoBanner() throws {
+        let ui = try ScreenTests.Running(width: 120, height: 30)
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil, "\(ui.tmux.capture())")
+        #expect(try runPushdeck(["mute", "--socket", ui.socket, "com.example.shop"]).status == 0)
+        #expect(try runPushdeck(["quiet", "--socket", ui.socket, "03:00-03:01"]).status == 0)
+        let header = ui.tmux.waitFor { $0.split(separator: "\n").first?.contains("muted: com.example.shop") == true }
+        #expect(header != nil, "\(ui.tmux.capture())")
+        #expect(header?.split(separator: "\n").first?.contains("quiet 03:00-03:01") == true)
+        // The muted app's push is listed (header stays on top: no banner); a time-sensitive one shows.
+        #expect(try ui.send(["--app", "com.example.shop", "--title", "Muted one"]).status == 0)
+        let listed = ui.tmux.waitFor { $0.contains("Muted one") }
+        #expect(listed?.split(separator: "\n").first?.contains("1 unread") == true, "\(ui.tmux.capture())")
+        let urgent = #"{"aps":{"alert":{"title":"Urgent","body":"gate change"},"interruption-level":"time-sensitive"},"Simulator Target Bundle":"com.example.shop"}"#
+        #expect(try runPushdeck(["send", "--socket", ui.socket, "-"], stdin: Data(urgent.utf8)).status == 0)
+        let banner = ui.tmux.waitFor(timeout: 1) { $0.contains("com.example.shop · Urgent") }
+        #expect(banner != nil, "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("q")
+    }
 }

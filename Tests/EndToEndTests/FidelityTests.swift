@@ -102,4 +102,29 @@ import TestSupport
         let wrong = try client.request(#"{"op":"push","priority":7,"payload":{"aps":{}}}"#)
         #expect(wrong["error"]?.stringValue?.contains("priority") == true)
     }
+
+    @Test func muteAndQuietAreSetPrintedAndStored() throws {
+        let folder = TempFolder()
+        do {
+            let server = try ServerProcess(folder: folder)
+            let muted = try server.run(["mute", "com.example.shop", "--for", "1h"])
+            #expect(muted.status == 0, "\(muted.stderr)")
+            let reply = try #require(try JSON.parse(muted.output).objectValue)
+            #expect(reply["muted"] == true && reply["until"]?.stringValue != nil)
+            #expect(try server.run(["mute", "com.example.news"]).status == 0)
+            #expect(try server.run(["quiet"]).output == "off")
+            #expect(try server.run(["quiet", "22:00-07:00"]).output == "22:00-07:00")
+            #expect(try server.run(["quiet", "25:00-07:00"]).status == 2)
+            #expect(try server.run(["mute", "x", "--for", "soon"]).status == 2)
+            // Muted still lists and counts.
+            #expect(try server.run(["send", "--app", "com.example.shop", "--title", "t"]).status == 0)
+            #expect(try server.run(["badge", "--app", "com.example.shop"]).output == "1")
+            server.stop()
+        }
+        let again = try ServerProcess(folder: folder)
+        #expect(try again.run(["quiet"]).output == "22:00-07:00")
+        let unmuted = try again.run(["unmute", "com.example.news"])
+        #expect(unmuted.output == #"{"ok":true,"app":"com.example.news","muted":false}"#)
+        #expect(try again.run(["quiet", "off"]).output == "off")
+    }
 }

@@ -244,3 +244,109 @@ struct CollapseSilentTests {
         #expect(inbox.callback(for: message) == "application:didReceiveRemoteNotification:fetchCompletionHandler:")
     }
 }
+
+/// Mute and quiet hours on the manual clock (issue 13).
+@Suite("Mute and quiet hours")
+struct MuteQuietTests {
+    let shop = "com.example.shop"
+
+    private func push(_ level: String? = nil, app: String = "com.example.shop") throws -> Push {
+        let extra = level.map { #","interruption-level":"\#($0)""# } ?? ""
+        return try PushDecoder().decode(PushRequest(payloadText: #"{"aps":{"alert":"hi"\#(extra)}}"#, app: app))
+    }
+
+    /// The clock's wall time as minutes after midnight UTC.
+    private func minutes(_ s: Scenario) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let parts = calendar.dateComponents([.hour, .minute], from: s.clock.wallNow)
+        return (parts.hour ?? 0) * 60 + (parts.minute ?? 0)
+    }
+
+    @Test func aMutedAppIsListedWithoutABannerUntilTheMuteEnds() throws {
+        var s = Scenario()
+        s.send(.mute(app: shop, until: s.clock.wallNow.addingTimeInterval(3600)))
+        s.push(try push())
+        #expect(s.inbox.banner == nil)
+        #expect(s.inbox.unread[shop] == 1 && s.inbox.badge(of: shop).icon == 1)
+        // Another app is not muted.
+        s.push(try push(app: "com.example.news"))
+        #expect(s.inbox.banner?.message.app == "com.example.news")
+        s.send(.dismissBanner)
+        s.clock.advance(by: 1)
+        s.send(.tick)
+        // time-sensitive breaks through.
+        s.push(try push("time-sensitive"))
+        #expect(s.inbox.banner?.message.app == shop)
+        s.send(.dismissBanner)
+        s.clock.advance(by: 3600)
+        s.send(.tick)
+        s.push(try push())
+        #expect(s.inbox.banner?.message.app == shop, "the mute ended an hour later")
+    }
+
+    @Test func unmuteEndsAnEndlessMuteAndBothAreStored() throws {
+        var s = Scenario()
+        let muted = s.send(.mute(app: shop, until: nil))
+        #expect(muted.writes == [.settings(InboxSettings(muted: [shop: Date?.none]))])
+        #expect(muted.reply?["until"] == .null)
+        s.push(try push())
+        #expect(s.inbox.banner == nil)
+        let unmuted = s.send(.unmute(app: shop))
+        #expect(unmuted.writes == [.settings(InboxSettings())])
+        s.push(try push())
+        #expect(s.inbox.banner != nil)
+    }
+
+    @Test func quietHoursAcrossMidnightHoldBannersButNotTimeSensitiveOrCritical() throws {
+        var s = Scenario()
+        s.inbox.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let now = minutes(s)
+        // From ten minutes ago until 23 hours later: across midnight, now inside.
+        let quiet = QuietHours(start: (now + 1430) % 1440, end: (now + 60 * 23) % 1440)
+        s.send(.setQuiet(quiet))
+        s.push(try push())
+        #expect(s.inbox.banner == nil)
+        #expect(s.inbox.unread[shop] == 1)
+        s.push(try push("critical"))
+        #expect(s.inbox.banner != nil)
+        s.send(.dismissBanner)
+        s.clock.advance(by: 1)
+        s.send(.tick)
+        // Past the end of the quiet hours the banner shows again.
+        s.clock.advance(by: 3600 * 23)
+        s.push(try push())
+        #expect(s.inbox.banner != nil)
+    }
+
+    @Test func pushModeOffDropsEvenCritical() throws {
+        var s = Scenario()
+        s.send(.setMode(.off))
+        let reply = s.push(try push("critical")).reply
+        #expect(reply?["delivered"] == false)
+        #expect(s.inbox.totalUnread == 0)
+    }
+
+    @Test func quietHoursParse() {
+        #expect(QuietHours("22:00-07:00") == QuietHours(start: 1320, end: 420))
+        #expect(QuietHours("22:00-07:00")?.description == "22:00-07:00")
+        for bad in ["22-07", "24:00-07:00", "22:00-22:00", "7:00-08:00", "22:00", "aa:bb-cc:dd"] {
+            #expect(QuietHours(bad) == nil, "\(bad)")
+        }
+        let day = QuietHours(start: 9 * 60, end: 17 * 60)
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        #expect(day.contains(Date(timeIntervalSince1970: 12 * 3600), in: utc))
+        #expect(!day.contains(Date(timeIntervalSince1970: 17 * 3600), in: utc))
+    }
+
+    @Test func muteAndQuietOnTheWire() throws {
+        #expect(try Request.decode(frame: Array(#"{"op":"mute","app":"a","for":3600}"#.utf8)) == .mute(app: "a", seconds: 3600))
+        #expect(try Request.decode(frame: Array(#"{"op":"unmute","app":"a"}"#.utf8)) == .unmute(app: "a"))
+        #expect(try Request.decode(frame: Array(#"{"op":"quiet"}"#.utf8)) == .quiet(nil))
+        #expect(try Request.decode(frame: Array(#"{"op":"quiet","set":"off"}"#.utf8)) == .quiet(.some(nil)))
+        #expect(try Request.decode(frame: Array(#"{"op":"quiet","set":"22:00-07:00"}"#.utf8)) == .quiet(.some(QuietHours(start: 1320, end: 420))))
+        #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"quiet","set":"late"}"#.utf8)) }
+        #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"mute"}"#.utf8)) }
+        #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"mute","app":"a","for":0}"#.utf8)) }
+    }
+}

@@ -63,6 +63,16 @@ struct SnapshotTests {
     }
 
     @Test(arguments: sizes)
+    func headerWithMuteAndQuietHours(size: Size) {
+        var grid = Grid(width: size.width, height: 1)
+        var inbox = SampleMessages.sampleInbox()
+        inbox.settings.muted = ["com.example.news": Date?.none]
+        inbox.settings.quiet = QuietHours(start: 22 * 60, end: 7 * 60)
+        HeaderView.render(into: &grid, area: grid.bounds, inbox: inbox)
+        check(grid, name("header-mute-quiet", size))
+    }
+
+    @Test(arguments: sizes)
     func headerPlain(size: Size) {
         var grid = Grid(width: size.width, height: 1)
         HeaderView.render(into: &grid, area: grid.bounds, inbox: SampleMessages.sampleInbox())
