@@ -17,6 +17,8 @@ public enum StoreChange: Sendable, Equatable {
     /// A message written over the stored one with its id (a collapse-id replacement); `wasRead`
     /// says whether the one replaced had been read (the unread count then grows by one).
     case replace(Message, wasRead: Bool)
+    /// Held messages whose time to live ran out: no longer held, read, marked expired.
+    case expire([Int64])
     case markRead([Int64])
     /// Every unread message of `app` (all apps when nil) becomes read.
     case markAllRead(app: String?)

@@ -29,6 +29,9 @@ public enum Event: Sendable, Equatable {
     case unmute(app: String)
     /// `quiet HH:MM-HH:MM` or `quiet off` (nil).
     case setQuiet(QuietHours?)
+    /// Held messages past their time to live at wall time `at` expire (the loop sends it before
+    /// anything that could deliver them).
+    case expireHeld(at: Date)
     /// A timer fired: let time-driven state (the banner) move on.
     case tick
 }

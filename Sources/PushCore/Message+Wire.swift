@@ -26,6 +26,7 @@ extension Message {
             (key: "threadId", value: .string(orNull: threadId)),
             (key: "silent", value: .bool(silent)),
             (key: "interruptionLevel", value: .string(orNull: interruption)),
+            (key: "expired", value: .bool(expired)),
         ]))
     }
 
@@ -70,5 +71,6 @@ extension Message {
         threadId = try text("threadId")
         silent = try flag("silent")
         interruption = try text("interruptionLevel")
+        expired = try flag("expired")
     }
 }

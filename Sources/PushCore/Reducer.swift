@@ -32,6 +32,8 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.unmute(app, into: &outcome)
     case .setQuiet(let quiet):
         inbox.setQuiet(quiet, into: &outcome)
+    case .expireHeld(let date):
+        inbox.expireHeld(at: date, into: &outcome)
     case .setMode(let mode):
         inbox.setMode(mode, now: now, into: &outcome)
     case .setAppState(let state):

@@ -278,9 +278,12 @@ public final class Server {
                 return dispatch(.setQuiet(quiet)) ?? Reply.ok()
             case .mode(let mode):
                 guard let mode else { return Reply.ok(["mode": .string(inbox.mode.rawValue)]) }
+                // Held messages past their time to live expire before anything could deliver them.
+                dispatch(.expireHeld(at: time.wallNow))
                 return dispatch(.setMode(mode)) ?? Reply.ok()
             case .app(let state):
                 guard let state else { return Reply.ok(["state": .string(inbox.appState.rawValue)]) }
+                dispatch(.expireHeld(at: time.wallNow))
                 return dispatch(.setAppState(state)) ?? Reply.ok()
             case .list(let query):
                 let messages = try store.page(query)

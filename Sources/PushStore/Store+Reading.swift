@@ -187,7 +187,7 @@ extension Store {
             receivedAt: Date(millisecondsSince1970: row.int64(at: 11)), taskId: row.string(at: 12),
             msgId: row.string(at: 13), payload: row.string(at: 14) ?? "",
             collapseId: row.string(at: 15), threadId: row.string(at: 16), silent: row.bool(at: 17),
-            interruption: row.string(at: 18))
+            interruption: row.string(at: 18), expired: row.bool(at: 19))
     }
 
     /// The newest delivered message of `app` with this collapse id: the one a push with the same

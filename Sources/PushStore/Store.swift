@@ -159,6 +159,12 @@ public final class Store {
         case .insert(let message):
             try insert(message)
             if !message.held && !message.read { countUnread(message.app, by: 1) }
+        case .expire(let ids):
+            for id in ids {
+                try writes.expire.bind(id, at: 1)
+                try writes.expire.run()
+            }
+            listingChanges += 1
         case .replace(let message, let wasRead):
             try replace(message)
             listingChanges += 1
@@ -237,6 +243,7 @@ public final class Store {
         statement.stage(message.threadId, at: 17)
         try statement.bind(message.silent, at: 18)
         statement.stage(message.interruption, at: 19)
+        try statement.bind(message.expired, at: 20)
         try statement.runStaged()
     }
 

@@ -8,6 +8,7 @@ struct WriteStatements {
     let rollback: Statement
     let insert: Statement
     let replace: Statement
+    let expire: Statement
     let markRead: Statement
     let markAllRead: Statement
     let markAllReadOfApp: Statement
@@ -30,8 +31,9 @@ struct WriteStatements {
         insert = try database.prepare(
             """
             INSERT INTO messages (\(Schema.messageColumns))
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
             """)
+        expire = try database.prepare("UPDATE messages SET held = 0, read = 1, expired = 1 WHERE id = ?1 AND held = 1")
         // A push with a collapse id takes the place of the message it replaces (issue 13).
         replace = try database.prepare(
             """

@@ -30,7 +30,7 @@ public enum ListView {
         let title = message.title.map(Sanitize.inert) ?? ""
         let body = (message.body ?? message.subtitle).map(Sanitize.inert) ?? ""
         // A silent push is listed as one (issue 13): nothing was shown to the user.
-        let mark = message.silent ? ["[silent] "] : []
+        let mark = message.expired ? ["[expired] "] : message.silent ? ["[silent] "] : []
         if title.isEmpty { return mark + [body.isEmpty ? (message.silent ? "background fetch" : "(no text)") : body] }
         return mark + (body.isEmpty ? [title] : [title, " — ", body])
     }

@@ -80,4 +80,17 @@ import TestSupport
         #expect(banner != nil, "\(ui.tmux.capture())")
         try ui.tmux.sendKeys("q")
     }
+
+    @Test func anExpiredHeldMessageIsListedAsExpired() throws {
+        let ui = try ScreenTests.Running(width: 100, height: 30)
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil, "\(ui.tmux.capture())")
+        #expect(try runPushdeck(["app", "--socket", ui.socket, "terminated"]).status == 0)
+        let body = #"{"message":{"title":"Flash sale","msg_content":"ends now"},"options":{"time_to_live":0},"appKey":"com.example.news"}"#
+        #expect(try runPushdeck(["send", "--socket", ui.socket, "-"], stdin: Data(body.utf8)).status == 0)
+        #expect(try runPushdeck(["app", "--socket", ui.socket, "foreground"]).status == 0)
+        let screen = ui.tmux.waitFor { $0.contains("[expired] Flash sale") }
+        #expect(screen != nil, "\(ui.tmux.capture())")
+        #expect(screen?.split(separator: "\n").first?.contains("0 unread") == true)
+        try ui.tmux.sendKeys("q")
+    }
 }

@@ -127,4 +127,20 @@ import TestSupport
         #expect(unmuted.output == #"{"ok":true,"app":"com.example.news","muted":false}"#)
         #expect(try again.run(["quiet", "off"]).output == "off")
     }
+
+    @Test func aHeldMessagePastItsTTLIsListedExpiredNotDelivered() throws {
+        let server = try ServerProcess()
+        let client = try RawClient(path: server.socket)
+        #expect(try client.request(#"{"op":"app","state":"terminated"}"#)["ok"] == true)
+        let short = try client.request(#"{"op":"push","app":"n","payload":{"message":{"msg_content":"gone"},"options":{"time_to_live":0}}}"#)
+        #expect(short["held"] == true)
+        let long = try client.request(#"{"op":"push","app":"n","payload":{"push_message":{"transmission":"kept"},"settings":{"ttl":3600000}}}"#)
+        #expect(long["held"] == true)
+        #expect(try client.request(#"{"op":"app","state":"foreground"}"#)["ok"] == true)
+        let listed = try #require(try JSON.parse(server.run(["list", "--json"]).output).arrayValue).compactMap(\.objectValue)
+        #expect(listed.map { $0["body"] } == ["kept", "gone"])
+        #expect(listed.map { $0["expired"] } == [false, true])
+        #expect(listed.map { $0["read"] } == [false, true])
+        #expect(try server.run(["badge", "--app", "n"]).output == "1")
+    }
 }

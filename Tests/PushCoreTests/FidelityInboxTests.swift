@@ -350,3 +350,46 @@ struct MuteQuietTests {
         #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"mute","app":"a","for":0}"#.utf8)) }
     }
 }
+
+/// Held pass-through messages expire per their time to live (issue 13).
+@Suite("Expiry of held messages")
+struct ExpiryTests {
+    let news = "com.example.news"
+
+    private func held(_ text: String) throws -> Push {
+        try PushDecoder().decode(PushRequest(payloadText: text, app: news))
+    }
+
+    @Test func timeToLiveComesFromEachVendorsField() {
+        #expect(Inbox.timeToLive(of: #"{"message":{"msg_content":"x"},"options":{"time_to_live":60}}"#) == 60)
+        #expect(Inbox.timeToLive(of: #"{"push_message":{"transmission":"x"},"settings":{"ttl":7200000}}"#) == 7200)
+        #expect(Inbox.timeToLive(of: #"{"payload":"x","offLine":true,"offLineExpireTime":30000}"#) == 30)
+        #expect(Inbox.timeToLive(of: #"{"payload":"x"}"#) == 86_400)
+    }
+
+    @Test func aHeldMessagePastItsTTLExpiresAndIsNeverDelivered() throws {
+        var s = Scenario(Inbox(settings: InboxSettings(appState: .terminated)))
+        s.push(try held(#"{"message":{"msg_content":"short"},"options":{"time_to_live":60}}"#))
+        s.push(try held(#"{"message":{"msg_content":"a day"}}"#))
+        #expect(s.inbox.held.count == 2)
+        s.clock.advance(by: 61)
+        let expired = s.send(.expireHeld(at: s.clock.wallNow))
+        #expect(expired.writes == [.expire([1])])
+        #expect(s.inbox.held.map(\.id) == [2])
+        let released = s.send(.setAppState(.foreground))
+        #expect(released.writes.contains(.release([2])))
+        #expect(s.inbox.unread[news] == 1)
+        #expect(s.inbox.banner?.message.body == "a day")
+        // A day later the other one would have expired too.
+        #expect(s.send(.expireHeld(at: s.clock.wallNow.addingTimeInterval(86_400))).writes.isEmpty)
+    }
+
+    @Test func withinItsTTLItIsDelivered() throws {
+        var s = Scenario(Inbox(settings: InboxSettings(appState: .terminated)))
+        s.push(try held(#"{"message":{"msg_content":"short"},"options":{"time_to_live":60}}"#))
+        s.clock.advance(by: 59)
+        #expect(s.send(.expireHeld(at: s.clock.wallNow)).writes.isEmpty)
+        s.setState(.foreground)
+        #expect(s.inbox.unread[news] == 1)
+    }
+}
