@@ -32,6 +32,9 @@ public enum Event: Sendable, Equatable {
     /// Held messages past their time to live at wall time `at` expire (the loop sends it before
     /// anything that could deliver them).
     case expireHeld(at: Date)
+    /// The pointer moved onto (true) or off the banner, or `Tab` gave it or took its focus: its
+    /// timer pauses while either holds.
+    case pauseBanner(BannerPause, Bool)
     /// A timer fired: let time-driven state (the banner) move on.
     case tick
 }

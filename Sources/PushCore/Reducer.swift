@@ -40,6 +40,9 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.setAppState(state, now: now, into: &outcome)
     case .openBanner:
         inbox.openBanner(now: now, into: &outcome)
+    case .pauseBanner(let reason, let on):
+        let stay = inbox.bannerStay
+        inbox.banner?.setPause(reason, on, at: now, stay: stay)
     case .dismissBanner:
         inbox.dismissBanner(now: now)
     case .tick:

@@ -93,4 +93,18 @@ import TestSupport
         #expect(screen?.split(separator: "\n").first?.contains("0 unread") == true)
         try ui.tmux.sendKeys("q")
     }
+
+    @Test func tabFocusesTheBannerAndPausesItsTimer() throws {
+        let ui = try ScreenTests.Running(width: 100, height: 30, extra: "--banner-seconds 30")
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil, "\(ui.tmux.capture())")
+        #expect(try ui.send(["--app", "com.example.shop", "--title", "Hold me"]).status == 0)
+        #expect(ui.tmux.waitFor(timeout: 1) { $0.contains("com.example.shop · Hold me") } != nil, "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("Tab")
+        let paused = ui.tmux.waitFor { $0.contains("focused · paused") }
+        #expect(paused != nil, "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("Tab")
+        let running = ui.tmux.waitFor { !$0.contains("paused") && $0.contains("Hold me") }
+        #expect(running != nil, "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("q")
+    }
 }

@@ -393,3 +393,89 @@ struct ExpiryTests {
         #expect(s.inbox.unread[news] == 1)
     }
 }
+
+/// The banner's timer pauses while the pointer is over it or it has the focus (issue 13).
+@Suite("Banner pause")
+struct BannerPauseTests {
+    /// A foreground inbox whose banner entered at the clock's 0 (5 s stay, in at 0.25 s).
+    private func entered() -> Scenario {
+        var s = Scenario()
+        s.push(.apns())
+        return s
+    }
+
+    @Test func focusHoldsTheBannerAndReleasingGivesBackWhatWasLeftOfItsStay() {
+        var s = entered()
+        s.clock.advance(by: 2.25)  // 2 s of the 5 s stay have run
+        s.send(.pauseBanner(.focus, true))
+        #expect(s.inbox.nextDeadline(after: s.clock.now) == nil, "nothing to wake for while held")
+        s.clock.advance(by: 60)
+        s.send(.tick)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) == .shown)
+        #expect(s.inbox.banner?.pauses == [.focus])
+        s.send(.pauseBanner(.focus, false))
+        s.clock.advance(by: 2.9)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) == .shown)
+        s.clock.advance(by: 0.1)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) == .leaving(fraction: 1))
+        s.clock.advance(by: 0.25)
+        s.send(.tick)
+        #expect(s.inbox.banner == nil)
+    }
+
+    @Test func pointerAndFocusBothHoldIt() {
+        var s = entered()
+        s.clock.advance(by: 1)
+        s.send(.pauseBanner(.pointer, true))
+        s.send(.pauseBanner(.focus, true))
+        s.clock.advance(by: 10)
+        s.send(.pauseBanner(.pointer, false))
+        s.clock.advance(by: 10)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) == .shown, "still focused")
+        s.send(.pauseBanner(.focus, false))
+        s.clock.advance(by: 4.24)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) == .shown)
+        s.clock.advance(by: 0.02)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) != .shown)
+    }
+
+    @Test func pausedWhileEnteringItFinishesSlidingInThenStays() {
+        var s = entered()
+        s.clock.advance(by: 0.1)
+        s.send(.pauseBanner(.pointer, true))
+        s.clock.advance(by: 0.1)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) == .entering(fraction: 0.8))
+        s.clock.advance(by: 30)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) == .shown)
+        s.send(.pauseBanner(.pointer, false))
+        // The whole 5 s stay is still ahead.
+        s.clock.advance(by: 4.99)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) == .shown)
+    }
+
+    @Test func escStillSendsAPausedBannerUpAndAGoneBannerIgnoresPauses() {
+        var s = entered()
+        s.clock.advance(by: 1)
+        s.send(.pauseBanner(.focus, true))
+        s.send(.dismissBanner)
+        s.clock.advance(by: 0.25)
+        s.send(.tick)
+        #expect(s.inbox.banner == nil)
+        s.send(.pauseBanner(.focus, true))
+        #expect(s.inbox.banner == nil)
+    }
+
+    @Test func aNewArrivalWhilePausedStaysPaused() {
+        var s = entered()
+        s.clock.advance(by: 1)
+        s.send(.pauseBanner(.focus, true))
+        s.clock.advance(by: 20)
+        s.push(.apns(body: "second"))
+        #expect(s.inbox.banner?.message.body == "second" && s.inbox.banner?.count == 2)
+        s.clock.advance(by: 20)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) == .shown)
+        s.send(.pauseBanner(.focus, false))
+        s.clock.advance(by: 4.99)
+        #expect(s.inbox.bannerPhase(at: s.clock.now) == .shown)
+    }
+}

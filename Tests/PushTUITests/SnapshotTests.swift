@@ -73,6 +73,17 @@ struct SnapshotTests {
     }
 
     @Test(arguments: sizes)
+    func bannerFocusedAndPaused(size: Size) {
+        var paused = banner()
+        paused.pauses = [.focus]
+        paused.pausedAt = Instant(seconds: 1)
+        var inbox = SampleMessages.sampleInbox()
+        inbox.banner = paused
+        let grid = screen(size).render(inbox: inbox, now: Instant(seconds: 1), date: SampleMessages.now, bannerPhase: .shown)
+        check(grid, name("banner-paused", size))
+    }
+
+    @Test(arguments: sizes)
     func headerPlain(size: Size) {
         var grid = Grid(width: size.width, height: 1)
         HeaderView.render(into: &grid, area: grid.bounds, inbox: SampleMessages.sampleInbox())
