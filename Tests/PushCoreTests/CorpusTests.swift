@@ -109,6 +109,13 @@ struct CorpusTests {
         let getuiREST = try decode("real-world", "getui-docs.getui.com-rest_v2-push-toSingle-example.json")
         #expect(getuiREST.title == "请填写通知标题" && getuiREST.body == "请填写通知内容" && getuiREST.url == "https//:xxx")
         #expect(getuiREST.channel == .apns)
+        #expect(jpushREST.collapseId == "jiguang_test_201706011100" && inApp.collapseId == nil)
+
+        // Issue 13: what else the platform reads from these files.
+        #expect(try decode("lenient", "apns-Viranchee-SwiftDemoProjects-silentNotification.apns").silent)
+        #expect(try decode("real-world", "apns-vietnguyentuan2019-KMPTaskManager-push.apns").silent)
+        #expect(try decode("real-world", "apns-marcossevilla-landmarks-PushNotificationPayload.apns").threadId == "5280")
+        #expect(try !decode("real-world", "apns-republik-app-notification.apns").silent)
 
         let getuiRoom = try decode("real-world", "getui-GetuiLaboratory-react-native-getui-issue66-android-payload.json")
         #expect(getuiRoom.body == #"{"roomId":15152}"#)
