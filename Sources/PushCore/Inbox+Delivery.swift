@@ -72,9 +72,10 @@ extension Inbox {
         outcome.write(.replace(message, wasRead: old.read))
         let counted: Badge
         if !old.read {
-            // Already counted: only a directive of the new push moves the badge.
+            // Already counted: only a directive of the new push moves the badge. Replaced by a
+            // silent one, there is nothing left to read: it is taken off as a read would.
+            if push.silent { uncount(app: push.app, into: &outcome) }
             counted = push.badge == nil ? badge(of: push.app) : countDelivery(app: push.app, directive: push.badge, into: &outcome)
-            if push.silent { unread[push.app] = max(0, unread[push.app, default: 0] - 1) }
         } else if push.silent {
             counted = push.badge == nil ? badge(of: push.app) : countDelivery(app: push.app, directive: push.badge, into: &outcome)
         } else {

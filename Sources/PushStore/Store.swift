@@ -168,7 +168,8 @@ public final class Store {
         case .replace(let message, let wasRead):
             try replace(message)
             listingChanges += 1
-            if wasRead && !message.read { countUnread(message.app, by: 1) }
+            // The unread count follows the row: read → unread +1, unread → read (silent) −1.
+            if wasRead != message.read { countUnread(message.app, by: message.read ? -1 : 1) }
         case .markRead(let ids):
             for app in try returning(writes.markRead, for: ids, { row in row.string(at: 0) }) {
                 countUnread(app ?? "", by: -1)

@@ -177,6 +177,17 @@ struct CollapseSilentTests {
         #expect(s.inbox.unread[shop] == 1 && s.inbox.badge(of: shop).icon == 1)
     }
 
+    @Test func aSilentReplacementOfAnUnreadMessageTakesItOffLikeARead() throws {
+        var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
+        let first = try #require(Scenario.inserted(s.push(try push(#"{"aps":{"alert":"a"}}"#, collapseId: "c"))))
+        #expect(s.inbox.badge(of: shop).icon == 1)
+        var silent = try push(#"{"aps":{"content-available":1}}"#, collapseId: "c")
+        silent.replacing = first
+        let effects = s.push(silent)
+        #expect(effects.reply?["badge"] == 0 && effects.reply?["replaced"] == true)
+        #expect(s.inbox.totalUnread == 0 && s.inbox.badge(of: shop) == Badge())
+    }
+
     @Test func anotherAppOrIdDoesNotReplace() throws {
         var s = Scenario()
         let first = try #require(Scenario.inserted(s.push(try push(#"{"aps":{"alert":"a"}}"#, collapseId: "c"))))
