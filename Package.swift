@@ -22,13 +22,14 @@ let package = Package(
         .target(name: "PushServer", dependencies: ["PushCore", "PushStore"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
+        .target(name: "PushScenario", dependencies: ["PushCore", "PushServer"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal"],
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal", "PushScenario"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal"],
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal", "PushScenario"],
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)
@@ -42,6 +43,7 @@ let package = Package(
         .testTarget(name: "PushTUITests", dependencies: ["PushTUI", "TestSupport"], exclude: ["Snapshots"],
                     swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["pushdeck", "PushCore", "PushServer", "TestSupport"],
                     swiftSettings: strict),
     ]

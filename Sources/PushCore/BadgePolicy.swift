@@ -46,6 +46,11 @@ public struct SDKBadgeCall: Sendable, Equatable {
         self.ledger = entry.ledger
     }
 
+    /// Whether the call takes a number (the reset calls do not).
+    public var takesValue: Bool {
+        Self.table[sdk]?.first { $0.call == call }?.takesValue ?? true
+    }
+
     /// How the call reads in Objective-C, for the detail view's advice.
     public var objectiveC: String {
         switch (sdk, ledger) {

@@ -35,6 +35,8 @@ public enum Event: Sendable, Equatable {
     /// The pointer moved onto (true) or off the banner, or `Tab` gave it or took its focus: its
     /// timer pauses while either holds.
     case pauseBanner(BannerPause, Bool)
+    /// `reset`: a clean state for one app (or all) in one committed change (DESIGN §9).
+    case reset(app: String?, all: Bool)
     /// A timer fired: let time-driven state (the banner) move on.
     case tick
 }

@@ -18,6 +18,9 @@ public enum Request: Sendable, Equatable {
     case unmute(app: String)
     /// `quiet`: nil asks; `.some(nil)` turns quiet hours off.
     case quiet(QuietHours??)
+    /// `reset` (DESIGN §9): one app's (or every app's) messages, held queue and ledgers to
+    /// nothing, push on, app foreground; `all` also clears devices and keys.
+    case reset(app: String?, all: Bool)
 }
 
 /// A `push` request, or an object without `op`.
@@ -89,7 +92,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "mute", "unmute", "quiet"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
@@ -196,6 +199,9 @@ extension Request {
         case "subscribe":
             let fields = try RequestFields(op: op, object, accepted: ["topics"])
             return .subscribe(try fields.topics("topics"))
+        case "reset":
+            let fields = try RequestFields(op: op, object, accepted: ["app", "all"])
+            return .reset(app: try fields.app("app"), all: try fields.bool("all") ?? false)
         default:
             _ = try RequestFields(op: op, object, accepted: [])
             return .ping

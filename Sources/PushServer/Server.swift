@@ -247,7 +247,9 @@ public final class Server {
                 if let collapseId = push.collapseId, push.channel == .apns {
                     push.replacing = try store.message(app: push.app, collapseId: collapseId)
                 }
-                return dispatch(.push(push, at: time.wallNow)) ?? Reply.ok()
+                let reply = dispatch(.push(push, at: time.wallNow)) ?? Reply.ok()
+                if subscriberCount > 0, reply["delivered"] == .bool(false) { publishUndelivered(push, reply: reply) }
+                return reply
             case .read(.ids(let ids)):
                 return dispatch(.read(try lookUp(ids))) ?? Reply.ok()
             case .read(.all(let app)):
@@ -255,6 +257,7 @@ public final class Server {
             case .delete(let ids):
                 return dispatch(.delete(try lookUp(ids))) ?? Reply.ok()
             case .badge(let app, let change, let sync):
+                if subscriberCount > 0 { publish(BusEvent.badgeRequest(app: app, change: change, sync: sync)) }
                 return dispatch(.badge(app: app, change: change, sync: sync)) ?? Reply.ok()
             case .badgePolicy(let app, let policy):
                 let target = app ?? Inbox.defaultApp
@@ -295,12 +298,23 @@ public final class Server {
                 return Reply.ok()
             case .ping:
                 return Reply.ok(["version": .string(Version.current)])
+            case .reset(let app, let all):
+                return dispatch(.reset(app: app, all: all)) ?? Reply.ok()
             }
         } catch let error as WireError {
             return Reply.error(error.message)
         } catch {
             return Reply.error("\(error)")
         }
+    }
+
+    /// `push.undelivered`: a held or dropped push with its payload, so `record` sees every push.
+    private func publishUndelivered(_ push: Push, reply: JSONObject) {
+        publish(BusEvent(.pushUndelivered, [
+            "id": reply["id"] ?? .null, "app": .string(push.app), "channel": .string(push.channel.rawValue),
+            "payload": (try? JSON.parse(push.payload)) ?? .string(push.payload),
+            "held": .bool(reply["held"] == .bool(true)), "reason": reply["reason"] ?? .null,
+        ]))
     }
 
     /// The stored messages with these ids; an unknown id refuses the whole request.

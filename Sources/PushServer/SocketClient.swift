@@ -86,6 +86,23 @@ public final class SocketClient {
         return try readReply()
     }
 
+    /// Sends one request, encoded by the wire layer, and waits for its reply.
+    public func request(_ request: Request) throws(ClientError) -> JSONObject {
+        try send(request.wireLine)
+        return try readReply()
+    }
+
+    /// Waits until a line is ready to read or `milliseconds` pass (-1: no limit); true when one
+    /// is (or the connection closed, which `readLine` then reports). For commands with a timeout.
+    /// `alsoWatching` (a signal pipe) also ends the wait when readable; the caller checks it.
+    public func waitForLine(milliseconds: Int32, alsoWatching other: Int32? = nil) -> Bool {
+        if buffer[bufferStart...].contains(UInt8(ascii: "\n")) { return true }
+        var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        if let other { entries.append(pollfd(fd: other, events: Int16(POLLIN), revents: 0)) }
+        let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
+        return ready > 0 && entries[0].revents != 0
+    }
+
     /// Reads the next reply or event line and parses it.
     public func readReply() throws(ClientError) -> JSONObject {
         guard let line = try readLine() else { throw .connection("the server at \(path) closed the connection") }

@@ -44,16 +44,11 @@ enum ClientCommands {
         let client = try SocketClient(path: socket)
         var exitCode: Int32 = 0
         for payload in payloads {
-            var request: [UInt8] = Array(#"{"op":"push","#.utf8)
-            if let app { request += Array(#""app":\#(JSON.string(app).compactText),"#.utf8) }
-            if let channel { request += Array(#""channel":"\#(channel.rawValue)","#.utf8) }
-            if offline { request += Array(#""offline":true,"#.utf8) }
-            if let collapseId { request += Array(#""collapseId":\#(JSON.string(collapseId).compactText),"#.utf8) }
-            if let pushType { request += Array(#""pushType":\#(JSON.string(pushType).compactText),"#.utf8) }
-            if let priority { request += Array(#""priority":\#(priority),"#.utf8) }
             // The payload goes in as written, so the stored text is the file's, byte for byte.
-            request += Array(#""payload":"#.utf8) + payload + Array("}\n".utf8)
-            try client.send(request)
+            let request = Request.push(PushRequest(
+                payloadText: String(decoding: payload, as: UTF8.self), app: app, channel: channel, offline: offline,
+                collapseId: collapseId, pushType: pushType, priority: priority))
+            try client.send(request.wireLine)
             let reply = try client.readReply()
             if reply["ok"] == .bool(true) {
                 writeLine(JSON.object(reply).compactText)
@@ -139,14 +134,13 @@ enum ClientCommands {
         try arguments.finish()
         guard set == nil || !clear else { throw UsageError("--set and --clear cannot be used together", command: "badge") }
         let client = try SocketClient(path: socket)
-        var request: JSONObject = ["op": "badge"]
-        if let app { request["app"] = .string(app) }
-        if let set { request["set"] = .number(JSONNumber(set)) }
-        if clear { request["clear"] = true }
+        var syncOn: Bool?
         if let sync {
             guard sync == "on" || sync == "off" else { throw UsageError("--sync takes on or off, not '\(sync)'", command: "badge") }
-            request["sync"] = .bool(sync == "on")
+            syncOn = sync == "on"
         }
+        let change: BadgeChange? = if let set { .set(set) } else if clear { .clear } else { nil }
+        let request = Request.badge(app: app, change: change, sync: syncOn)
         let field = server ? "serverBadge" : "badge"
         var reply = try expectOK(client.request(request))
         var shown = reply[field]?.intValue ?? 0
@@ -154,9 +148,8 @@ enum ClientCommands {
         guard watch else { return 0 }
 
         let events = try SocketClient(path: client.path)
-        _ = try expectOK(events.request(["op": "subscribe", "topics": ["badge.changed"]]))
-        var query: JSONObject = ["op": "badge"]
-        if let app { query["app"] = .string(app) }
+        _ = try expectOK(events.request(.subscribe([.badgeChanged])))
+        let query = Request.badge(app: app, change: nil, sync: nil)
         while true {
             _ = try events.readReply()
             reply = try expectOK(client.request(query))
@@ -173,32 +166,36 @@ enum ClientCommands {
         socket: String, app: String?, policy: String??, sdk: String?, other: Bool, _ arguments: inout Arguments
     ) throws -> Int32 {
         guard !other else { throw UsageError("--policy and --sdk go alone (with --app), without --set, --clear, --sync or --watch", command: "badge") }
-        var request: JSONObject = ["op": "badge"]
-        if let app { request["app"] = .string(app) }
         if let policy {
             guard sdk == nil else { throw UsageError("--policy and --sdk cannot be used together", command: "badge") }
             try arguments.finish()
-            request["policy"] = policy.map { .string($0) } ?? true
+            let request = Request.badgePolicy(app: app, policy.flatMap(BadgePolicy.init(rawValue:)))
             let reply = try expectOK(SocketClient(path: socket).request(request))
             writeLine(reply["policy"]?.stringValue ?? "")
             return 0
         }
         let words = try arguments.positionals()
-        guard let sdk, SDKBadgeCall.SDK(rawValue: sdk) != nil else {
+        guard let name = sdk, let chosen = SDKBadgeCall.SDK(rawValue: name) else {
             throw UsageError("--sdk takes jpush, getui or ios, not '\(sdk ?? "")'", command: "badge")
         }
         guard let call = words.first, words.count <= 2 else {
-            throw UsageError("--sdk \(sdk) needs a CALL (like setBadge) and, for the set calls, a number N", command: "badge")
+            throw UsageError("--sdk \(name) needs a CALL (like setBadge) and, for the set calls, a number N", command: "badge")
         }
-        request["sdk"] = .string(sdk)
-        request["call"] = .string(call)
+        var value: Int?
         if words.count == 2 {
-            guard let value = Int(words[1]), value >= 0 else {
+            guard let number = Int(words[1]), (0...Request.maxBadge).contains(number) else {
                 throw UsageError("the badge number is a whole number ≥ 0, not '\(words[1])'", command: "badge")
             }
-            request["value"] = .number(JSONNumber(value))
+            value = number
         }
-        let reply = try expectOK(SocketClient(path: socket).request(request))
+        // The SDK's own refusal (an unknown call, a missing number) is the server's answer: exit 1.
+        let sdkCall: SDKBadgeCall
+        do {
+            sdkCall = try SDKBadgeCall(sdk: chosen, call: call, value: value)
+        } catch {
+            throw Failure.refused(error.message)
+        }
+        let reply = try expectOK(SocketClient(path: socket).request(Request.sdkBadge(app: app, sdkCall)))
         writeLine(String(reply["badge"]?.intValue ?? 0))
         return 0
     }
@@ -212,13 +209,14 @@ enum ClientCommands {
         guard words.count == 1, let app = words.first, !app.isEmpty else {
             throw UsageError("\(command) takes one APP (like com.example.shop)", command: command)
         }
-        var request: JSONObject = ["op": .string(command), "app": .string(app)]
+        var seconds: Int?
         if let duration {
-            guard let seconds = Self.seconds(of: duration) else {
+            guard let parsed = Self.seconds(of: duration) else {
                 throw UsageError("--for takes a duration like 90s, 30m, 1h or 2d, not '\(duration)'", command: command)
             }
-            request["for"] = .number(JSONNumber(seconds))
+            seconds = parsed
         }
+        let request: Request = command == "mute" ? .mute(app: app, seconds: seconds) : .unmute(app: app)
         let reply = try expectOK(SocketClient(path: socket).request(request))
         writeLine(JSON.object(reply).compactText)
         return 0
@@ -242,12 +240,12 @@ enum ClientCommands {
         let socket = try socketPath(&arguments)
         let words = try arguments.positionals()
         guard words.count <= 1 else { throw UsageError("quiet takes HH:MM-HH:MM or off", command: "quiet") }
-        var request: JSONObject = ["op": "quiet"]
+        var request = Request.quiet(nil)
         if let word = words.first {
             guard word == "off" || QuietHours(word) != nil else {
                 throw UsageError("quiet takes HH:MM-HH:MM (24-hour local time, like 22:00-07:00) or off, not '\(word)'", command: "quiet")
             }
-            request["set"] = .string(word)
+            request = .quiet(.some(QuietHours(word)))
         }
         let reply = try expectOK(SocketClient(path: socket).request(request))
         writeLine(reply["quiet"]?.stringValue ?? "")
@@ -255,31 +253,33 @@ enum ClientCommands {
     }
 
     static func mode(_ arguments: inout Arguments) throws -> Int32 {
-        try setting(&arguments, field: "set", reply: "mode", accepted: PushMode.allCases.map(\.rawValue))
+        try setting(&arguments, reply: "mode", accepted: PushMode.allCases.map(\.rawValue))
     }
 
     static func app(_ arguments: inout Arguments) throws -> Int32 {
-        try setting(&arguments, field: "state", reply: "state", accepted: AppState.allCases.map(\.rawValue))
+        try setting(&arguments, reply: "state", accepted: AppState.allCases.map(\.rawValue))
     }
 
     /// `mode` and `app`: print the setting, or set it to the one word given (of `accepted`).
-    private static func setting(_ arguments: inout Arguments, field: String, reply: String, accepted: [String]) throws
+    private static func setting(_ arguments: inout Arguments, reply: String, accepted: [String]) throws
         -> Int32
     {
         let command = arguments.command
         let socket = try socketPath(&arguments)
         let words = try arguments.positionals()
         let choices = accepted.joined(separator: ", ")
-        var request: JSONObject = ["op": .string(command)]
+        let word: String?
         switch words.count {
-        case 0: break
+        case 0: word = nil
         case 1:
             guard accepted.contains(words[0]) else {
                 throw UsageError("\(command) takes one of \(choices), not '\(words[0])'", command: command)
             }
-            request[field] = .string(words[0])
+            word = words[0]
         default: throw UsageError("\(command) takes at most one word: \(choices)", command: command)
         }
+        let request: Request = command == "mode"
+            ? .mode(word.flatMap(PushMode.init(rawValue:))) : .app(word.flatMap(AppState.init(rawValue:)))
         let client = try SocketClient(path: socket)
         writeLine(try expectOK(client.request(request))[reply]?.stringValue ?? "")
         return 0
@@ -292,15 +292,14 @@ enum ClientCommands {
         let all = arguments.flag("--all")
         let app = try arguments.option("--app")
         let ids = try messageIDs(arguments.positionals(), command: "read")
-        var request: JSONObject = ["op": "read"]
+        let request: Request
         if all {
             guard ids.isEmpty else { throw UsageError("give IDs or --all, not both", command: "read") }
-            request["all"] = true
-            if let app { request["app"] = .string(app) }
+            request = .read(.all(app: app))
         } else {
             guard !ids.isEmpty else { throw UsageError("give the IDs to mark read, or --all", command: "read") }
             guard app == nil else { throw UsageError("--app goes with --all", command: "read") }
-            request["ids"] = .array(ids.map { .number(JSONNumber($0)) })
+            request = .read(.ids(ids))
         }
         let client = try SocketClient(path: socket)
         writeLine(JSON.object(try expectOK(client.request(request))).compactText)
@@ -311,7 +310,7 @@ enum ClientCommands {
         let socket = try socketPath(&arguments)
         let ids = try messageIDs(arguments.positionals(), command: "delete")
         guard !ids.isEmpty else { throw UsageError("give the IDs to delete", command: "delete") }
-        let request: JSONObject = ["op": "delete", "ids": .array(ids.map { .number(JSONNumber($0)) })]
+        let request = Request.delete(ids)
         let client = try SocketClient(path: socket)
         writeLine(JSON.object(try expectOK(client.request(request))).compactText)
         return 0
@@ -336,11 +335,7 @@ enum ClientCommands {
         let before = try arguments.intOption("--before", in: 1...Int.max)
         let json = arguments.flag("--json")
         try arguments.finish()
-        var request: JSONObject = ["op": "list"]
-        if let app { request["app"] = .string(app) }
-        if unread { request["unread"] = true }
-        if let limit { request["limit"] = .number(JSONNumber(limit)) }
-        if let before { request["before"] = .number(JSONNumber(before)) }
+        let request = Request.list(ListQuery(limit: limit ?? 50, unread: unread, before: before.map(Int64.init), app: app))
         let client = try SocketClient(path: socket)
         let messages = try expectOK(client.request(request))["messages"]?.arrayValue ?? []
         if json {
@@ -362,7 +357,7 @@ enum ClientCommands {
             throw UsageError("unknown topic '\(topic)'; topics are \(known)", command: "watch")
         }
         let client = try SocketClient(path: socket)
-        _ = try expectOK(client.request(["op": "subscribe", "topics": .array(topics.map(JSON.string))]))
+        _ = try expectOK(client.request(.subscribe(topics.compactMap(Topic.init(rawValue:)))))
         while let line = try client.readLine() {
             writeAll(1, line + [UInt8(ascii: "\n")])
         }
@@ -373,7 +368,7 @@ enum ClientCommands {
         let socket = try socketPath(&arguments)
         try arguments.finish()
         let client = try SocketClient(path: socket)
-        writeLine(try expectOK(client.request(["op": "ping"]))["version"]?.stringValue ?? "")
+        writeLine(try expectOK(client.request(.ping))["version"]?.stringValue ?? "")
         return 0
     }
 

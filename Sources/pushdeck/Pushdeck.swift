@@ -63,6 +63,10 @@ enum Pushdeck {
             case "app": return try ClientCommands.app(&arguments)
             case "watch": return try ClientCommands.watch(&arguments)
             case "ping": return try ClientCommands.ping(&arguments)
+            case "reset": return try VerdictCommands.reset(&arguments)
+            case "expect": return try VerdictCommands.expect(&arguments)
+            case "play": return try PlayCommand.run(&arguments)
+            case "record": return try RecordCommand.run(&arguments)
             default: return 2
             }
         } catch let error as UsageError {

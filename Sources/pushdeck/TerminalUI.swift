@@ -86,7 +86,10 @@ final class TerminalUI: ServerHost {
         case .badge(let app, let change, let sync): reply = server.perform(.badge(app: app, change: change, sync: sync))
         case .setMode(let mode): reply = server.perform(.mode(mode))
         case .setAppState(let state): reply = server.perform(.app(state))
-        case .push, .openBanner, .dismissBanner, .tick, .setBadgePolicy, .sdkBadge, .mute, .unmute, .setQuiet, .expireHeld, .pauseBanner: reply = server.dispatch(event)
+        case .reset(let app, let all): reply = server.perform(.reset(app: app, all: all))
+        case .push, .openBanner, .dismissBanner, .tick, .setBadgePolicy, .sdkBadge, .mute, .unmute, .setQuiet, .expireHeld,
+             .pauseBanner:
+            reply = server.dispatch(event)
         }
         if let reply, reply["ok"] == .bool(false) {
             screen.status = reply["error"]?.stringValue
