@@ -107,4 +107,19 @@ import TestSupport
         #expect(running != nil, "\(ui.tmux.capture())")
         try ui.tmux.sendKeys("q")
     }
+
+    @Test func thePointerOverTheBannerPausesItsTimer() throws {
+        let ui = try ScreenTests.Running(width: 100, height: 30, extra: "--banner-seconds 30")
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil, "\(ui.tmux.capture())")
+        #expect(try ui.send(["--app", "com.example.shop", "--title", "Hover me"]).status == 0)
+        #expect(ui.tmux.waitFor(timeout: 1) { $0.contains("com.example.shop · Hover me") } != nil, "\(ui.tmux.capture())")
+        try ui.tmux.move(x: 10, y: 1)
+        let paused = ui.tmux.waitFor { $0.split(separator: "\n").first?.contains("paused") == true }
+        #expect(paused != nil, "\(ui.tmux.capture())")
+        #expect(paused?.contains("focused") == false)
+        try ui.tmux.move(x: 10, y: 20)
+        let running = ui.tmux.waitFor { $0.contains("Hover me") && !$0.contains("paused") }
+        #expect(running != nil, "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("q")
+    }
 }
