@@ -204,7 +204,7 @@ extension Inbox {
             unread[target] = nil
             outcome.noteLedgers(of: target, before: before, after: Badge())
         }
-        held.removeAll { app == nil || $0.app == app }
+        removeHeld { app == nil || $0.app == app }
         if app == nil { launchId = nil }
         if app == nil || banner?.message.app == app { banner = nil }
         let clean = InboxSettings()

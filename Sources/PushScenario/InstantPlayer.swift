@@ -23,9 +23,10 @@ public struct InstantPlayer {
 
     public init(bannerSeconds: Double = Banner.defaultSeconds, wallStart: Date = Date(timeIntervalSince1970: 1_764_547_200),
                 maxPayloadBytes: Int = 4096) {
-        inbox = Inbox(bannerSeconds: bannerSeconds)
-        self.wallStart = wallStart
+        // One decoder for pushes and for held messages delivered later (the server's rule).
         decoder = PushDecoder(maxPayloadBytes: maxPayloadBytes)
+        inbox = Inbox(bannerSeconds: bannerSeconds, decoder: decoder)
+        self.wallStart = wallStart
     }
 
     /// Plays every step; the result of each expect.

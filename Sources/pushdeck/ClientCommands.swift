@@ -92,8 +92,14 @@ enum ClientCommands {
                 }
                 break
             }
+            // The push request `send` wraps around the payload takes one of the server's levels.
+            let deepest = JSONParser.defaultMaxDepth - 1
             do {
-                _ = try JSON.parse(frame)
+                _ = try JSON.parse(frame, maxDepth: deepest)
+            } catch where error.kind == .tooDeep {
+                throw Failure.refused(
+                    "\(name): the payload is nested deeper than \(deepest) levels, the most send can carry "
+                        + "(the request around it takes one of the server's \(JSONParser.defaultMaxDepth))")
             } catch {
                 throw Failure.refused("\(name): not valid JSON: \(error)")
             }
@@ -359,7 +365,7 @@ enum ClientCommands {
         let client = try SocketClient(path: socket)
         _ = try expectOK(client.request(.subscribe(topics.compactMap(Topic.init(rawValue:)))))
         while let line = try client.readLine() {
-            writeAll(1, line + [UInt8(ascii: "\n")])
+            writeLine(bytes: line)
         }
         return 0
     }

@@ -87,3 +87,23 @@ import TestSupport
         #expect(try Spawn.run(["/usr/bin/xmllint", "--noout", "--schema", schema, broken], captureOutput: true).status != 0)
     }
 }
+
+/// Issue 10, item 11 in the instant player: held messages are decoded again with the player's
+/// own `maxPayloadBytes`, not the default 4 096 (a 5 000-byte `autoBadge: "7"` counted +1).
+@Suite struct InstantPlayerDecoderTests {
+    @Test func aHeldMessageIsDecodedAgainWithThePlayersMaxPayload() throws {
+        let filler = String(repeating: "x", count: 4_900)
+        let text = """
+            {"name":"held","steps":[
+              {"at":0,"state":"terminated"},
+              {"at":1,"app":"com.example.news","push":{"payload":{"taskId":"t","msgId":"m","autoBadge":"7","payload":"\(filler)"}}},
+              {"at":2,"state":"foreground"},
+              {"at":3,"app":"com.example.news","expect":{"badge":7}}
+            ]}
+            """
+        var player = InstantPlayer(maxPayloadBytes: 8_192)
+        let result = player.play(try ScenarioLoader.parse(Array(text.utf8), file: "held.json"))
+        #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
+        #expect(player.inbox.badge(of: "com.example.news").icon == 7)
+    }
+}
