@@ -30,7 +30,7 @@ extension Inbox {
         let expired = held.filter { $0.receivedAt.addingTimeInterval(Self.timeToLive(of: $0.payload)) <= date }
         guard !expired.isEmpty else { return }
         let ids = Set(expired.map(\.id))
-        held.removeAll { ids.contains($0.id) }
+        removeHeld(ids)
         outcome.write(.expire(expired.map(\.id)))
         outcome.publish(.messageDropped, [
             "reason": "expired", "ids": .array(expired.map { .number(JSONNumber($0.id)) }),
