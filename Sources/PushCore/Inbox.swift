@@ -1,3 +1,5 @@
+import Foundation
+
 /// The state the reducer owns: badges, mode, app state, counters, the held queue and the banner.
 ///
 /// Messages themselves live in the store; the inbox keeps only what every decision needs, so its
@@ -25,6 +27,8 @@ public struct Inbox: Sendable, Equatable {
     public var decoder: PushDecoder
     /// How long a banner stays fully shown (`--banner-seconds`).
     public var bannerSeconds: Double
+    /// The time zone quiet hours are read in (the machine's; tests choose one).
+    public var timeZone: TimeZone = .current
 
     public init(
         badges: [String: Badge] = [:], unread: [String: Int] = [:], settings: InboxSettings = InboxSettings(),

@@ -7,5 +7,9 @@ extension Message {
             id: id, app: push.app, channel: push.channel, title: push.title, subtitle: push.subtitle,
             body: push.body, url: push.url, offline: push.offline, receivedAt: receivedAt,
             taskId: push.taskId, msgId: push.msgId, payload: push.payload)
+        collapseId = push.collapseId
+        threadId = push.threadId
+        silent = push.silent
+        interruption = push.interruption?.rawValue
     }
 }

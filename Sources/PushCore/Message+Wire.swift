@@ -22,6 +22,11 @@ extension Message {
             (key: "payload", value: parsedPayload),
             (key: "launch", value: .bool(launch)),
             (key: "held", value: .bool(held)),
+            (key: "collapseId", value: .string(orNull: collapseId)),
+            (key: "threadId", value: .string(orNull: threadId)),
+            (key: "silent", value: .bool(silent)),
+            (key: "interruptionLevel", value: .string(orNull: interruption)),
+            (key: "expired", value: .bool(expired)),
         ]))
     }
 
@@ -62,5 +67,10 @@ extension Message {
             subtitle: try text("subtitle"), body: try text("body"), url: try text("url"), read: try flag("read"),
             offline: try flag("offline"), launch: try flag("launch"), held: try flag("held"), receivedAt: receivedAt,
             taskId: try text("taskId"), msgId: try text("msgId"), payload: payload)
+        collapseId = try text("collapseId")
+        threadId = try text("threadId")
+        silent = try flag("silent")
+        interruption = try text("interruptionLevel")
+        expired = try flag("expired")
     }
 }

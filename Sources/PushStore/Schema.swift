@@ -65,10 +65,22 @@ public enum Schema {
             key   TEXT PRIMARY KEY,
             value TEXT NOT NULL
         ) WITHOUT ROWID;
+        """,
+        // (fidelity, issue 13) What the platform does with a push: replace by collapse id, group
+        // by thread, silent pushes, interruption levels.
         """
+        ALTER TABLE messages ADD COLUMN collapse_id  TEXT;     -- apns-collapse-id / JPush apns_collapse_id
+        ALTER TABLE messages ADD COLUMN thread_id    TEXT;     -- aps.thread-id
+        ALTER TABLE messages ADD COLUMN silent       INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE messages ADD COLUMN interruption TEXT;     -- aps.interruption-level as given
+        ALTER TABLE messages ADD COLUMN expired      INTEGER NOT NULL DEFAULT 0;  -- held past its TTL
+        -- The message a push with a collapse id replaces: the newest of its app with that id.
+        CREATE INDEX messages_collapse ON messages (app, collapse_id) WHERE collapse_id IS NOT NULL;
+        """,
     ]
 
     /// The columns of `messages` in the order every query selects them.
     static let messageColumns =
         "id, app, channel, title, subtitle, body, url, read, offline, launch, held, received_at, task_id, msg_id, payload"
+        + ", collapse_id, thread_id, silent, interruption, expired"
 }
