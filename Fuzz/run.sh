@@ -31,19 +31,21 @@ module() { # name, then the sources
 }
 module PushCore Sources/PushCore/*.swift
 module PushStore Sources/PushStore/*.swift
-module PushGateway $(find Sources/PushGateway -name '*.swift' | sort)
+module PushGateway -enable-testing $(find Sources/PushGateway -name '*.swift')
 module PushServer Sources/PushServer/*.swift
 
 target() { # name, entry file, objects...
     local name="$1" entry="$2"; shift 2
     echo "fuzz: linking $name"
     swiftc "${flags[@]}" "${link[@]}" -module-name "Fuzz_${name//-/_}" Fuzz/FuzzCheck.swift "$entry" "$@" -lsqlite3 \
-        -lssl -lcrypto -lnghttp2 -lhttp_parser -o "$build/$name"
+        -o "$build/$name"
 }
 target framer Fuzz/FramerFuzz.swift "$build/PushCore.o"
 target json Fuzz/JSONFuzz.swift "$build/PushCore.o"
-target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o"
-target apns Fuzz/APNsFuzz.swift "$build/PushCore.o" "$build/PushGateway.o"
+target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" \
+    -lssl -lcrypto -lnghttp2 -lhttp_parser
+target http1 Fuzz/HTTP1Fuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target apns Fuzz/APNsFuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 
 # Seeds: every sample payload and test vector, plus the hand-written request sessions.
 seeds="$build/seeds"
@@ -51,14 +53,14 @@ rm -rf "$seeds"
 mkdir -p "$seeds"
 for folder in Resources Tests/Fixtures/corpus Fuzz/vectors; do
     [ -d "$folder" ] || continue
-    find "$folder" -type f \( -name '*.apns' -o -name '*.json' -o -name '*.jsonl' \) -size -64k -print0 |
+    find "$folder" -type f \( -name '*.apns' -o -name '*.json' -o -name '*.jsonl' -o -name '*.http' \) -size -64k -print0 |
         while IFS= read -r -d '' file; do cp "$file" "$seeds/$(echo "$file" | tr '/' '_')"; done
 done
 echo "fuzz: $(ls "$seeds" | wc -l) seed inputs"
 
 failed=0
 summary=()
-for name in framer json request apns; do
+for name in framer json request http1 apns; do
     corpus="$build/corpus/$name"
     crashes="$build/crashes/$name"
     mkdir -p "$corpus" "$crashes"

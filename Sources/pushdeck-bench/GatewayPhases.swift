@@ -8,6 +8,10 @@ struct GatewayPhases {
     let settings: Bench.Settings
     let folder: String
     static let token = String(repeating: "ab", count: 32)
+    /// A well-formed provider token (ES256 header, kid, iss, iat): what APNs requires, and all the
+    /// gateway checks while no key is registered. The bench measures the gateway, not signing.
+    static let authorization =
+        "bearer eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl"
 
     func run(into results: inout Results, ingest: Double) throws {
         let gatewayFolder = folder + "/gateway"
@@ -19,7 +23,7 @@ struct GatewayPhases {
         let payload = gatewayFolder + "/payload.json"
         try Data(Self.payload()).write(to: URL(fileURLWithPath: payload))
         let url = "http://127.0.0.1:\(port)/3/device/\(Self.token)"
-        let headers = ["-H", "apns-topic: com.example.bench", "-H", "apns-push-type: alert"]
+        let headers = ["-H", "apns-topic: com.example.bench", "-H", "apns-push-type: alert", "-H", "authorization: \(Self.authorization)"]
 
         // Throughput: 4 connections × 32 streams over h2c.
         let duration = settings.quick ? 2 : 5

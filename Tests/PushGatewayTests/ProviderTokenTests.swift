@@ -71,6 +71,28 @@ import TestSupport
         #expect(reasonAndStatus(APNsRoutes().decide(apnsRequest(), context: GatewayContext(inbox: inbox, now: now))).reason == "InvalidProviderToken")
     }
 
+    @Test func theRoutesRememberATokenButNotItsKeyOrItsAge() throws {
+        let routes = APNsRoutes()
+        var inbox = Inbox()
+        inbox.providerKeys["ABC123DEFG"] = keys(p8)[0]
+        let issued = Int64(now.timeIntervalSince1970)
+        let jwt = try ProviderToken.make(keyId: "ABC123DEFG", team: "TEAM123456", issuedAt: issued, privateKeyPEM: p8)
+        let request = apnsRequest(headers: replacing("authorization", with: "bearer " + jwt))
+        func reason(_ inbox: Inbox, at date: Date) -> String? {
+            reasonAndStatus(routes.decide(request, context: GatewayContext(inbox: inbox, now: date))).reason
+        }
+        #expect(reason(inbox, at: now) == nil)
+        #expect(reason(inbox, at: now) == nil)
+        // An hour and a second later the same remembered token has expired.
+        #expect(reason(inbox, at: now.addingTimeInterval(3601)) == "ExpiredProviderToken")
+        // The key replaced (same id and team, another key): checked again, and refused.
+        inbox.providerKeys["ABC123DEFG"] = keys(other)[0]
+        #expect(reason(inbox, at: now) == "InvalidProviderToken")
+        // The key removed: any well-formed token again.
+        inbox.providerKeys = [:]
+        #expect(reason(inbox, at: now) == nil)
+    }
+
     @Test func keysThatAreNotP256AreRefusedWithAReason() throws {
         #expect(throws: ES256.KeyError.self) { try ES256.checkPrivateKey(pem: "not a key") }
         let rsa = try Spawn.run(["sh", "-c", "openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 2>/dev/null"], captureOutput: true)

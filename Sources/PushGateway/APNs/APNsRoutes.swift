@@ -9,6 +9,8 @@ import PushCore
 public struct APNsRoutes: GatewayRoutes {
     /// What an unknown token gets (`--devices`).
     public var devices: DevicePolicy
+    /// Tokens already parsed and checked (a backend sends the same one for up to an hour).
+    let tokens = ProviderTokenCache()
 
     public init(devices: DevicePolicy = .open) { self.devices = devices }
 
@@ -36,8 +38,9 @@ public struct APNsRoutes: GatewayRoutes {
         case .accepted(let accepted):
             var headers = accepted.headers
             headers["apns-id"] = apnsId
+            // The payload as the route's check parsed it: the inbox's decoder reads it in place.
             let push = PushRequest(
-                payloadText: String(decoding: request.body, as: UTF8.self), app: accepted.app, channel: .apns,
+                payloadText: accepted.payloadText, app: accepted.app, channel: .apns, parsed: accepted.parsed,
                 via: .apns, token: accepted.token, headers: headers)
             return .request(.push(push)) { reply in
                 guard reply["ok"] == .bool(true) else {
@@ -60,6 +63,8 @@ public struct APNsRoutes: GatewayRoutes {
         var token: String
         var app: String
         var headers: [String: String]
+        var payloadText: String
+        var parsed: JSONView
     }
 
     /// Every check of one request, in order: path, method, duplicates, provider token, headers,
@@ -79,10 +84,10 @@ public struct APNsRoutes: GatewayRoutes {
         func header(_ name: String) -> String? { request.values(name).first }
 
         guard let authorization = header("authorization") else { return .refused(APNsRefusal(.missingProviderToken)) }
-        guard let token = ProviderToken(authorization: authorization) else {
+        guard let token = tokens.token(authorization) else {
             return .refused(APNsRefusal(.invalidProviderToken))
         }
-        if let problem = token.problem(keys: context.inbox.apnsKeys, now: context.now) {
+        if let problem = tokens.problem(token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now) {
             return .refused(APNsRefusal(problem))
         }
 
@@ -110,8 +115,11 @@ public struct APNsRoutes: GatewayRoutes {
 
         guard !request.body.isEmpty else { return .refused(APNsRefusal(.payloadEmpty)) }
         guard request.body.count <= pushType.payloadLimit else { return .refused(APNsRefusal(.payloadTooLarge)) }
-        let payload = PushRequest(payloadText: String(decoding: request.body, as: UTF8.self), channel: .apns, via: .apns)
-        guard (try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(payload)) != nil else {
+        let payloadText = String(decoding: request.body, as: UTF8.self)
+        guard let tape = try? JSONTape.parse(request.body),
+              (try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(
+                  PushRequest(payloadText: payloadText, channel: .apns, parsed: tape.root, via: .apns))) != nil
+        else {
             return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
         }
 
@@ -129,7 +137,7 @@ public struct APNsRoutes: GatewayRoutes {
 
         var kept: [String: String] = [:]
         for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
-        return .accepted(Accepted(token: deviceToken, app: app, headers: kept))
+        return .accepted(Accepted(token: deviceToken, app: app, headers: kept, payloadText: payloadText, parsed: tape.root))
     }
 
     /// A header value safe to answer back: printable ASCII, at most 128 bytes.

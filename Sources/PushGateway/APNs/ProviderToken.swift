@@ -58,10 +58,12 @@ public struct ProviderToken: Sendable, Equatable {
     /// base64url without padding, as JWTs write it.
     static func base64URL(_ text: Substring) -> [UInt8]? {
         guard !text.isEmpty else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !standard.contains("=") else { return nil }
-        while standard.utf8.count % 4 != 0 { standard += "=" }
-        return Data(base64Encoded: standard).map(Array.init)
+        var standard: [UInt8] = text.utf8.map { byte in
+            byte == UInt8(ascii: "-") ? UInt8(ascii: "+") : byte == UInt8(ascii: "_") ? UInt8(ascii: "/") : byte
+        }
+        guard !standard.contains(UInt8(ascii: "=")) else { return nil }
+        while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
+        return Data(base64Encoded: Data(standard)).map(Array.init)
     }
 
     /// base64url without padding of `bytes` (for signing tokens in tests and tools).
