@@ -229,3 +229,22 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         #expect(get.status == 405)
     }
 }
+
+@Suite struct GatewayFixtureTests {
+    /// Every request example is listed in Resources/README.md and sent by a test here.
+    @Test(arguments: [
+        ("jpush", ["bad-audience-tag.json", "push-all-alert.json", "push-message.json", "push-notification-and-message.json",
+                   "push-registration-id-ios.json", "push-ttl-zero-message.json"]),
+        ("getui", ["push-all.json", "single-cid-ios-channel.json", "single-cid-no-offline.json", "single-cid-notification.json",
+                   "single-cid-transmission.json"]),
+    ])
+    func everyExampleIsListedAndUsed(vendor: String, used: [String]) throws {
+        let names = try PackagePaths.files(in: PackagePaths.resources.appendingPathComponent("gateway/\(vendor)"), endingWith: [".json"])
+            .map(\.lastPathComponent)
+        #expect(names == used)
+        let readme = try String(contentsOf: PackagePaths.resources.appendingPathComponent("README.md"), encoding: .utf8)
+        for name in names {
+            #expect(readme.contains("`gateway/\(vendor)/\(name)`"), "Resources/README.md does not list \(name)")
+        }
+    }
+}
