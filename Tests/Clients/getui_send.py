@@ -6,7 +6,8 @@ it fetches a token with sign = sha256(appkey + timestamp + mastersecret), sends 
 `token` header, and on code 10001 fetches a new one and sends again.
 
 Usage: getui_send.py PORT APP_ID APP_KEY MASTER_SECRET BODY.json...
-Each BODY is a push/single/cid body (a file named push-all*.json goes to push/all). The pushes
+Each BODY is a push/single/cid body (a file named push-all*.json goes to push/all, batch*.json
+to push/single/batch/cid). The pushes
 are sent in order; a body is sent a second time when its file name contains "repeat". Before
 the body whose name contains "after-expiry" the client sleeps past the token's expire_time
 (the server runs with a short --getui-token-seconds). Prints one JSON object per call:
@@ -60,7 +61,7 @@ for path in bodies:
         wait = state["expire_time"] / 1000 - time.time() + 0.05
         if wait > 0:
             time.sleep(wait)
-    endpoint = "/push/all" if name.startswith("push-all") else "/push/single/cid"
+    endpoint = "/push/all" if name.startswith("push-all") else "/push/single/batch/cid" if name.startswith("batch") else "/push/single/cid"
     call(endpoint, body)
     if "repeat" in name:
         call(endpoint, body)

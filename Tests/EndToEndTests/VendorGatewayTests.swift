@@ -126,11 +126,12 @@ import TestSupport
             try copy("single-cid-notification.json", as: "1-notification.json"),
             try copy("single-cid-transmission.json", as: "2-transmission-repeat.json"),
             try copy("push-all.json", as: "push-all.json"),
+            try copy("batch-cid.json", as: "batch-cid.json"),
             try copy("single-cid-ios-channel.json", as: "3-ios-channel-after-expiry.json"),
         ]
         let results = try python("getui_send.py", [String(gateway.port), Self.appId, Self.getuiKey, Self.getuiSecret] + bodies, gateway: gateway)
         let calls = results.filter { $0["call"] != "auth" }
-        try #require(calls.count == 5, "\(results.map { JSON.object($0).compactText })")
+        try #require(calls.count == 6, "\(results.map { JSON.object($0).compactText })")
         #expect(results.first?["code"] == 0)
         #expect(results.first?["data"]?.objectValue?["token"]?.stringValue?.count == 64)
         for (index, call) in calls.enumerated() where index != 2 {
@@ -143,13 +144,16 @@ import TestSupport
         // The same request_id again is refused as Getui does.
         #expect(calls[2]["code"] == 20003)
         #expect(calls[3]["data"]?.objectValue?["taskid"]?.stringValue?.hasPrefix("RASS_") == true)
+        // A batch: one task per message.
+        #expect(calls[4]["data"]?.objectValue?.members.count == 2)
         // The token ran out on the server's clock: 10001, a new token, and the push goes through.
-        #expect(calls[4]["reauthenticated"] == true)
+        #expect(calls[5]["reauthenticated"] == true)
         #expect(results.filter { $0["call"] == "auth" }.count >= 2)
 
         let getui = try messages(gateway).filter { $0["via"] == "getui" }
         #expect(Set(getui.compactMap { $0["apnsHeaders"]?.objectValue?["request_id"]?.stringValue })
-                == ["pushdeck-notif-0001", "pushdeck-trans-0001", "pushdeck-all-000001", "pushdeck-ios-000001"])
+                == ["pushdeck-notif-0001", "pushdeck-trans-0001", "pushdeck-all-000001", "pushdeck-batch-0001", "pushdeck-batch-0002",
+                    "pushdeck-ios-000001"])
         #expect(getui.allSatisfy { $0["app"] == .string(Self.appId) })
         let transmission = try #require(getui.first { $0["apnsHeaders"]?.objectValue?["request_id"] == "pushdeck-trans-0001" })
         #expect(transmission["token"] == .string(Self.cid))

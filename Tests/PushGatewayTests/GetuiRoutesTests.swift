@@ -207,6 +207,46 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         #expect(getuiCode(routes.decide(getuiRequest(endpoint, token: token, body: body), context: GatewayContext(inbox: Self.keyed(), now: now))) == 20001, "\(label)")
     }
 
+    @Test func aBatchIsOneRequestPerMessageAnsweredTogether() throws {
+        let routes = GetuiRoutes()
+        let token = try Self.token(routes)
+        let body = try GatewayFixtures.text("getui", "batch-cid.json")
+        let context = GatewayContext(inbox: Self.keyed(), now: now)
+        guard case .requests(let requests, let answer) = routes.decide(getuiRequest("push/single/batch/cid", token: token, body: body), context: context) else {
+            Issue.record("the batch was not taken as requests")
+            return
+        }
+        let pushes = requests.compactMap { request -> PushRequest? in if case .push(let push) = request { push } else { nil } }
+        try #require(pushes.count == 2)
+        #expect(pushes.map { $0.headers["request_id"] } == ["pushdeck-batch-0001", "pushdeck-batch-0002"])
+        #expect(pushes.allSatisfy { $0.via == .getui && $0.token == getuiCid && $0.app == getuiAppId })
+        #expect(try JSON.parse(pushes[1].payloadText).objectValue?["push_message"] == .object(["transmission": "早报：今日天气晴，全天气温 12 到 20 度"]))
+        let reply = getuiAnswer(answer([["ok": true, "id": 1], ["ok": true, "id": 2, "held": true]]))
+        #expect(reply.code == 0)
+        #expect(reply.data == [
+            pushes[0].headers["taskid"] ?? "": .object([getuiCid: "successed_online"]),
+            pushes[1].headers["taskid"] ?? "": .object([getuiCid: "successed_offline"]),
+        ])
+        // The same ids again are refused, all of them.
+        #expect(getuiCode(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: body), context: context)) == 20003)
+    }
+
+    @Test func aBatchIsRefusedWhole() throws {
+        let routes = GetuiRoutes()
+        let token = try Self.token(routes)
+        let context = GatewayContext(inbox: Self.keyed(), now: now)
+        let good = #"{"request_id":"1234567890",\#(Self.cid),\#(Self.note)}"#
+        let bad = #"{"request_id":"123",\#(Self.cid),\#(Self.note)}"#
+        #expect(getuiCode(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: #"{"msg_list":[\#(good),\#(bad)]}"#), context: context)) == 20001)
+        #expect(getuiCode(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: #"{"msg_list":[]}"#), context: context)) == 20001)
+        // A request id twice in one list: the second is a repeat, and the first is not kept.
+        #expect(getuiCode(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: #"{"msg_list":[\#(good),\#(good)]}"#), context: context)) == 20003)
+        guard case .request = routes.decide(getuiRequest("push/single/cid", token: token, body: good), context: context) else {
+            Issue.record("the refused batch kept its request id")
+            return
+        }
+    }
+
     @Test func cidsAreDevicesOfTheApp() throws {
         let routes = GetuiRoutes(devices: .strict)
         let token = try Self.token(routes)
@@ -235,7 +275,7 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
     @Test(arguments: [
         ("jpush", ["bad-audience-tag.json", "push-all-alert.json", "push-message.json", "push-notification-and-message.json",
                    "push-registration-id-ios.json", "push-ttl-zero-message.json"]),
-        ("getui", ["push-all.json", "single-cid-ios-channel.json", "single-cid-no-offline.json", "single-cid-notification.json",
+        ("getui", ["batch-cid.json", "push-all.json", "single-cid-ios-channel.json", "single-cid-no-offline.json", "single-cid-notification.json",
                    "single-cid-transmission.json"]),
     ])
     func everyExampleIsListedAndUsed(vendor: String, used: [String]) throws {

@@ -19,6 +19,8 @@ public struct GetuiRoutes: GatewayRoutes {
     /// `settings.ttl` in milliseconds: -1 (no offline) up to three days.
     public static let maxTTL: Int64 = 3 * 24 * 3600 * 1000
     public static let requestIdLengths = 10...32
+    /// Getui's batch push takes at most 200 messages.
+    public static let maxBatch = 200
 
     public init(devices: DevicePolicy = .open, tokenSeconds: TimeInterval = Self.defaultTokenSeconds, sessions: GetuiSessions = GetuiSessions()) {
         self.devices = devices
@@ -29,6 +31,7 @@ public struct GetuiRoutes: GatewayRoutes {
     enum Endpoint: String {
         case auth = "auth"
         case single = "push/single/cid"
+        case batch = "push/single/batch/cid"
         case all = "push/all"
     }
 
@@ -53,6 +56,7 @@ public struct GetuiRoutes: GatewayRoutes {
         guard let token = request.values("token").first, sessions.isValid(token, appId: appId, now: context.now) else {
             return .respond(GetuiRefusal(.tokenInvalid).response)
         }
+        if endpoint == .batch { return batch(appId: appId, body: body, path: path, context: context) }
         switch check(endpoint, appId: appId, body: body, text: String(decoding: request.body, as: UTF8.self), path: path, context: context) {
         case .failure(let refusal):
             return .respond(refusal.response)
@@ -67,15 +71,59 @@ public struct GetuiRoutes: GatewayRoutes {
                     sessions.forget(accepted.requestId, appId: appId)
                     return Self.answer(status: 500, code: 30000, msg: "server error", data: nil)
                 }
-                // Online when the app runs; offline when it is terminated (held, or through APNs).
-                let status = reply["held"] == .bool(true) || terminated ? "successed_offline" : "successed_online"
                 let data: JSON
                 switch endpoint {
                 case .all: data = .object(["taskid": .string(accepted.taskId)])
-                default: data = .object([accepted.taskId: .object([accepted.cid ?? "": .string(status)])])
+                default: data = .object([accepted.taskId: .object([accepted.cid ?? "": .string(Self.status(reply, terminated: terminated))])])
                 }
                 return Self.answer(status: 200, code: 0, msg: "success", data: data)
             }
+        }
+    }
+
+    /// Online when the app runs; offline when it is terminated (held, or through APNs).
+    static func status(_ reply: JSONObject, terminated: Bool) -> String {
+        reply["held"] == .bool(true) || terminated ? "successed_offline" : "successed_online"
+    }
+
+    /// `push/single/batch/cid`: `msg_list` of single pushes, each checked as one; all or none.
+    func batch(appId: String, body: JSONObject, path: String, context: GatewayContext) -> GatewayDecision {
+        guard case .array(let list)? = body["msg_list"], (1...Self.maxBatch).contains(list.count) else {
+            return .respond(GetuiRefusal(.invalidRequest, "msg_list must hold 1 to \(Self.maxBatch) messages").response)
+        }
+        var accepted: [Accepted] = []
+        for (index, item) in list.enumerated() {
+            guard case .object(let message) = item else {
+                return .respond(GetuiRefusal(.invalidRequest, "msg_list[\(index)] must be an object").response)
+            }
+            switch check(.single, appId: appId, body: message, text: item.compactText, path: path, context: context) {
+            case .failure(let refusal):
+                return .respond(GetuiRefusal(refusal.code, "msg_list[\(index)]: " + refusal.message).response)
+            case .success(let one): accepted.append(one)
+            }
+        }
+        var recorded: [String] = []
+        for one in accepted {
+            guard sessions.firstUse(of: one.requestId, appId: appId, now: context.now) else {
+                for id in recorded { sessions.forget(id, appId: appId) }
+                return .respond(GetuiRefusal(.repeatedMessage, "request_id \(one.requestId) was used before").response)
+            }
+            recorded.append(one.requestId)
+        }
+        let terminated = context.inbox.appState == .terminated
+        let sessions = self.sessions
+        let messages = accepted
+        let requestIds = recorded
+        return .requests(messages.map { .push($0.push) }) { replies in
+            guard replies.allSatisfy({ $0["ok"] == .bool(true) }) else {
+                for id in requestIds { sessions.forget(id, appId: appId) }
+                return Self.answer(status: 500, code: 30000, msg: "server error", data: nil)
+            }
+            var data = JSONObject()
+            for (one, reply) in zip(messages, replies) {
+                data[one.taskId] = .object([one.cid ?? "": .string(Self.status(reply, terminated: terminated))])
+            }
+            return Self.answer(status: 200, code: 0, msg: "success", data: .object(data))
         }
     }
 
@@ -126,7 +174,7 @@ public struct GetuiRoutes: GatewayRoutes {
 
     // MARK: - Push
 
-    struct Accepted {
+    struct Accepted: Sendable {
         var push: PushRequest
         var requestId: String
         var taskId: String
