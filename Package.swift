@@ -26,13 +26,14 @@ let package = Package(
         .target(name: "PushServer", dependencies: ["PushCore", "PushStore", "PushGateway"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
+        .target(name: "PushScenario", dependencies: ["PushCore", "PushServer"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal"],
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal"],
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)
@@ -48,6 +49,7 @@ let package = Package(
         .testTarget(name: "PushGatewayTests", dependencies: ["PushGateway", "COpenSSL", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["pushdeck", "PushCore", "PushServer", "TestSupport"],
                     swiftSettings: strict),
     ]

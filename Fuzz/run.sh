@@ -3,6 +3,9 @@
 #
 #   Fuzz/run.sh [seconds-per-target]
 #
+# Without an argument the targets share FUZZ_TOTAL_SECONDS (default 240), so adding a target
+# does not lengthen CI's fuzz step.
+#
 # The targets are compiled with swiftc directly (-sanitize=fuzzer,address), the PushCore,
 # PushStore and PushServer sources as separate modules, so SwiftPM never sees this folder.
 # Everything built or found goes to Fuzz/build/ (ignored by git): a working corpus per target,
@@ -10,7 +13,7 @@
 # Prints executions per target and exits non-zero when any target crashed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-60}"
+seconds="${1:-}"
 command -v swiftc >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 # Swift's own crash handler trips a false ASan report after a trap and can hang the run.
 export SWIFT_BACKTRACE=enable=no
@@ -37,10 +40,13 @@ module PushServer Sources/PushServer/*.swift
 target() { # name, entry file, objects...
     local name="$1" entry="$2"; shift 2
     echo "fuzz: linking $name"
+    built+=("$name")
     swiftc "${flags[@]}" "${link[@]}" -module-name "Fuzz_${name//-/_}" Fuzz/FuzzCheck.swift "$entry" "$@" -lsqlite3 \
         -o "$build/$name"
 }
+built=()
 target framer Fuzz/FramerFuzz.swift "$build/PushCore.o"
+target terminal Fuzz/TerminalFuzz.swift "$build/PushCore.o"
 target json Fuzz/JSONFuzz.swift "$build/PushCore.o"
 target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" \
     -lssl -lcrypto -lnghttp2 -lhttp_parser
@@ -60,7 +66,8 @@ echo "fuzz: $(ls "$seeds" | wc -l) seed inputs"
 
 failed=0
 summary=()
-for name in framer json request http1 apns; do
+if [ -z "$seconds" ]; then seconds=$(( ${FUZZ_TOTAL_SECONDS:-240} / ${#built[@]} )); fi
+for name in "${built[@]}"; do
     corpus="$build/corpus/$name"
     crashes="$build/crashes/$name"
     mkdir -p "$corpus" "$crashes"

@@ -9,6 +9,20 @@ public enum Topic: String, Sendable, Equatable, CaseIterable {
     case modeChanged = "mode.changed"
     case appChanged = "app.changed"
     case feedback = "feedback"
+    /// A banner came down, or took a new message while up (`count` is its `+N` + 1): what
+    /// `expect --banner` and `play`'s `banner` check, published by the reducer wherever the
+    /// banner gets a new message, so every rule that shows or suppresses one is covered.
+    case bannerShown = "banner.shown"
+    /// `reset` ran: `app` (null for every app) and `all`.
+    case reset = "reset"
+    /// A push that was not delivered now — held (Getui's offline queue) or dropped (push off):
+    /// `id` (a held one has one), `app`, `channel`, `payload`, `held`, `reason`. With the two `*.received` topics, every
+    /// push is on the bus with its payload, so `record` can write it down. Published by the
+    /// server (the reducer's effects stay as they are).
+    case pushUndelivered = "push.undelivered"
+    /// The `badge` op as asked: `app`, `set` or `clear`, `sync` (what `record` writes down;
+    /// `badge.changed` says what it did). Published by the server before the op's own events.
+    case badgeRequest = "badge.request"
 }
 
 /// One event on the bus. On the wire it is one compact JSON line: `{"topic":"…", …fields}`.
@@ -62,5 +76,19 @@ public struct BusEvent: Sendable, Equatable {
 
     public static func == (left: BusEvent, right: BusEvent) -> Bool {
         left.topic == right.topic && left.fields == right.fields
+    }
+}
+
+extension BusEvent {
+    /// The `badge.request` event of a `badge` op: `app`, `set` or `clear`, `sync`.
+    public static func badgeRequest(app: String?, change: BadgeChange?, sync: Bool?) -> BusEvent {
+        var fields: JSONObject = ["app": .string(orNull: app)]
+        switch change {
+        case .set(let value): fields["set"] = .number(JSONNumber(value))
+        case .clear: fields["clear"] = true
+        case nil: break
+        }
+        if let sync { fields["sync"] = .bool(sync) }
+        return BusEvent(.badgeRequest, fields)
     }
 }

@@ -28,6 +28,10 @@ public enum StoreChange: Sendable, Equatable {
     /// A key added or replaced (by id).
     case providerKey(ProviderKey)
     case removeProviderKey(id: String)
+    /// `reset`: delete one app's messages (every app's when nil), held ones included, zero its
+    /// unread count, and keep ids above `idFloor` from being handed out again. With `all`, the
+    /// store also forgets devices and keys (issue 12 adds them: clear their tables there).
+    case reset(app: String?, all: Bool, idFloor: Int64)
 }
 
 /// The small persisted settings of the inbox.

@@ -20,6 +20,8 @@ public enum Event: Sendable, Equatable {
     case openBanner
     /// `Esc`: send the banner up at once (the swipe).
     case dismissBanner
+    /// `reset`: a clean state for one app (or all) in one committed change (DESIGN §9).
+    case reset(app: String?, all: Bool)
     /// A timer fired: let time-driven state (the banner) move on.
     case tick
     /// A change to the gateway's devices, at wall time `at` (`device add/remove/unregister`).

@@ -24,7 +24,7 @@ extension Inbox {
         if settings.appState == .terminated && push.channel == .transparent {
             // Getui's offline queue: stored now, delivered when the app is next in the foreground.
             message.held = true
-            held.append(message)
+            hold(message)
             outcome.write(.insert(message))
             outcome.reply = [
                 "ok": true, "id": .number(JSONNumber(message.id)), "delivered": false, "held": true,
@@ -72,25 +72,25 @@ extension Inbox {
     /// instead of a storm of them.
     mutating func releaseHeldIfDue(now: Instant, into outcome: inout Outcome) {
         guard settings.appState == .foreground, settings.mode == .on, !held.isEmpty else { return }
-        let released = held.map { message in
+        let released = releaseAllHeld().map { message in
             var message = message
             message.held = false
             message.offline = true
             return message
         }
-        held = []
         outcome.write(.release(released.map(\.id)))
         for message in released {
-            deliver(message, directive: Self.badgeDirective(of: message), into: &outcome)
+            deliver(message, directive: badgeDirective(of: message), into: &outcome)
         }
         if let newest = released.last { showBanner(newest, at: now, arrivals: released.count) }
     }
 
-    /// How a held message moves the badge: its payload decoded again, since only the payload
-    /// text survives a restart. A payload the decoder no longer takes counts as +1.
-    private static func badgeDirective(of message: Message) -> BadgeDirective? {
+    /// How a held message moves the badge: its payload decoded again — with the server's own
+    /// decoder, so `--max-payload` still holds — since only the payload text survives a
+    /// restart. A payload the decoder no longer takes counts as +1.
+    private func badgeDirective(of message: Message) -> BadgeDirective? {
         let request = PushRequest(payloadText: message.payload, app: message.app, channel: message.channel)
-        return (try? PushDecoder().decode(request))?.badge
+        return (try? decoder.decode(request))?.badge
     }
 
     /// The `feedback` bus event (Getui `sendFeedbackMessage`): 90001 received, 90002 opened.
@@ -150,13 +150,15 @@ extension Inbox {
         var seen = Set<Int64>()
         let deleted = messages.filter { seen.insert($0.id).inserted }
         if !deleted.isEmpty {
+            var heldGone = Set<Int64>()
             for message in deleted {
                 if isHeld(message) {
-                    held.removeAll { $0.id == message.id }
+                    heldGone.insert(message.id)
                 } else if !message.read {
                     uncount(app: message.app, into: &outcome)
                 }
             }
+            removeHeld(heldGone)
             if let id = banner?.message.id, seen.contains(id) { banner = nil }
             if let id = launchId, seen.contains(id) { launchId = nil }
             let ids = deleted.map(\.id)
@@ -167,6 +169,6 @@ extension Inbox {
     }
 
     private func isHeld(_ message: Message) -> Bool {
-        message.held || held.contains { $0.id == message.id }
+        message.held || isHeld(id: message.id)
     }
 }

@@ -10,12 +10,19 @@ public struct Inbox: Sendable, Equatable {
     public var settings: InboxSettings
     /// The id the next message gets.
     public var nextId: Int64
-    /// Pass-through messages held while the app was terminated, oldest first.
-    public var held: [Message]
+    /// Pass-through messages held while the app was terminated, oldest first. Changed only
+    /// through `hold`, `releaseAllHeld` and `removeHeld`, which keep `heldIds` in step.
+    public private(set) var held: [Message]
+    /// The ids in `held`: whether a message is held is asked for every message read or deleted,
+    /// so it must not cost a scan of the queue.
+    public private(set) var heldIds: Set<Int64>
     /// The id of the launch notification, if any.
     public var launchId: Int64?
     /// The banner, while one is on screen (or leaving it).
     public var banner: Banner?
+    /// The decoder the server was configured with (`--max-payload`): held messages are decoded
+    /// again with it when they are delivered, so one configuration holds for the server's life.
+    public var decoder: PushDecoder
     /// How long a banner stays fully shown (`--banner-seconds`).
     public var bannerSeconds: Double
     /// The gateway's devices, by token (DESIGN §8).
@@ -26,16 +33,52 @@ public struct Inbox: Sendable, Equatable {
     public init(
         badges: [String: Badge] = [:], unread: [String: Int] = [:], settings: InboxSettings = InboxSettings(),
         nextId: Int64 = 1, held: [Message] = [], launchId: Int64? = nil, banner: Banner? = nil,
-        bannerSeconds: Double = Banner.defaultSeconds
+        bannerSeconds: Double = Banner.defaultSeconds, decoder: PushDecoder = PushDecoder()
     ) {
         self.badges = badges
         self.unread = unread
         self.settings = settings
         self.nextId = nextId
         self.held = held
+        self.heldIds = Set(held.map(\.id))
         self.launchId = launchId
         self.banner = banner
         self.bannerSeconds = bannerSeconds
+        self.decoder = decoder
+    }
+
+    // MARK: - The held queue
+
+    /// True when the message with `id` is in the held queue; O(1).
+    public func isHeld(id: Int64) -> Bool { heldIds.contains(id) }
+
+    /// Adds a message at the end of the held queue.
+    mutating func hold(_ message: Message) {
+        held.append(message)
+        heldIds.insert(message.id)
+    }
+
+    /// Empties the held queue, returning what it held, oldest first.
+    mutating func releaseAllHeld() -> [Message] {
+        defer {
+            held = []
+            heldIds = []
+        }
+        return held
+    }
+
+    /// Removes the held messages `shouldRemove` picks (one pass).
+    mutating func removeHeld(where shouldRemove: (Message) -> Bool) {
+        held.removeAll(where: shouldRemove)
+        heldIds = Set(held.map(\.id))
+    }
+
+    /// Removes the messages with `ids` from the held queue: one pass, however many ids.
+    mutating func removeHeld(_ ids: Set<Int64>) {
+        let gone = ids.intersection(heldIds)
+        guard !gone.isEmpty else { return }
+        held.removeAll { gone.contains($0.id) }
+        heldIds.subtract(gone)
     }
 
     public var mode: PushMode { settings.mode }

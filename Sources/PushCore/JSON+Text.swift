@@ -15,8 +15,10 @@ extension JSON {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends the value as compact, strict JSON: control characters escaped, `/` and non-ASCII
-    /// written as they are.
+    /// Appends the value as compact, strict JSON: control characters escaped, and the scalars a
+    /// terminal must not get raw (`TerminalText.mustEscape`: DEL, C1, bidi controls, line
+    /// separators, invisible format characters) as `\uXXXX`, so `watch` and `list --json` are
+    /// safe to print; `/` and other non-ASCII are written as they are.
     ///
     /// Recursive: values come from the parser (depth ≤ its limit) or from code.
     public func write(into bytes: inout [UInt8]) {
@@ -74,6 +76,17 @@ extension JSON {
             var runStart = 0
             for index in 0..<utf8.count {
                 let byte = utf8[index]
+                if byte >= 0x7F {
+                    // DEL, or the lead byte of a scalar a terminal must not get raw (C1, bidi, …).
+                    guard byte == 0x7F || TerminalText.mayStartEscape(byte) else { continue }
+                    let length = byte == 0x7F ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+                    let scalar = length == 1 ? 0x7F : TerminalText.decode(utf8, at: index, length: length)
+                    guard TerminalText.mustEscape(scalar) else { continue }
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    runStart = index + length
+                    TerminalText.appendUnicodeEscape(scalar, to: &bytes)
+                    continue
+                }
                 guard byte < 0x20 || byte == ascii("\"") || byte == ascii("\\") else { continue }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 runStart = index + 1

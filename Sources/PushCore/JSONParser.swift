@@ -63,6 +63,11 @@ extension JSON {
 /// recursively.
 public struct JSONParser {
     public static let defaultMaxDepth = 512
+    /// How deep a reply or event line from the server may nest: it embeds a payload the server
+    /// took at `defaultMaxDepth` inside its envelope (reply object, `messages` array, message
+    /// object: 3 levels; an event: 2). Clients parse with this, so what the server accepts every
+    /// command can list, show and export.
+    public static let replyMaxDepth = defaultMaxDepth + 8
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maxDepth: Int

@@ -3,7 +3,7 @@
 ///
 /// What is shown is derived from the payload; the payload itself is kept as received. Keys the
 /// decoder does not know are kept and never refused: real files carry all kinds of custom data.
-public struct PushDecoder: Sendable {
+public struct PushDecoder: Sendable, Equatable {
     /// The APNs payload limit (`--max-payload`).
     public var maxPayloadBytes: Int
     public init(maxPayloadBytes: Int = 4096) { self.maxPayloadBytes = maxPayloadBytes }

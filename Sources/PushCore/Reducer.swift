@@ -9,6 +9,7 @@ import Foundation
 /// ledgers moved gets one `.badge` write and one `badge.changed`, with its final value.
 public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Effect] {
     var outcome = Outcome()
+    let bannerBefore = inbox.banner.map { (id: $0.message.id, count: $0.count, shownAt: $0.shownAt) }
     switch event {
     case .push(let push, let at):
         inbox.receive(push, at: at, now: now, into: &outcome)
@@ -29,12 +30,20 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.openBanner(now: now, into: &outcome)
     case .dismissBanner:
         inbox.dismissBanner(now: now)
+    case .reset(let app, let all):
+        inbox.reset(app: app, all: all, now: now, into: &outcome)
     case .tick:
         if inbox.banner != nil, inbox.bannerPhase(at: now) == .gone { inbox.banner = nil }
     case .device(let command, let at):
         inbox.changeDevices(command, at: at, into: &outcome)
     case .key(let command):
         inbox.changeKeys(command, into: &outcome)
+    }
+    if let banner = inbox.banner,
+        bannerBefore?.id != banner.message.id || bannerBefore?.count != banner.count
+            || bannerBefore?.shownAt != banner.shownAt
+    {
+        outcome.publish(.bannerShown, Inbox.bannerFields(banner))
     }
     outcome.recordBadgeChanges()
     return outcome.effects()
@@ -165,5 +174,51 @@ extension Inbox {
         guard var current = banner else { return }
         current.dismiss(at: now, stay: bannerStay)
         banner = current.phase(at: now, stay: bannerStay) == .gone ? nil : current
+    }
+}
+
+// MARK: - Reset and the banner event
+
+extension Inbox {
+    /// `reset` (DESIGN §9): the app's (or every app's) messages, held queue, ledgers and unread
+    /// count to nothing; push on, app foreground, nothing dropped, badge sync on. Mode, app state
+    /// and the dropped count are one per inbox, so `app` resets them too. Ids keep counting up.
+    mutating func reset(app: String?, all: Bool, now: Instant, into outcome: inout Outcome) {
+        outcome.write(.reset(app: app, all: all, idFloor: nextId - 1))
+        let apps = app.map { [$0] } ?? Set(badges.keys).union(unread.keys).sorted()
+        for target in apps {
+            let before = badge(of: target)
+            badges[target] = nil
+            unread[target] = nil
+            outcome.noteLedgers(of: target, before: before, after: Badge())
+        }
+        removeHeld { app == nil || $0.app == app }
+        if app == nil { launchId = nil }
+        if all {
+            devices = [:]
+            providerKeys = [:]
+        }
+        if app == nil || banner?.message.app == app { banner = nil }
+        let clean = InboxSettings()
+        if settings != clean {
+            let old = settings
+            settings = clean
+            outcome.write(.settings(settings))
+            if old.mode != clean.mode { outcome.publish(.modeChanged, ["mode": .string(clean.mode.rawValue)]) }
+            if old.appState != clean.appState {
+                outcome.publish(.appChanged, ["state": .string(clean.appState.rawValue)])
+            }
+        }
+        outcome.publish(.reset, ["app": .string(orNull: app), "all": .bool(all)])
+        outcome.reply = ["ok": true, "badge": .number(JSONNumber(app.map { badge(of: $0).icon } ?? totalBadge))]
+    }
+
+    /// The `banner.shown` event's fields: the message's id, app, title and body, and `count`.
+    static func bannerFields(_ banner: Banner) -> JSONObject {
+        [
+            "id": .number(JSONNumber(banner.message.id)), "app": .string(banner.message.app),
+            "title": .string(orNull: banner.message.title), "body": .string(orNull: banner.message.body),
+            "count": .number(JSONNumber(banner.count)),
+        ]
     }
 }

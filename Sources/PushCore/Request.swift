@@ -9,6 +9,9 @@ public enum Request: Sendable, Equatable {
     case list(ListQuery)
     case subscribe([Topic])
     case ping
+    /// `reset` (DESIGN §9): one app's (or every app's) messages, held queue and ledgers to
+    /// nothing, push on, app foreground; `all` also clears devices and keys.
+    case reset(app: String?, all: Bool)
     /// Where the provider gateway listens (`pushdeck gateway`).
     case gateway
     /// `pushdeck device …` (DESIGN §8).
@@ -101,7 +104,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "gateway", "device", "key"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "gateway", "device", "key"]
     /// The most ids one `read` or `delete` takes.
     public static let maxIds = 10_000
     /// The largest badge number accepted (iOS keeps badges in an `NSInteger`; this leaves room
@@ -192,6 +195,9 @@ extension Request {
         case "gateway":
             _ = try RequestFields(op: op, object, accepted: [])
             return .gateway
+        case "reset":
+            let fields = try RequestFields(op: op, object, accepted: ["app", "all"])
+            return .reset(app: try fields.app("app"), all: try fields.bool("all") ?? false)
         default:
             _ = try RequestFields(op: op, object, accepted: [])
             return .ping

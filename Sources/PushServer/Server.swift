@@ -19,7 +19,9 @@ public final class Server {
     let listener: Listener?
     let signals: SignalPipe?
     let time: any TimeSource
-    let decoder: PushDecoder
+    /// The one decoder configuration (`--max-payload`), kept in the inbox so held messages are
+    /// decoded again with it too (it survives a reload after a failed commit).
+    var decoder: PushDecoder { inbox.decoder }
     @exclusivity(unchecked) var clients: [Int32: Connection] = [:]
     /// Clients that subscribed to the bus: with none, publishing costs nothing.
     var subscriberCount = 0
@@ -57,8 +59,16 @@ public final class Server {
         self.signals = signals
         self.options = options
         self.time = time
-        self.decoder = PushDecoder(maxPayloadBytes: options.maxPayloadBytes)
-        self.inbox = try store.loadInbox(bannerSeconds: options.bannerSeconds)
+        self.inbox = try Self.loadInbox(from: store, options: options)
+    }
+
+    /// The inbox as stored, with the server's configuration: the one place it is built, at
+    /// start-up and after a failed commit, so neither gets default settings (`--max-payload`
+    /// for held messages, `--banner-seconds`).
+    private static func loadInbox(from store: Store, options: ServerOptions) throws(SQLiteError) -> Inbox {
+        var inbox = try store.loadInbox(bannerSeconds: options.bannerSeconds)
+        inbox.decoder = PushDecoder(maxPayloadBytes: options.maxPayloadBytes)
+        return inbox
     }
 
     /// Adds descriptors of another part to the loop.
@@ -270,7 +280,9 @@ public final class Server {
             switch request {
             case .push(let pushRequest):
                 let push = try decoder.decode(pushRequest)
-                return dispatch(.push(push, at: time.wallNow)) ?? Reply.ok()
+                let reply = dispatch(.push(push, at: time.wallNow)) ?? Reply.ok()
+                if subscriberCount > 0, reply["delivered"] == .bool(false) { publishUndelivered(push, reply: reply) }
+                return reply
             case .read(.ids(let ids)):
                 return dispatch(.read(try lookUp(ids))) ?? Reply.ok()
             case .read(.all(let app)):
@@ -278,6 +290,7 @@ public final class Server {
             case .delete(let ids):
                 return dispatch(.delete(try lookUp(ids))) ?? Reply.ok()
             case .badge(let app, let change, let sync):
+                if subscriberCount > 0 { publish(BusEvent.badgeRequest(app: app, change: change, sync: sync)) }
                 return dispatch(.badge(app: app, change: change, sync: sync)) ?? Reply.ok()
             case .mode(let mode):
                 guard let mode else { return Reply.ok(["mode": .string(inbox.mode.rawValue)]) }
@@ -301,12 +314,23 @@ public final class Server {
                 return dispatch(.key(command)) ?? Reply.ok()
             case .gateway:
                 return gatewayReply()
+            case .reset(let app, let all):
+                return dispatch(.reset(app: app, all: all)) ?? Reply.ok()
             }
         } catch let error as WireError {
             return Reply.error(error.message)
         } catch {
             return Reply.error("\(error)")
         }
+    }
+
+    /// `push.undelivered`: a held or dropped push with its payload, so `record` sees every push.
+    private func publishUndelivered(_ push: Push, reply: JSONObject) {
+        publish(BusEvent(.pushUndelivered, [
+            "id": reply["id"] ?? .null, "app": .string(push.app), "channel": .string(push.channel.rawValue),
+            "payload": (try? JSON.parse(push.payload)) ?? .string(push.payload),
+            "held": .bool(reply["held"] == .bool(true)), "reason": reply["reason"] ?? .null,
+        ]))
     }
 
     /// The stored messages with these ids; an unknown id refuses the whole request.
@@ -424,7 +448,7 @@ public final class Server {
     private func recoverFromFailedCommit(_ error: any Error) {
         options.log("store: \(error); the turn's changes were rolled back")
         try? store.rollback()
-        if let reloaded = try? store.loadInbox(bannerSeconds: options.bannerSeconds) {
+        if let reloaded = try? Self.loadInbox(from: store, options: options) {
             let banner = inbox.banner
             inbox = reloaded
             inbox.banner = banner

@@ -25,6 +25,9 @@ public final class SocketClient {
     private let fd: Int32
     private var buffer: [UInt8] = []
     private var bufferStart = 0
+    /// Where the search for the next newline resumes: `buffer[bufferStart..<scanned]` holds none.
+    /// Without it a long line was searched again from its start after every read (quadratic).
+    private var scanned = 0
 
     public init(path: String) throws(ClientError) {
         self.path = path
@@ -71,7 +74,7 @@ public final class SocketClient {
                 // The server may have said why before closing (a client of another uid gets an
                 // error reply, then the connection is dropped): that is the message to show,
                 // not the broken pipe. The peer is gone, so this read does not wait.
-                if let line = try? readLine(), let reason = (try? JSON.parse(line))?.objectValue?["error"]?.stringValue {
+                if let line = try? readLine(), let reason = (try? JSON.parse(line, maxDepth: JSONParser.replyMaxDepth))?.objectValue?["error"]?.stringValue {
                     throw .connection("the server at \(path) refused the connection: \(reason)")
                 }
                 throw .connection("lost the connection to \(path): \(error)")
@@ -86,10 +89,28 @@ public final class SocketClient {
         return try readReply()
     }
 
+    /// Sends one request, encoded by the wire layer, and waits for its reply.
+    public func request(_ request: Request) throws(ClientError) -> JSONObject {
+        try send(request.wireLine)
+        return try readReply()
+    }
+
+    /// Waits until a line is ready to read or `milliseconds` pass (-1: no limit); true when one
+    /// is (or the connection closed, which `readLine` then reports). For commands with a timeout.
+    /// `alsoWatching` (a signal pipe) also ends the wait when readable; the caller checks it.
+    public func waitForLine(milliseconds: Int32, alsoWatching other: Int32? = nil) -> Bool {
+        if buffer[bufferStart...].contains(UInt8(ascii: "\n")) { return true }
+        var entries = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+        if let other { entries.append(pollfd(fd: other, events: Int16(POLLIN), revents: 0)) }
+        let ready = entries.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), milliseconds) }
+        return ready > 0 && entries[0].revents != 0
+    }
+
     /// Reads the next reply or event line and parses it.
     public func readReply() throws(ClientError) -> JSONObject {
         guard let line = try readLine() else { throw .connection("the server at \(path) closed the connection") }
-        guard let object = (try? JSON.parse(line))?.objectValue else {
+        // A reply embeds payloads one envelope deeper than the server's own limit.
+        guard let object = (try? JSON.parse(line, maxDepth: JSONParser.replyMaxDepth))?.objectValue else {
             throw .connection("the server sent a line that is not a JSON object: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
         return object
@@ -98,15 +119,17 @@ public final class SocketClient {
     /// The next line from the server without its newline, or nil at end of stream.
     public func readLine() throws(ClientError) -> [UInt8]? {
         while true {
-            if let newline = buffer[bufferStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[max(bufferStart, scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[bufferStart..<newline])
                 bufferStart = newline + 1
                 if bufferStart > 1 << 16 {
                     buffer.removeFirst(bufferStart)
                     bufferStart = 0
                 }
+                scanned = bufferStart
                 return line
             }
+            scanned = buffer.count
             var chunk = [UInt8](repeating: 0, count: 64 * 1024)
             let count: Int
             do {
@@ -119,6 +142,7 @@ public final class SocketClient {
                 let rest = Array(buffer[bufferStart...])
                 buffer.removeAll()
                 bufferStart = 0
+                scanned = 0
                 return rest
             }
             buffer.append(contentsOf: chunk[0..<count])

@@ -197,6 +197,8 @@ public final class Store {
             try writes.setLaunch.run()
         case .badge(let app, let badge):
             pendingBadges[app] = badge
+        case .reset(let app, let all, let idFloor):
+            try reset(app: app, all: all, idFloor: idFloor)
         case .settings(let settings):
             try setting(SettingKey.mode, settings.mode.rawValue)
             try setting(SettingKey.appState, settings.appState.rawValue)
@@ -225,6 +227,29 @@ public final class Store {
         case .removeProviderKey(let id):
             try writes.removeProviderKey.bind(id, at: 1)
             try writes.removeProviderKey.run()
+        }
+    }
+
+    /// `reset`: the app's (every app's) messages, held ones included, and unread counts go; the
+    /// reducer writes the zeroed ledgers and settings in the same transaction. Rare, so its
+    /// statements are compiled when used.
+    private func reset(app: String?, all: Bool, idFloor: Int64) throws(SQLiteError) {
+        listingChanges += 1
+        if let app {
+            let delete = try database.prepare("DELETE FROM messages WHERE app = ?1")
+            try delete.bind(app, at: 1)
+            try delete.run()
+            setUnread(app, 0)
+        } else {
+            try database.prepare("DELETE FROM messages").run()
+            for app in unread.keys { setUnread(app, 0) }
+        }
+        // Ids keep counting up: a test's "since ID" must not meet a reused id.
+        try writes.raiseIdFloor.bind(idFloor, at: 1)
+        try writes.raiseIdFloor.run()
+        if all {
+            try database.prepare("DELETE FROM devices").run()
+            try database.prepare("DELETE FROM provider_keys").run()
         }
     }
 

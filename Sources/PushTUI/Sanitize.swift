@@ -54,6 +54,13 @@ public enum Sanitize {
                 continue  // bidi embeddings, overrides, isolates and marks
             case 0x200B, 0x2060...0x2064, 0xFEFF, 0x180E, 0x00AD, 0x034F, 0xFFF9...0xFFFB, 0x115F, 0x1160, 0x3164, 0xFFA0:
                 continue  // zero-width and blank-looking characters that can hide text
+            case 0x200D, 0xFE0E, 0xFE0F, 0x20E3:
+                // A joiner, presentation selector or keycap mark counts only on an emoji; with
+                // no such base, terminals disagree on its width (some widen the cell before it),
+                // so it would shift the columns after it. It is dropped.
+                if hasEmojiBase(scalar, after: output, before: i < scalars.count ? scalars[i] : nil) {
+                    output.append(scalar)
+                }
             default:
                 output.append(scalar)
             }
@@ -61,12 +68,37 @@ public enum Sanitize {
         return String(output)
     }
 
+    /// True when the joiner, selector or keycap mark `mark` sits where an emoji sequence has it:
+    /// VS15/VS16 after an emoji (digits, `#` and `*` included), U+20E3 after a keycap base
+    /// (optionally with VS16 between), a ZWJ between two emoji.
+    private static func hasEmojiBase(_ mark: Unicode.Scalar, after output: String.UnicodeScalarView, before next: Unicode.Scalar?) -> Bool {
+        guard let previous = output.last else { return false }
+        func isKeycapBase(_ scalar: Unicode.Scalar) -> Bool {
+            (0x30...0x39).contains(scalar.value) || scalar == "#" || scalar == "*"
+        }
+        switch mark.value {
+        case 0xFE0E, 0xFE0F:
+            return previous.properties.isEmoji
+        case 0x20E3:
+            if isKeycapBase(previous) { return true }
+            guard previous.value == 0xFE0F else { return false }
+            let selector = output.index(before: output.endIndex)
+            guard selector > output.startIndex else { return false }
+            return isKeycapBase(output[output.index(before: selector)])
+        default:
+            // ZWJ: both sides must be emoji pictures (an ASCII digit is not one here).
+            let leftIsEmoji = previous.value == 0xFE0F || (previous.value > 0x7F && previous.properties.isEmoji)
+            guard leftIsEmoji, let next else { return false }
+            return next.value > 0x7F && next.properties.isEmoji
+        }
+    }
+
     private static func needsCare(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x20 || (0x7F...0x9F).contains(value) || value == 0xAD || value == 0x034F || value == 0x061C { return true }
         if value < 0x115F { return false }
         switch value {
-        case 0x115F, 0x1160, 0x180E, 0x200B, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E,
+        case 0x115F, 0x1160, 0x180E, 0x200B...0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x20E3, 0xFE0E, 0xFE0F,
             0x2060...0x2064, 0x2066...0x2069, 0x3164, 0xFEFF, 0xFFA0, 0xFFF9...0xFFFB, 0xE0020...0xE007F:
             return true
         default:

@@ -9,6 +9,15 @@ struct Arguments {
         self.tokens = tokens
     }
 
+    /// Removes `-- COMMAND...` (everything after the first `--`) and returns it: a command that
+    /// `expect` runs once it listens. Call it before reading flags, which would take its words.
+    mutating func trailingCommand() -> [String] {
+        guard let dashes = tokens.firstIndex(of: "--") else { return [] }
+        let command = Array(tokens[(dashes + 1)...])
+        tokens.removeSubrange(dashes...)
+        return command
+    }
+
     /// Removes `--name` and returns whether it was there.
     mutating func flag(_ names: String...) -> Bool {
         var found = false

@@ -40,13 +40,10 @@ enum ClientCommands {
         let client = try SocketClient(path: socket)
         var exitCode: Int32 = 0
         for payload in payloads {
-            var request: [UInt8] = Array(#"{"op":"push","#.utf8)
-            if let app { request += Array(#""app":\#(JSON.string(app).compactText),"#.utf8) }
-            if let channel { request += Array(#""channel":"\#(channel.rawValue)","#.utf8) }
-            if offline { request += Array(#""offline":true,"#.utf8) }
             // The payload goes in as written, so the stored text is the file's, byte for byte.
-            request += Array(#""payload":"#.utf8) + payload + Array("}\n".utf8)
-            try client.send(request)
+            let request = Request.push(PushRequest(
+                payloadText: String(decoding: payload, as: UTF8.self), app: app, channel: channel, offline: offline))
+            try client.send(request.wireLine)
             let reply = try client.readReply()
             if reply["ok"] == .bool(true) {
                 writeLine(JSON.object(reply).compactText)
@@ -90,8 +87,14 @@ enum ClientCommands {
                 }
                 break
             }
+            // The push request `send` wraps around the payload takes one of the server's levels.
+            let deepest = JSONParser.defaultMaxDepth - 1
             do {
-                _ = try JSON.parse(frame)
+                _ = try JSON.parse(frame, maxDepth: deepest)
+            } catch where error.kind == .tooDeep {
+                throw Failure.refused(
+                    "\(name): the payload is nested deeper than \(deepest) levels, the most send can carry "
+                        + "(the request around it takes one of the server's \(JSONParser.defaultMaxDepth))")
             } catch {
                 throw Failure.refused("\(name): not valid JSON: \(error)")
             }
@@ -127,14 +130,13 @@ enum ClientCommands {
         try arguments.finish()
         guard set == nil || !clear else { throw UsageError("--set and --clear cannot be used together", command: "badge") }
         let client = try SocketClient(path: socket)
-        var request: JSONObject = ["op": "badge"]
-        if let app { request["app"] = .string(app) }
-        if let set { request["set"] = .number(JSONNumber(set)) }
-        if clear { request["clear"] = true }
+        var syncOn: Bool?
         if let sync {
             guard sync == "on" || sync == "off" else { throw UsageError("--sync takes on or off, not '\(sync)'", command: "badge") }
-            request["sync"] = .bool(sync == "on")
+            syncOn = sync == "on"
         }
+        let change: BadgeChange? = if let set { .set(set) } else if clear { .clear } else { nil }
+        let request = Request.badge(app: app, change: change, sync: syncOn)
         let field = server ? "serverBadge" : "badge"
         var reply = try expectOK(client.request(request))
         var shown = reply[field]?.intValue ?? 0
@@ -142,9 +144,8 @@ enum ClientCommands {
         guard watch else { return 0 }
 
         let events = try SocketClient(path: client.path)
-        _ = try expectOK(events.request(["op": "subscribe", "topics": ["badge.changed"]]))
-        var query: JSONObject = ["op": "badge"]
-        if let app { query["app"] = .string(app) }
+        _ = try expectOK(events.request(.subscribe([.badgeChanged])))
+        let query = Request.badge(app: app, change: nil, sync: nil)
         while true {
             _ = try events.readReply()
             reply = try expectOK(client.request(query))
@@ -157,31 +158,33 @@ enum ClientCommands {
     }
 
     static func mode(_ arguments: inout Arguments) throws -> Int32 {
-        try setting(&arguments, field: "set", reply: "mode", accepted: PushMode.allCases.map(\.rawValue))
+        try setting(&arguments, reply: "mode", accepted: PushMode.allCases.map(\.rawValue))
     }
 
     static func app(_ arguments: inout Arguments) throws -> Int32 {
-        try setting(&arguments, field: "state", reply: "state", accepted: AppState.allCases.map(\.rawValue))
+        try setting(&arguments, reply: "state", accepted: AppState.allCases.map(\.rawValue))
     }
 
     /// `mode` and `app`: print the setting, or set it to the one word given (of `accepted`).
-    private static func setting(_ arguments: inout Arguments, field: String, reply: String, accepted: [String]) throws
+    private static func setting(_ arguments: inout Arguments, reply: String, accepted: [String]) throws
         -> Int32
     {
         let command = arguments.command
         let socket = try socketPath(&arguments)
         let words = try arguments.positionals()
         let choices = accepted.joined(separator: ", ")
-        var request: JSONObject = ["op": .string(command)]
+        let word: String?
         switch words.count {
-        case 0: break
+        case 0: word = nil
         case 1:
             guard accepted.contains(words[0]) else {
                 throw UsageError("\(command) takes one of \(choices), not '\(words[0])'", command: command)
             }
-            request[field] = .string(words[0])
+            word = words[0]
         default: throw UsageError("\(command) takes at most one word: \(choices)", command: command)
         }
+        let request: Request = command == "mode"
+            ? .mode(word.flatMap(PushMode.init(rawValue:))) : .app(word.flatMap(AppState.init(rawValue:)))
         let client = try SocketClient(path: socket)
         writeLine(try expectOK(client.request(request))[reply]?.stringValue ?? "")
         return 0
@@ -194,15 +197,14 @@ enum ClientCommands {
         let all = arguments.flag("--all")
         let app = try arguments.option("--app")
         let ids = try messageIDs(arguments.positionals(), command: "read")
-        var request: JSONObject = ["op": "read"]
+        let request: Request
         if all {
             guard ids.isEmpty else { throw UsageError("give IDs or --all, not both", command: "read") }
-            request["all"] = true
-            if let app { request["app"] = .string(app) }
+            request = .read(.all(app: app))
         } else {
             guard !ids.isEmpty else { throw UsageError("give the IDs to mark read, or --all", command: "read") }
             guard app == nil else { throw UsageError("--app goes with --all", command: "read") }
-            request["ids"] = .array(ids.map { .number(JSONNumber($0)) })
+            request = .read(.ids(ids))
         }
         let client = try SocketClient(path: socket)
         writeLine(JSON.object(try expectOK(client.request(request))).compactText)
@@ -213,7 +215,7 @@ enum ClientCommands {
         let socket = try socketPath(&arguments)
         let ids = try messageIDs(arguments.positionals(), command: "delete")
         guard !ids.isEmpty else { throw UsageError("give the IDs to delete", command: "delete") }
-        let request: JSONObject = ["op": "delete", "ids": .array(ids.map { .number(JSONNumber($0)) })]
+        let request = Request.delete(ids)
         let client = try SocketClient(path: socket)
         writeLine(JSON.object(try expectOK(client.request(request))).compactText)
         return 0
@@ -238,11 +240,7 @@ enum ClientCommands {
         let before = try arguments.intOption("--before", in: 1...Int.max)
         let json = arguments.flag("--json")
         try arguments.finish()
-        var request: JSONObject = ["op": "list"]
-        if let app { request["app"] = .string(app) }
-        if unread { request["unread"] = true }
-        if let limit { request["limit"] = .number(JSONNumber(limit)) }
-        if let before { request["before"] = .number(JSONNumber(before)) }
+        let request = Request.list(ListQuery(limit: limit ?? 50, unread: unread, before: before.map(Int64.init), app: app))
         let client = try SocketClient(path: socket)
         let messages = try expectOK(client.request(request))["messages"]?.arrayValue ?? []
         if json {
@@ -264,9 +262,9 @@ enum ClientCommands {
             throw UsageError("unknown topic '\(topic)'; topics are \(known)", command: "watch")
         }
         let client = try SocketClient(path: socket)
-        _ = try expectOK(client.request(["op": "subscribe", "topics": .array(topics.map(JSON.string))]))
+        _ = try expectOK(client.request(.subscribe(topics.compactMap(Topic.init(rawValue:)))))
         while let line = try client.readLine() {
-            writeAll(1, line + [UInt8(ascii: "\n")])
+            writeLine(bytes: line)
         }
         return 0
     }
@@ -275,7 +273,7 @@ enum ClientCommands {
         let socket = try socketPath(&arguments)
         try arguments.finish()
         let client = try SocketClient(path: socket)
-        writeLine(try expectOK(client.request(["op": "ping"]))["version"]?.stringValue ?? "")
+        writeLine(try expectOK(client.request(.ping))["version"]?.stringValue ?? "")
         return 0
     }
 

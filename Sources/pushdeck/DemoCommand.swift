@@ -1,102 +1,56 @@
 import Foundation
 import PushCore
+import PushScenario
 import PushServer
 
-/// `pushdeck demo`: plays `Resources/demo.json` through the socket of a running pushdeck. With no
-/// pushdeck running it starts the UI itself (in memory) on this terminal and plays into that.
+/// `pushdeck demo`: plays `Resources/scenarios/demo.json` live (DESIGN §9: a demo is a scenario)
+/// through the socket of a running pushdeck. With no pushdeck running it starts the UI itself
+/// (in memory) on this terminal and plays into that.
 enum DemoCommand {
-    /// One step of the scenario: at `at` seconds (divided by the speed), send a payload file or
-    /// a request, and say what is being shown.
-    struct Step: Sendable {
-        var at: Double
-        var say: String?
-        var send: String?
-        var app: String?
-        var request: JSONObject?
-    }
-
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let socketFlag = try arguments.option("--socket")
         let speedText = try arguments.option("--speed")
         try arguments.finish()
-        var speed = 1.0
-        if let speedText {
-            guard let value = Double(speedText), value > 0, value <= 1000 else {
-                throw UsageError("--speed takes a number above 0 (2 plays twice as fast), not '\(speedText)'", command: "demo")
-            }
-            speed = value
-        }
+        let speed = try PlayCommand.speedValue(speedText, command: "demo")
         guard let resources = ResourceFolder.locate() else {
-            throw Failure(code: 1, message: "cannot find Resources/demo.json; run from the pushdeck checkout or set PUSHDECK_RESOURCES")
+            throw Failure(code: 1, message: "cannot find Resources/scenarios/demo.json; run from the pushdeck checkout or set PUSHDECK_RESOURCES")
         }
-        let steps = try loadScenario(resources.appendingPathComponent("demo.json"))
+        let scenario: Scenario
+        do {
+            scenario = try ScenarioLoader.load(path: resources.appendingPathComponent("scenarios/demo.json").path, live: true)
+        } catch {
+            throw Failure(code: 1, message: error.description)
+        }
 
         let environment = ProcessInfo.processInfo.environment
         let socket = Locations.socketPath(flag: socketFlag, environment: environment)
         if (try? SocketClient(path: socket)) != nil {
-            try play(steps, resources: resources, socket: socket, speed: speed, narrate: true)
+            let result = try play(scenario, socket: socket, speed: speed, narrate: true)
+            for line in result.failureLines { writeLine(line) }
             return 0
         }
         // No pushdeck to play into: run the UI here, in memory, and play into it from a thread
         // that only talks to the socket (the UI owns the terminal).
-        let pace = speed
         let privateSocket = NSTemporaryDirectory() + "pushdeck-demo-\(getpid()).sock"
         Thread {
-            try? play(steps, resources: resources, socket: privateSocket, speed: pace, narrate: false)
+            _ = try? play(scenario, socket: privateSocket, speed: speed, narrate: false)
         }.start()
         var ui = Arguments(command: "ui", ["--memory", "--socket", privateSocket])
         return try ServeCommand.ui(&ui)
     }
 
-    /// Sends each step at its time. Stops quietly when the server goes away.
-    static func play(_ steps: [Step], resources: URL, socket: String, speed: Double, narrate: Bool) throws {
-        let client = try connectWhenReady(socket, timeout: 10)
-        let started = Date()
-        for step in steps {
-            let wait = started.addingTimeInterval(step.at / speed).timeIntervalSinceNow
-            if wait > 0 { usleep(useconds_t(min(wait, 3600) * 1_000_000)) }
-            if narrate, let say = step.say { writeLine(String(format: "%6.1fs  %@", step.at, say)) }
-            if let file = step.send {
-                let text = try String(contentsOf: resources.appendingPathComponent(file), encoding: .utf8)
-                var request = "{\"op\":\"push\","
-                if let app = step.app { request += "\"app\":\(JSON.string(app).compactText)," }
-                request += "\"payload\":\(text)}\n"
-                try client.send(Array(request.utf8))
-                _ = try client.readReply()
-            } else if let request = step.request {
-                _ = try client.request(request)
-            }
-        }
+    /// Plays the scenario live. Stops quietly when the server goes away.
+    static func play(_ scenario: Scenario, socket: String, speed: Double, narrate: Bool) throws -> PlayResult {
+        let player = try connectWhenReady(socket, speed: speed, timeout: 10)
+        if narrate { player.narrate = { step, say in writeLine(String(format: "%6.1fs  %@", step.time, say)) } }
+        return try player.play(scenario)
     }
 
-    static func loadScenario(_ url: URL) throws -> [Step] {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw Failure(code: 1, message: "cannot read \(url.path)")
-        }
-        let json: JSON
-        do {
-            json = try JSON.parse(Array(data))
-        } catch {
-            throw Failure(code: 1, message: "\(url.path): \(error)")
-        }
-        guard let steps = json.objectValue?["steps"]?.arrayValue else {
-            throw Failure(code: 1, message: "\(url.path): expected {\"steps\":[...]}")
-        }
-        return try steps.enumerated().map { index, value in
-            guard let object = value.objectValue, let at = object["at"]?.numberValue?.double else {
-                throw Failure(code: 1, message: "\(url.path): steps[\(index)] needs \"at\" (seconds)")
-            }
-            return Step(
-                at: at, say: object["say"]?.stringValue, send: object["send"]?.stringValue,
-                app: object["app"]?.stringValue, request: object["request"]?.objectValue)
-        }
-    }
-
-    private static func connectWhenReady(_ socket: String, timeout: Double) throws -> SocketClient {
+    private static func connectWhenReady(_ socket: String, speed: Double, timeout: Double) throws -> LivePlayer {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             do {
-                return try SocketClient(path: socket)
+                return try LivePlayer(socket: socket, speed: speed)
             } catch {
                 if Date() > deadline { throw error }
                 usleep(20_000)

@@ -55,7 +55,7 @@ enum DeviceCommands {
         }
         if json && action != "list" { throw UsageError("--json goes with device list", command: "device") }
         let client = try SocketClient(path: socket)
-        let reply = try ClientCommands.expectOK(client.request(command.wireObject))
+        let reply = try ClientCommands.expectOK(client.request(Request.device(command)))
         if case .list = command {
             let devices = reply["devices"]?.arrayValue ?? []
             writeLine(json ? JSON.array(devices).compactText : table(devices))
@@ -112,7 +112,7 @@ enum DeviceCommands {
         }
         if json && action != "list" { throw UsageError("--json goes with key list", command: "key") }
         let client = try SocketClient(path: socket)
-        let reply = try ClientCommands.expectOK(client.request(command.wireObject))
+        let reply = try ClientCommands.expectOK(client.request(Request.key(command)))
         if case .list = command {
             let keys = reply["keys"]?.arrayValue ?? []
             if json {

@@ -61,7 +61,7 @@ enum GatewayCommand {
             throw UsageError("takes nothing or 'ca', not '\(words.joined(separator: " "))'", command: arguments.command)
         }
         let client = try SocketClient(path: socket)
-        let reply = try ClientCommands.expectOK(client.request(["op": "gateway"]))
+        let reply = try ClientCommands.expectOK(client.request(.gateway))
         if words.first == "ca" {
             guard let ca = reply["ca"]?.stringValue else {
                 throw Failure.refused("the gateway uses the certificate given with --tls-cert; pushdeck made no CA")

@@ -22,6 +22,12 @@ enum Help {
                           | remove TOKEN | unregister TOKEN
           pushdeck key    add apns --key-id K --team T --p8 FILE | list [--json] | remove ID
           pushdeck gateway [ca]
+          pushdeck reset  [--app A] [--all]
+          pushdeck expect [--app A] [--title RE] [--body RE] [--via V] [--count N] [--since ID]
+                          [--badge N] [--server-badge N] [--unread N] [--banner] [--timeout S]
+                          [-- COMMAND...]
+          pushdeck play   FILE... [--instant | --speed X] [--live] [--junit FILE] [--json]
+          pushdeck record FILE
 
         Every client command takes --socket P (else $PUSHDECK_SOCKET, else
         $XDG_RUNTIME_DIR/pushdeck/pushdeck.sock, else /tmp/pushdeck-$UID/pushdeck.sock).
@@ -109,7 +115,8 @@ enum Help {
             pushdeck watch [--topic T]...
               Prints one JSON event per line until ^C. Topics: message.received, remote.received,
               message.read, message.deleted, message.dropped, badge.changed, mode.changed,
-              app.changed, feedback (all when none given).
+              app.changed, feedback, banner.shown, reset, push.undelivered, badge.request
+              (all when none given).
             """,
         "demo": """
             pushdeck demo [--speed X]
@@ -121,6 +128,57 @@ enum Help {
               Prints where the running pushdeck's provider gateway listens (HOST:PORT), or with
               'ca' the path of the CA certificate to trust (curl --cacert, SSL_CERT_FILE,
               REQUESTS_CA_BUNDLE). Exit 1 when the running pushdeck has no gateway.
+            """,
+        "reset": """
+            pushdeck reset [--app A] [--all]
+              A clean state in one committed change: the app's messages (every app's without
+              --app), held queue, badges and unread counts to nothing; push mode on, app state
+              foreground, dropped count 0, badge sync on (these are one per inbox, so --app resets
+              them too). Message ids keep counting up. --all also forgets devices and keys.
+              Prints the reply line.
+            """,
+        "expect": """
+            pushdeck expect [conditions] [--timeout S]
+              Waits on the bus (no polling) until every condition holds, prints the matching message
+              (or the ledgers) as one JSON line and exits 0; after --timeout seconds (default 5)
+              exits 1 with one line on stderr saying what it saw instead (closest message, ledgers).
+              --app A          messages of app A; the ledgers below are A's (else totals)
+              --title RE       the title matches the regular expression (NSRegularExpression)
+              --body RE        the body matches the regular expression
+              --via V          came in through V: socket, apns, jpush, getui, mqtt
+              --count N        N matching messages since expect started (default 1)
+              --since ID       messages already stored after id ID count too
+              --banner         count banners shown (in the foreground with push on) instead
+              --badge N        the icon badge is N
+              --server-badge N the server badge is N
+              --unread N       N unread messages
+              With only --badge/--server-badge/--unread, no message is needed: it holds as soon
+              as the ledgers do (at once if they already do).
+              -- COMMAND...    run COMMAND once expect listens (the push that should arrive), so
+                               nothing it causes is missed; its failure fails expect (exit 1)
+            """,
+        "play": """
+            pushdeck play FILE... [--instant | --speed X] [--live] [--junit FILE] [--json] [--banner-seconds S]
+              Plays scenario files (JSON: {"name":…,"steps":[…]}, see README "Scenarios").
+              Without --live: in process, on an in-memory inbox and a manual clock — an hour of
+              pushes and banners takes milliseconds, the same on every run; no server needed.
+              --live        into the running pushdeck, at the scenario's times (× --speed X;
+                            --instant: no waiting). held, dropped, banner and callback expects
+                            are checked only without --live.
+              --junit FILE  write JUnit XML: one test case per expect, failures with the message
+              --json        print a JSON report instead of text
+              Prints each failure as FILE: step N (at T s): field: expected X, got Y, then a
+              summary line. Exit 0 when every expect holds, 1 when one does not, 2 when a file
+              cannot be played (file, step and field path in the message; nothing runs).
+            """,
+        "record": """
+            pushdeck record FILE
+              Writes a scenario from the running pushdeck's bus until ^C: every push with its
+              payload (held and dropped ones too), app state, push mode, reads, deletions, badge
+              commands and resets as timed steps, ending with expects that hold each app's final
+              ledgers and the totals — so `pushdeck play FILE` of it passes. Start from a clean
+              inbox (`pushdeck reset`): play starts from one. Message ids in the file are the
+              scenario's own (the Nth message it created).
             """,
         "ping": """
             pushdeck ping

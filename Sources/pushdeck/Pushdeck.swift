@@ -64,6 +64,10 @@ enum Pushdeck {
             case "device": return try DeviceCommands.device(&arguments)
             case "key": return try DeviceCommands.key(&arguments)
             case "gateway": return try GatewayCommand.run(&arguments)
+            case "reset": return try VerdictCommands.reset(&arguments)
+            case "expect": return try VerdictCommands.expect(&arguments)
+            case "play": return try PlayCommand.run(&arguments)
+            case "record": return try RecordCommand.run(&arguments)
             default: return 2
             }
         } catch let error as UsageError {

@@ -18,6 +18,6 @@ enum ResourceFolder {
             }
         }
         candidates.append(URL(fileURLWithPath: fileManager.currentDirectoryPath).appendingPathComponent("Resources"))
-        return candidates.first { fileManager.fileExists(atPath: $0.appendingPathComponent("demo.json").path) }
+        return candidates.first { fileManager.fileExists(atPath: $0.appendingPathComponent("scenarios/demo.json").path) }
     }
 }

@@ -87,6 +87,7 @@ final class TerminalUI: ServerHost {
         case .badge(let app, let change, let sync): reply = server.perform(.badge(app: app, change: change, sync: sync))
         case .setMode(let mode): reply = server.perform(.mode(mode))
         case .setAppState(let state): reply = server.perform(.app(state))
+        case .reset(let app, let all): reply = server.perform(.reset(app: app, all: all))
         case .push, .openBanner, .dismissBanner, .tick, .device, .key: reply = server.dispatch(event)
         }
         if let reply, reply["ok"] == .bool(false) {

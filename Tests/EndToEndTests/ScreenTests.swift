@@ -191,3 +191,43 @@ extension Substring {
         }
     }
 }
+
+/// Issue 10, item 13: a banner whose text carries a joiner, variation selector and keycap mark
+/// with no base leaves every row where the grid put it, in a real terminal.
+@Suite struct OrphanMarkScreenTests {
+    @Test func orphanMarksInABannerShiftNoRow() throws {
+        let folder = TempFolder()
+        let socket = folder.file("s.sock")
+        let tmux = try TmuxSession(command: "\(PackagePaths.pushdeckBinary) ui --memory --socket \(socket)",
+                                   width: 60, height: 12, folder: folder, environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+        #expect(tmux.waitFor { $0.contains("PUSH [ON]") } != nil)
+        for title in ["first", "second", "third"] {
+            #expect(try runPushdeck(["send", "--socket", socket, "--title", title, "--body", "row"]).status == 0)
+        }
+        try tmux.sendKeys("Escape")
+        #expect(tmux.waitFor { $0.contains("3 unread") } != nil, "\(tmux.capture())")
+        let marks = "\u{200d}\u{fe0f}\u{20e3}"
+        let sent = try runPushdeck(["send", "--socket", socket, "--title", "T\(marks)x", "--body", "\(marks)ab\(marks)cd \(marks) e"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        // The whole banner: its top edge on the first row, its bottom edge on the third.
+        let banner = try #require(tmux.waitFor { screen in
+            let rows = screen.split(separator: "\n", omittingEmptySubsequences: false)
+            return rows.count > 3 && rows[0].hasPrefix("╭") && rows[1].contains("abcd") && rows[2].hasPrefix("╰")
+        }, "no banner: \(tmux.capture())")
+        // The terminal's cells hold no orphan mark, and the box edges line up: every banner row
+        // is exactly 60 cells as the terminal counts them.
+        #expect(!banner.unicodeScalars.contains { [0x200D, 0xFE0F, 0x20E3].contains($0.value) }, "\(banner.debugDescription)")
+        let rows = banner.split(separator: "\n", omittingEmptySubsequences: false)
+        for row in rows.prefix(3) { #expect(row.count == 60, "\(row.debugDescription)") }
+        #expect(rows.prefix(3).last?.hasSuffix("╯") == true)
+        // The row under the banner starts where it did.
+        #expect(rows.dropFirst(3).first == " ● just now  default       APNs  second — row", "\(banner)")
+        try tmux.sendKeys("Escape")
+        let after = try #require(tmux.waitFor { $0.contains("4 unread") }, "\(tmux.capture())")
+        let lines = after.split(separator: "\n")
+        #expect(lines.contains { $0.hasSuffix("APNs  Tx — abcd  e") }, "\(after)")
+        #expect(lines.contains { $0.hasSuffix("APNs  first — row") }, "\(after)")
+        try tmux.sendKeys("q")
+        #expect(tmux.exitStatus() == 0)
+    }
+}

@@ -73,6 +73,17 @@ import Testing
         }
     }
 
+    @Test func resetAllForgetsDevicesAndKeys() {
+        var inbox = Inbox()
+        inbox.devices[Self.token] = Device(token: Self.token, app: "com.example.shop")
+        inbox.providerKeys["K"] = ProviderKey(id: "K", vendor: .apns, team: "T", secret: "S")
+        _ = reduce(into: &inbox, .reset(app: nil, all: false), now: .zero)
+        #expect(inbox.devices.count == 1 && inbox.providerKeys.count == 1)
+        let effects = reduce(into: &inbox, .reset(app: nil, all: true), now: .zero)
+        #expect(inbox.devices.isEmpty && inbox.providerKeys.isEmpty)
+        #expect(effects.first == .store(.reset(app: nil, all: true, idFloor: 0)))
+    }
+
     @Test func keysAreAddedListedWithoutSecretsAndRemoved() {
         var inbox = Inbox()
         let key = ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "PEM")

@@ -76,6 +76,9 @@ import Testing
                 feedback(90001, released[0]),
                 .publish(BusEvent(.messageReceived, ["message": released[1].wireJSON])),
                 feedback(90001, released[1]),
+                .publish(BusEvent(.bannerShown, [
+                    "id": 2, "app": .string(news), "title": nil, "body": "早報：今日要聞", "count": 2,
+                ])),
                 badgeChanged(news, 2, 2),
                 .reply(["ok": true, "state": "foreground"]),
             ])
@@ -259,7 +262,7 @@ import Testing
         #expect(s.inbox.banner == nil)
         let on = s.send(.setMode(.on))
         #expect(on.writes.contains(.release([1])))
-        #expect(on.topics == [.modeChanged, .messageReceived, .feedback, .badgeChanged])
+        #expect(on.topics == [.modeChanged, .messageReceived, .feedback, .bannerShown, .badgeChanged])
         #expect(s.inbox.unread[news] == 1)
         #expect(s.inbox.banner?.count == 1)
     }

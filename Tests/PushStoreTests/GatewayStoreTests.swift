@@ -46,6 +46,21 @@ import TestSupport
         #expect(inbox.providerKeys == [key.id: key])
     }
 
+    @Test(arguments: StoreKind.allCases)
+    func resetAllForgetsDevicesAndKeysAndResetOfAnAppKeepsThem(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        defer { store.close() }
+        let device = Device(token: Self.token, app: "com.example.shop")
+        let key = ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "PEM")
+        try store.write([.device(device), .providerKey(key)])
+        try store.write([.reset(app: "com.example.shop", all: false, idFloor: 0)])
+        #expect(try store.loadInbox().devices.count == 1)
+        try store.write([.reset(app: nil, all: true, idFloor: 0)])
+        let inbox = try store.loadInbox()
+        #expect(inbox.devices.isEmpty && inbox.providerKeys.isEmpty)
+    }
+
     @Test func aVersion1DatabaseIsMigratedAndItsMessagesCameByTheSocket() throws {
         let folder = TempFolder()
         let path = folder.file("inbox.sqlite")

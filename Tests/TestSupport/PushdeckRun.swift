@@ -5,6 +5,9 @@ public struct CommandResult: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+    /// The bytes exactly as written (`stdout`/`stderr` replace invalid UTF-8).
+    public var stdoutBytes: [UInt8] = []
+    public var stderrBytes: [UInt8] = []
     /// Standard output without its final newline.
     public var output: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
 }
@@ -39,7 +42,7 @@ public func runPushdeck(
     group.wait()
     return CommandResult(
         status: process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
-        stderr: String(decoding: box.err, as: UTF8.self))
+        stderr: String(decoding: box.err, as: UTF8.self), stdoutBytes: Array(box.out), stderrBytes: Array(box.err))
 }
 
 private final class OutputBox: @unchecked Sendable {

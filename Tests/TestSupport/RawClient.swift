@@ -76,7 +76,7 @@ public final class RawClient: @unchecked Sendable {
     /// The next reply, parsed; throws when the connection closed or the line is not an object.
     public func readReply() throws -> JSONObject {
         guard let line = try readLine() else { throw RawClientError("the server closed the connection") }
-        guard let object = (try? JSON.parse(line))?.objectValue else {
+        guard let object = (try? JSON.parse(line, maxDepth: JSONParser.replyMaxDepth))?.objectValue else {
             throw RawClientError("not a JSON object: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
         return object
@@ -86,7 +86,7 @@ public final class RawClient: @unchecked Sendable {
     public func readRepliesUntilClosed() throws -> [JSONObject] {
         var replies: [JSONObject] = []
         while let line = try readLine() {
-            guard let object = (try? JSON.parse(line))?.objectValue else {
+            guard let object = (try? JSON.parse(line, maxDepth: JSONParser.replyMaxDepth))?.objectValue else {
                 throw RawClientError("not a JSON object: \(String(decoding: line.prefix(200), as: UTF8.self))")
             }
             replies.append(object)

@@ -123,7 +123,7 @@ public final class Gateway {
         }
     }
 
-    /// Closes every connection and the listener's connections (the listener closes with the gateway).
+    /// Closes every connection, writing what it can first (the listening socket closes with the gateway).
     public func close() {
         for connection in connections.values {
             _ = connection.flush()

@@ -1,0 +1,126 @@
+import Foundation
+import PushCore
+import PushServer
+
+/// Plays a scenario into a running pushdeck over its socket, at the scenario's times divided by
+/// `speed` (or at once with `instant`). Expects read the ledgers through the socket; the events
+/// (feedback, the newest message per app) come from a subscription.
+public final class LivePlayer {
+    let queries: SocketClient
+    let events: SocketClient
+    public var speed: Double
+    public var instant: Bool
+    /// Called with each step's `say` as it plays (the demo's narration).
+    public var narrate: ((Step, String) -> Void)?
+    private var lastReply: JSONObject?
+    private var feedback: [Int] = []
+    /// The newest delivered message id, per app and over all (`read: "last"`).
+    private var newest: [String: Int64] = [:]
+    private var newestOverall: Int64?
+    /// The ids the server gave this play's messages, in order: a scenario's id N is `created[N-1]`.
+    private var created: [Int64] = []
+
+    public init(socket: String, speed: Double = 1, instant: Bool = false) throws(ClientError) {
+        queries = try SocketClient(path: socket)
+        events = try SocketClient(path: socket)
+        self.speed = speed
+        self.instant = instant
+        let reply = try events.request(.subscribe([]))
+        guard reply["ok"] == .bool(true) else {
+            throw .connection("subscribe was refused: \(reply["error"]?.stringValue ?? JSON.object(reply).compactText)")
+        }
+    }
+
+    public func play(_ scenario: Scenario) throws(ClientError) -> PlayResult {
+        var result = PlayResult(scenario: scenario)
+        let started = Date()
+        for step in scenario.steps {
+            if !instant {
+                let wait = started.addingTimeInterval(step.time / speed).timeIntervalSinceNow
+                if wait > 0 { usleep(useconds_t(min(wait, 3600) * 1_000_000)) }
+            }
+            if let say = step.say { narrate?(step, say) }
+            if let outcome = try run(step) { result.expects.append(outcome) }
+        }
+        result.seconds = Date().timeIntervalSince(started)
+        return result
+    }
+
+    func run(_ step: Step) throws(ClientError) -> ExpectOutcome? {
+        switch step.action {
+        case .push(let push):
+            lastReply = try queries.request(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel)))
+            if let id = lastReply?["id"]?.intValue { created.append(Int64(id)) }
+            if lastReply?["delivered"] == .bool(true), let id = lastReply?["id"]?.intValue {
+                note(id: Int64(id), app: nil)
+            }
+        case .state(let state): _ = try queries.request(.app(state))
+        case .mode(let mode): _ = try queries.request(.mode(mode))
+        case .read(.all):
+            _ = try queries.request(.read(.all(app: step.app)))
+        case .read(let what):
+            if let id = try liveId(what, app: step.app) { _ = try queries.request(.read(.ids([id]))) }
+        case .delete(let what):
+            if let id = try liveId(what, app: step.app) { _ = try queries.request(.delete([id])) }
+        case .reset:
+            _ = try queries.request(.reset(app: step.app, all: false))
+        case .badge(let change, let sync): _ = try queries.request(.badge(app: step.app, change: change, sync: sync))
+        case .wait(let seconds):
+            if !instant { usleep(useconds_t(min(seconds / speed, 3600) * 1_000_000)) }
+        case .expect(let expectation):
+            try drainEvents()
+            var seen = Observed()
+            let badge = try queries.request(.badge(app: step.app, change: nil, sync: nil))
+            seen.badge = badge["badge"]?.intValue
+            seen.serverBadge = badge["serverBadge"]?.intValue
+            let unread = try queries.request(.list(ListQuery(limit: 1000, unread: true, app: step.app)))
+            seen.unread = unread["messages"]?.arrayValue?.count
+            if let reply = lastReply {
+                seen.delivered = .some(reply["delivered"]?.boolValue ?? false)
+                seen.reason = .some(InstantPlayer.reason(of: reply))
+            }
+            seen.feedback = feedback
+            feedback = []
+            return ExpectOutcome(step: step, mismatches: expectation.mismatches(seen))
+        case .none:
+            break
+        }
+        return nil
+    }
+
+    /// The server's id of the message a step means.
+    private func liveId(_ what: ReadWhat, app: String?) throws(ClientError) -> Int64? {
+        switch what {
+        case .all: return nil
+        case .id(let id): return id >= 1 && id <= created.count ? created[Int(id) - 1] : id
+        case .last:
+            try drainEvents()
+            return app.map { newest[$0] } ?? newestOverall
+        }
+    }
+
+    private func note(id: Int64, app: String?) {
+        newestOverall = max(newestOverall ?? 0, id)
+        if let app { newest[app] = max(newest[app] ?? 0, id) }
+    }
+
+    /// Reads every event published so far: a `ping` on the subscribed connection is answered
+    /// after the events queued before it, so its reply marks the end.
+    private func drainEvents() throws(ClientError) {
+        try events.send(Request.ping.wireLine)
+        while true {
+            let line = try events.readReply()
+            if line["topic"] == nil { return }
+            switch line["topic"]?.stringValue {
+            case Topic.feedback.rawValue?:
+                if let action = line["action"]?.intValue { feedback.append(action) }
+            case Topic.messageReceived.rawValue?, Topic.remoteReceived.rawValue?:
+                if let message = line["message"]?.objectValue, let id = message["id"]?.intValue {
+                    note(id: Int64(id), app: message["app"]?.stringValue)
+                }
+            default:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import PushCore
+
+/// A scenario (DESIGN §9): named steps on a timeline, each with one action.
+public struct Scenario: Sendable, Equatable {
+    public var name: String
+    /// The file it came from, for messages and reports.
+    public var file: String
+    public var steps: [Step]
+
+    public init(name: String, file: String, steps: [Step]) {
+        self.name = name
+        self.file = file
+        self.steps = steps
+    }
+
+    /// How long the scenario runs, in seconds of its own clock.
+    public var duration: Double { steps.last.map { $0.time + $0.action.waitSeconds } ?? 0 }
+}
+
+/// One step: when (seconds from the start, resolved at load), which app, and what.
+public struct Step: Sendable, Equatable {
+    /// 1-based, as messages show it.
+    public var number: Int
+    public var time: Double
+    public var app: String?
+    /// Narration (`say`), shown by live play (the demo).
+    public var say: String?
+    public var action: Action
+
+    public init(number: Int, time: Double, app: String?, say: String? = nil, action: Action) {
+        self.number = number
+        self.time = time
+        self.app = app
+        self.say = say
+        self.action = action
+    }
+}
+
+public enum Action: Sendable, Equatable {
+    case push(ScenarioPush)
+    case state(AppState)
+    case mode(PushMode)
+    case read(ReadWhat)
+    case badge(change: BadgeChange?, sync: Bool?)
+    case wait(Double)
+    case expect(Expectation)
+    /// Delete a message (what `record` writes for a deletion).
+    case delete(ReadWhat)
+    /// `pushdeck reset` (of the step's app, or all).
+    case reset
+    /// A step with only `say`.
+    case none
+
+    var waitSeconds: Double { if case .wait(let seconds) = self { seconds } else { 0 } }
+
+    public var name: String {
+        switch self {
+        case .push: "push"
+        case .state: "state"
+        case .mode: "mode"
+        case .read: "read"
+        case .badge: "badge"
+        case .wait: "wait"
+        case .expect: "expect"
+        case .delete: "delete"
+        case .reset: "reset"
+        case .none: "say"
+        }
+    }
+}
+
+/// A push step: the payload text as the scenario gives it, and the front door's options.
+public struct ScenarioPush: Sendable, Equatable {
+    public var payloadText: String
+    public var channel: Channel?
+    /// The payload as the scenario's own parse saw it, so the decoder need not parse it again.
+    /// Not compared: it is `payloadText`, parsed.
+    public var parsed: JSONView?
+    public init(payloadText: String, channel: Channel? = nil, parsed: JSONView? = nil) {
+        self.payloadText = payloadText
+        self.channel = channel
+        self.parsed = parsed
+    }
+
+    public static func == (left: ScenarioPush, right: ScenarioPush) -> Bool {
+        left.payloadText == right.payloadText && left.channel == right.channel
+    }
+}
+
+/// Which message a `read` or `delete` step means. An id is the scenario's own: the Nth message
+/// the scenario's pushes created (what the inbox gives it when play starts from a clean one).
+public enum ReadWhat: Sendable, Equatable {
+    case all
+    case id(Int64)
+    /// The newest delivered message (of the step's app when given).
+    case last
+}
+
+/// What an `expect` step checks; nil fields are not checked. `banner` and `reason` tell "not
+/// checked" (nil) from "none" (`.some(nil)`).
+public struct Expectation: Sendable, Equatable {
+    public var badge: Int?
+    public var serverBadge: Int?
+    public var unread: Int?
+    public var held: Int?
+    public var dropped: Int?
+    public var banner: String??
+    public var delivered: Bool?
+    public var reason: String??
+    public var feedback: [Int]?
+    public var callback: String?
+
+    public init(
+        badge: Int? = nil, serverBadge: Int? = nil, unread: Int? = nil, held: Int? = nil, dropped: Int? = nil,
+        banner: String?? = nil, delivered: Bool? = nil, reason: String?? = nil, feedback: [Int]? = nil,
+        callback: String? = nil
+    ) {
+        self.badge = badge
+        self.serverBadge = serverBadge
+        self.unread = unread
+        self.held = held
+        self.dropped = dropped
+        self.banner = banner
+        self.delivered = delivered
+        self.reason = reason
+        self.feedback = feedback
+        self.callback = callback
+    }
+}
+
+/// What a player saw when an `expect` ran: the same fields, each as observed (nil when the
+/// player cannot observe it).
+public struct Observed: Sendable, Equatable {
+    public var badge: Int?
+    public var serverBadge: Int?
+    public var unread: Int?
+    public var held: Int?
+    public var dropped: Int?
+    public var banner: String??
+    public var delivered: Bool??
+    public var reason: String??
+    public var feedback: [Int]?
+    public var callback: String??
+
+    public init() {}
+}
+
+/// One field of an expect that did not hold.
+public struct Mismatch: Sendable, Equatable, CustomStringConvertible {
+    public var field: String
+    public var expected: String
+    public var got: String
+    public var description: String { "\(field): expected \(expected), got \(got)" }
+}
+
+extension Expectation {
+    /// The fields that do not hold against what was observed.
+    public func mismatches(_ observed: Observed) -> [Mismatch] {
+        var out: [Mismatch] = []
+        func number(_ field: String, _ want: Int?, _ got: Int?) {
+            guard let want, want != got else { return }
+            out.append(Mismatch(field: field, expected: String(want), got: got.map(String.init) ?? "nothing"))
+        }
+        number("badge", badge, observed.badge)
+        number("serverBadge", serverBadge, observed.serverBadge)
+        number("unread", unread, observed.unread)
+        number("held", held, observed.held)
+        number("dropped", dropped, observed.dropped)
+        if let banner, banner != (observed.banner ?? nil) {
+            out.append(Mismatch(field: "banner", expected: Self.show(banner), got: Self.show(observed.banner ?? nil)))
+        }
+        if let delivered {
+            let got = observed.delivered ?? nil
+            if got != delivered {
+                out.append(Mismatch(field: "delivered", expected: String(delivered), got: got.map(String.init) ?? "no push yet"))
+            }
+        }
+        if let reason, reason != (observed.reason ?? nil) {
+            out.append(Mismatch(field: "reason", expected: Self.show(reason), got: Self.show(observed.reason ?? nil)))
+        }
+        if let feedback, feedback != (observed.feedback ?? []) {
+            out.append(Mismatch(field: "feedback", expected: Self.show(feedback), got: Self.show(observed.feedback ?? [])))
+        }
+        if let callback {
+            let got = observed.callback ?? nil
+            if !(got?.hasPrefix(callback) ?? false) {
+                out.append(Mismatch(field: "callback", expected: Self.show(callback), got: Self.show(got)))
+            }
+        }
+        return out
+    }
+
+    static func show(_ text: String?) -> String { text.map { JSON.string($0).compactText } ?? "null" }
+    static func show(_ list: [Int]) -> String { "[" + list.map(String.init).joined(separator: ",") + "]" }
+}

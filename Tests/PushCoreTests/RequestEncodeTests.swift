@@ -1,0 +1,62 @@
+import PushCore
+import Testing
+
+/// `Request.encode` is the inverse of `Request.decode`: every op, every field, round trips.
+@Suite("Request encoding")
+struct RequestEncodeTests {
+    static let requests: [Request] = [
+        .push(PushRequest(payloadText: #"{"aps":{"alert":"Hi"}}"#)),
+        .push(PushRequest(
+            payloadText: "{ \"aps\": {\"alert\" : \"订单\\u0020已发货\"} ,\n \"x\": [1,2,] }", app: "com.example.shop",
+            channel: .transparent, offline: true)),
+        .push(PushRequest(payloadText: "{}", channel: .apns)),
+        .read(.ids([17])),
+        .read(.ids([1, 2, Int64.max])),
+        .read(.all(app: nil)),
+        .read(.all(app: "com.example.chat")),
+        .delete([3, 4]),
+        .badge(app: nil, change: nil, sync: nil),
+        .badge(app: "com.example.shop", change: .set(5), sync: false),
+        .badge(app: nil, change: .clear, sync: true),
+        .badge(app: nil, change: .set(0), sync: nil),
+        .mode(nil), .mode(.on), .mode(.off),
+        .app(nil), .app(.foreground), .app(.background), .app(.terminated),
+        .list(ListQuery()),
+        .list(ListQuery(limit: 1000, unread: true, before: 99, app: "com.example.news")),
+        .subscribe([]),
+        .subscribe([.badgeChanged, .feedback, .bannerShown]),
+        .ping,
+        .gateway,
+        .reset(app: nil, all: false),
+        .reset(app: "com.example.shop", all: false),
+        .reset(app: nil, all: true),
+        .gateway,
+        .device(.add(Device(token: String(repeating: "0f", count: 80), app: "com.example.shop", vendor: .getui))),
+        .device(.list), .device(.remove(token: "abcd")), .device(.unregister(token: "abcd")),
+        .key(.add(ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "-----BEGIN PRIVATE KEY-----\nx\n"))),
+        .key(.add(ProviderKey(id: "appid", vendor: .getui, appKey: "k", secret: "s"))),
+        .key(.list), .key(.remove(id: "ABC123DEFG")),
+    ]
+
+    @Test(arguments: requests)
+    func roundTrips(_ request: Request) throws {
+        let decoded = try Request.decode(frame: request.encode())
+        #expect(decoded == request)
+        #expect(request.wireLine.last == 0x0A)
+    }
+
+    @Test func everyOpIsCovered() {
+        #expect(Set(Self.requests.map(\.op)) == Set(Request.ops))
+    }
+
+    @Test func aPushKeepsItsPayloadBytes() {
+        let payload = "{\n  \"aps\" : { \"alert\" : \"Hi\", },\n}"
+        let text = String(decoding: Request.push(PushRequest(payloadText: payload, app: "a\"b")).encode(), as: UTF8.self)
+        #expect(text == #"{"op":"push","app":"a\"b","payload":"# + payload + "}")
+    }
+
+    @Test func resetDecodingRefusesUnknownFields() {
+        #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"reset","apps":"x"}"#.utf8)) }
+        #expect(throws: WireError.self) { try Request.decode(frame: Array(#"{"op":"reset","all":1}"#.utf8)) }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import PushCore
+import PushScenario
+import Testing
+
+/// Scenario files are read strictly: every error names the file, the step and the field path,
+/// and is found before anything plays.
+@Suite struct ScenarioLoaderTests {
+    private func load(_ text: String, live: Bool = false) throws(ScenarioError) -> Scenario {
+        try ScenarioLoader.parse(Array(text.utf8), file: "t.json", live: live)
+    }
+
+    private func error(_ text: String, live: Bool = false) -> String {
+        do {
+            _ = try load(text, live: live)
+            return "loaded"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func everyActionAndTimeForm() throws {
+        let scenario = try load("""
+            {"name":"all","steps":[
+              {"at":1,"app":"a","push":{"payload":{"aps":{"alert":"x"}},"channel":"apns","via":"socket"}},
+              {"at":"+0.5","state":"terminated"},
+              {"mode":"off"},
+              {"read":"all"},{"read":"last"},{"read":7},
+              {"badge":{"set":3,"sync":false}},{"badge":{"clear":true}},
+              {"wait":2},
+              {"say":"hello"},
+              {"at":10,"expect":{"badge":1,"serverBadge":1,"unread":0,"held":0,"dropped":0,"banner":null,
+                "delivered":true,"reason":null,"feedback":[90001],"callback":"launchOptions"}}
+            ]}
+            """)
+        #expect(scenario.steps.map(\.time) == [1, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 3.5, 10])
+        #expect(scenario.steps[0].action == .push(ScenarioPush(payloadText: #"{"aps":{"alert":"x"}}"#, channel: .apns)))
+        #expect(scenario.steps[5].action == .read(.id(7)))
+        #expect(scenario.steps[6].action == .badge(change: .set(3), sync: false))
+        #expect(scenario.steps[10].action == .expect(Expectation(
+            badge: 1, serverBadge: 1, unread: 0, held: 0, dropped: 0, banner: .some(nil), delivered: true,
+            reason: .some(nil), feedback: [90001], callback: "launchOptions")))
+        #expect(scenario.duration == 10)
+    }
+
+    @Test(arguments: [
+        (#"{"name":"x","steps":[{"push":{"payload":{}}},{"expect":{"badges":1}}]}"#,
+         "t.json: step 2: steps[1].expect.badges: unknown field; accepted: badge, serverBadge"),
+        (#"{"name":"x","steps":[{"pusj":{}}]}"#, "t.json: step 1: steps[0].pusj: unknown field"),
+        (#"{"name":"x","steps":[],"extra":1}"#, "t.json: extra: unknown field; accepted: name, steps"),
+        (#"{"steps":[]}"#, "t.json: name: is required"),
+        (#"{"name":"x"}"#, "t.json: steps: is required"),
+        (#"{"name":"x","steps":[{"at":5,"mode":"on"},{"at":2,"mode":"off"}]}"#,
+         "t.json: step 2: steps[1].at: 2 is before the previous step's time 5"),
+        (#"{"name":"x","steps":[{"at":"soon","mode":"on"}]}"#, "t.json: step 1: steps[0].at: must be seconds"),
+        (#"{"name":"x","steps":[{"mode":"on","state":"background"}]}"#,
+         "t.json: step 1: steps[0]: has state and mode; a step takes one action"),
+        (#"{"name":"x","steps":[{"at":1}]}"#, "t.json: step 1: steps[0]: needs one action"),
+        (#"{"name":"x","steps":[{"mode":"sideways"}]}"#, "t.json: step 1: steps[0].mode: must be one of on, off"),
+        (#"{"name":"x","steps":[{"push":{"payload":[1]}}]}"#, "t.json: step 1: steps[0].push.payload: must be a JSON object"),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"headers":{"apns-topic":"a"}}}]}"#,
+         "t.json: step 1: steps[0].push.headers: not supported yet"),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"via":"apns"}}]}"#, "t.json: step 1: steps[0].push.via: not supported yet"),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"token":"ab"}}]}"#, "t.json: step 1: steps[0].push.token: not supported yet"),
+        (#"{"name":"x","steps":[{"badge":{"policy":"platform"}}]}"#, "t.json: step 1: steps[0].badge.policy: not supported yet"),
+        (#"{"name":"x","steps":[{"badge":{"set":-1}}]}"#, "t.json: step 1: steps[0].badge.set: must be a whole number ≥ 0"),
+        (#"{"name":"x","steps":[{"read":"first"}]}"#, "t.json: step 1: steps[0].read: must be \"all\", \"last\" or a message id"),
+        (#"{"name":"x","steps":[{"expect":{"feedback":[90001,"x"]}}]}"#, "t.json: step 1: steps[0].expect.feedback[1]: must be a whole number"),
+        (#"{"name":"x","steps":[{"expect":{}}]}"#, "t.json: step 1: steps[0].expect: checks nothing"),
+        (#"{"name":"x","steps":[{"push":{"file":"no-such.apns"}}]}"#, "t.json: step 1: steps[0].push.file: cannot read"),
+        (#"{"name":"x","steps":[}"#, "t.json: the scenario is not valid JSON"),
+    ])
+    func badFilesSayWhereAndWhat(_ text: String, _ message: String) {
+        let said = error(text)
+        #expect(said.hasPrefix(message), "\(said)")
+    }
+
+    @Test func liveRefusesWhatTheSocketCannotShow() {
+        let text = #"{"name":"x","steps":[{"expect":{"held":0}}]}"#
+        #expect(error(text) == "loaded")
+        #expect(error(text, live: true).hasPrefix("t.json: step 1: steps[0].expect.held: is checked only by instant play"))
+    }
+}
