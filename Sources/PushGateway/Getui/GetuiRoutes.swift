@@ -245,7 +245,11 @@ public struct GetuiRoutes: GatewayRoutes {
 
         let taskId = "RASS_" + Self.monthDay(context.now) + "_" + GetuiSessions.randomHex(bytes: 16)
         kept["taskid"] = taskId
-        let push = PushRequest(payloadText: text, app: appId, via: .getui, token: cid, headers: kept)
+        // The decoder's own parse, done here to check the body, is the one the inbox reads in place.
+        guard let tape = try? JSONTape.parse(Array(text.utf8)) else {
+            return .failure(GetuiRefusal(.invalidRequest, "the body is not JSON"))
+        }
+        let push = PushRequest(payloadText: text, app: appId, parsed: tape.root, via: .getui, token: cid, headers: kept)
         do {
             _ = try PushDecoder().decode(push)
         } catch {

@@ -184,10 +184,14 @@ public struct JPushRoutes: GatewayRoutes {
         kept["msg_id"] = msgId
         if let overrideMsgId { kept["override_msg_id"] = overrideMsgId }
         if !registrationIds.isEmpty { kept["registration_id"] = registrationIds.joined(separator: ",") }
-        // One device shows the push once; it is recorded under the first id it names.
+        // One device shows the push once; it is recorded under the first id it names. The
+        // decoder's own parse, done here to check the body, is the one the inbox reads in place.
+        let payloadText = String(decoding: request.body, as: UTF8.self)
+        guard let tape = try? JSONTape.parse(request.body) else {
+            return .failure(JPushRefusal(.invalidParameter, "the body is not a JSON object"))
+        }
         let push = PushRequest(
-            payloadText: String(decoding: request.body, as: UTF8.self), app: appKey, via: .jpush,
-            token: registrationIds.first, headers: kept)
+            payloadText: payloadText, app: appKey, parsed: tape.root, via: .jpush, token: registrationIds.first, headers: kept)
         do {
             _ = try PushDecoder().decode(push)
         } catch {
