@@ -18,12 +18,14 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CHTTPParser", path: "Sources/CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
+        // glibc calls Swift cannot import as they are (struct ucred, flock, a signal's disposition).
+        .target(name: "CSystem", path: "Sources/CSystem"),
 
         // MARK: - Modules (DESIGN §7)
         .target(name: "PushCore", swiftSettings: strict),
         .target(name: "PushStore", dependencies: ["PushCore", "CSQLite"], swiftSettings: strict),
         .target(name: "PushGateway", dependencies: ["PushCore", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
-        .target(name: "PushServer", dependencies: ["PushCore", "PushStore", "PushGateway"], swiftSettings: strict),
+        .target(name: "PushServer", dependencies: ["PushCore", "PushStore", "PushGateway", "CSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
         .target(name: "PushScenario", dependencies: ["PushCore", "PushServer"], swiftSettings: strict),

@@ -6,4 +6,7 @@
 // SQLITE_TRANSIENT is a macro casting -1 to a function pointer: Swift cannot import it.
 static inline sqlite3_destructor_type pd_sqlite_transient(void) { return SQLITE_TRANSIENT; }
 
+// Extended result codes are macros built with | and <<: Swift does not import them.
+static inline int pd_sqlite_readonly_dbmoved(void) { return SQLITE_READONLY_DBMOVED; }
+
 #endif

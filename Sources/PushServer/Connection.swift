@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 import PushCore
 
@@ -55,11 +56,13 @@ final class Connection {
     }
 
     /// The uid of the process at the other end (`SO_PEERCRED`).
-    func peerUID() -> uid_t? {
-        // struct ucred needs _GNU_SOURCE and is not imported: it is (pid_t, uid_t, gid_t).
-        var credentials: (pid_t, uid_t, gid_t) = (0, 0, 0)
-        var length = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
-        return credentials.1
-    }
+    func peerUID() -> uid_t? { peerCredentialsUID(of: fd) }
+}
+
+/// The uid of the process at the other end of a connected Unix socket (`SO_PEERCRED`, read
+/// through CSystem: `struct ucred` needs _GNU_SOURCE, which Swift's Glibc module is built without).
+func peerCredentialsUID(of fd: Int32) -> uid_t? {
+    var uid: uid_t = 0
+    guard pushdeck_peer_uid(fd, &uid) == 0 else { return nil }
+    return uid
 }

@@ -7,6 +7,10 @@ public final class Listener {
     public let fd: Int32
     /// The socket file's identity, so `close` removes our socket and not a later server's.
     private let inode: (dev: UInt, ino: UInt)
+    /// `<socket>.lock`, held for the listener's life: check-unlink-bind of the socket path is
+    /// done by one server at a time, so two started at once cannot both bind (one of them on a
+    /// file the other then unlinks).
+    private let lock: LockFile
     private var closed = false
 
     /// Prepares the folder and binds. `strictFolder` refuses an existing folder that others can
@@ -15,6 +19,17 @@ public final class Listener {
     public init(path: String, strictFolder: Bool) throws(SocketPathError) {
         let address = try SocketAddress(path: path)
         try Self.prepareFolder(of: path, strict: strictFolder)
+        let lock: LockFile
+        do {
+            lock = try LockFile(path: path + ".lock")
+        } catch {
+            switch error {
+            case .held(_, let pid):
+                throw SocketPathError(Self.alreadyRunning(at: path, pid: pid))
+            case .system(let failure):
+                throw SocketPathError("cannot lock the socket \(path): \(failure)")
+            }
+        }
         try Self.clearStaleSocket(at: path)
 
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -39,6 +54,7 @@ public final class Listener {
         self.path = path
         self.fd = fd
         self.inode = (UInt(info.st_dev), UInt(info.st_ino))
+        self.lock = lock
     }
 
     /// Accepts one pending connection, or nil when none is waiting.
@@ -62,12 +78,18 @@ public final class Listener {
         if lstat(path, &info) == 0, UInt(info.st_dev) == inode.dev, UInt(info.st_ino) == inode.ino {
             unlink(path)
         }
+        lock.release()
     }
 
     deinit { close() }
 
     // MARK: - Before binding
 
+    /// Makes the folder when missing, then checks what is there, whoever made it: between our
+    /// `lstat` and our `mkdir` another local user may have made it (EEXIST), and a folder they
+    /// own lets them swap the socket. A default folder (`strict`) must be a real directory, not
+    /// a symbolic link, owned by us and closed to group and others; a folder the user named
+    /// with `--socket` is theirs, and may be reached through a symbolic link.
     private static func prepareFolder(of path: String, strict: Bool) throws(SocketPathError) {
         let folder = parentFolder(of: path)
         var info = stat()
@@ -76,7 +98,19 @@ public final class Listener {
                 throw SocketPathError("cannot use socket folder \(folder): \(SystemError("stat", errno: errno))")
             }
             try makeFolders(folder)
-            return
+            guard lstat(folder, &info) == 0 else {
+                throw SocketPathError("cannot use socket folder \(folder): \(SystemError("stat", errno: errno))")
+            }
+        }
+        if info.st_mode & S_IFMT == S_IFLNK {
+            guard !strict else {
+                throw SocketPathError(
+                    "socket folder \(folder) is a symbolic link; pushdeck only uses a folder of its own there. "
+                        + "Remove it (pushdeck makes the folder) or choose a socket with --socket")
+            }
+            guard stat(folder, &info) == 0 else {
+                throw SocketPathError("cannot use socket folder \(folder): \(SystemError("stat", errno: errno))")
+            }
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw SocketPathError("socket folder \(folder) is not a directory; pushdeck leaves it alone")
@@ -113,10 +147,17 @@ public final class Listener {
                     + "Remove it or choose another path with --socket")
         }
         if Self.isLive(path) {
-            throw SocketPathError(
-                "a pushdeck server is already running at \(path); stop it first or use --socket for a second one")
+            throw SocketPathError(alreadyRunning(at: path, pid: nil))
         }
         unlink(path)
+    }
+
+    /// A second server needs both a socket and a database of its own: `--socket` alone would
+    /// only find the database locked.
+    private static func alreadyRunning(at path: String, pid: Int32?) -> String {
+        let who = pid.map { "a pushdeck server (pid \($0))" } ?? "a pushdeck server"
+        return "\(who) is already running at \(path); stop it first "
+            + "(a second server needs its own --socket and its own --db)"
     }
 
     /// True when something accepts connections at `path`.

@@ -12,7 +12,8 @@ public enum Locations {
 
     /// The folder pushdeck itself creates for the default socket (mode 0700).
     public static func defaultSocketFolder(environment: [String: String], uid: uid_t = getuid()) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/pushdeck" }
+        // The XDG spec: a relative path in an XDG variable is invalid and must be ignored.
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/pushdeck" }
         return "/tmp/pushdeck-\(uid)"
     }
 
@@ -21,7 +22,7 @@ public enum Locations {
     public static func databasePath(flag: String?, environment: [String: String]) -> String {
         if let flag { return flag }
         if let path = environment["PUSHDECK_DB"], !path.isEmpty { return path }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/pushdeck/inbox.sqlite" }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/pushdeck/inbox.sqlite" }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         return home + "/.local/share/pushdeck/inbox.sqlite"
     }

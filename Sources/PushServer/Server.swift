@@ -32,6 +32,12 @@ public final class Server {
     @exclusivity(unchecked) public private(set) var revision = 0
     /// When the current turn's `poll` returned: the moment its input was read.
     public private(set) var wokeAt = Instant.zero
+    /// Out of descriptors (EMFILE, ENFILE) or kernel memory: the listener stays out of `poll`
+    /// until a client closes or this moment passes, so a full table is not a busy loop.
+    private var acceptPausedUntil: Instant?
+    /// An accept shortage is going on: it was logged once and is not logged again until the
+    /// pending connections have all been taken.
+    private var acceptShortage = false
 
     // MARK: The current turn
     /// Where `recv` reads into, allocated once: a fresh 64 KiB buffer per read showed in profiles.
@@ -94,7 +100,10 @@ public final class Server {
         turnNumber += 1
         var fds: [pollfd] = []
         if let signals { fds.append(pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)) }
-        if let listener { fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)) }
+        if let until = acceptPausedUntil, until <= time.now { acceptPausedUntil = nil }
+        if let listener, acceptPausedUntil == nil {
+            fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
+        }
         let hostFDs = host?.descriptors ?? []
         for fd in hostFDs { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
         // Each participant's entries follow one another; `ends[i]` is where participant i's end.
@@ -164,7 +173,7 @@ public final class Server {
     /// Milliseconds until the next thing time alone changes, or -1 (sleep until input).
     func pollTimeout(host: (any ServerHost)?) -> Int32 {
         let now = time.now
-        var deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now)].compactMap { $0 }
+        var deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now), acceptPausedUntil].compactMap { $0 }
         for participant in participants {
             if let deadline = participant.deadline(after: now) { deadlines.append(deadline) }
         }
@@ -179,12 +188,26 @@ public final class Server {
         for _ in 0..<128 {
             let fd: Int32
             do {
-                guard let accepted = try listener.accept() else { return }
+                guard let accepted = try listener.accept() else {
+                    acceptShortage = false
+                    return
+                }
                 fd = accepted
             } catch {
-                options.log("\(error)")
+                guard [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errno) else {
+                    options.log("\(error)")
+                    return
+                }
+                // The connection stays queued in the kernel; retry when a client closes (or in a
+                // second, for a descriptor freed elsewhere) rather than at once, forever.
+                if !acceptShortage {
+                    options.log("\(error); new connections wait until a client disconnects")
+                    acceptShortage = true
+                }
+                acceptPausedUntil = time.now + 1
                 return
             }
+            acceptPausedUntil = nil
             let client = Connection(fd: fd, maxObjectBytes: options.maxObjectBytes)
             if let uid = client.peerUID(), uid != getuid() {
                 options.log("refused a client of uid \(uid)")
@@ -228,8 +251,13 @@ public final class Server {
         client.handledTurn = turnNumber
         client.backlog = false
         var handled = 0
+        // The client's budget counts what this turn already queued for it: one turn of big
+        // replies (64 pages of 4 MB) must not pile up before the high-water check between turns.
+        let queuedBefore = pendingBytes.count
         while true {
-            if handled == options.maxRequestsPerTurn {
+            if handled == options.maxRequestsPerTurn
+                || client.pendingOutput + pendingBytes.count - queuedBefore >= options.replyHighWater
+            {
                 client.backlog = true
                 return
             }
@@ -265,6 +293,7 @@ public final class Server {
         if client.topics != nil { subscriberCount -= 1 }
         Glibc.close(client.fd)
         clients[client.fd] = nil
+        acceptPausedUntil = nil
     }
 
     // MARK: - Requests and events

@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// The write end of the self-pipe, read by the C signal handler.
@@ -16,7 +17,10 @@ public final class SignalPipe {
     public let readFD: Int32
     private let writeFD: Int32
 
-    public init(signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]) throws(SystemError) {
+    /// `keepingIgnored`: signals left alone when they arrive ignored (`nohup pushdeck serve`
+    /// starts with SIGHUP ignored and must outlive the terminal). The UI passes none: it owns a
+    /// terminal, and a hangup must restore it and exit.
+    public init(signals: [Int32] = [SIGTERM, SIGINT, SIGHUP], keepingIgnored: [Int32] = []) throws(SystemError) {
         var fds: [Int32] = [-1, -1]
         try syscall("pipe") { pipe(&fds) }
         readFD = fds[0]
@@ -30,7 +34,7 @@ public final class SignalPipe {
         sigemptyset(&unblock)
         for number in signals { sigaddset(&unblock, number) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
-        for number in signals {
+        for number in signals where !(keepingIgnored.contains(number) && pushdeck_signal_is_ignored(number) == 1) {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
                 // errno is saved: the interrupted code may be about to read it.

@@ -53,6 +53,17 @@ public final class SocketClient {
             Glibc.close(fd)
             throw .noServer(path: path, reason: String(cString: strerror(error.errno)))
         }
+        // Before a byte is sent: a socket in a folder another user could reach may be theirs,
+        // and what we would send (and believe of the reply) is not for them.
+        let ours = getuid()
+        let server = peerCredentialsUID(of: fd)
+        guard server == ours else {
+            Glibc.close(fd)
+            let who = server.map { "uid \($0)" } ?? "a process whose uid cannot be read"
+            throw .connection(
+                "refusing to talk to the server at \(path): it runs as \(who), not as you (uid \(ours)); "
+                    + "another user may have put a socket there")
+        }
         return fd
     }
 

@@ -31,7 +31,16 @@ enum DemoCommand {
         }
         // No pushdeck to play into: run the UI here, in memory, and play into it from a thread
         // that only talks to the socket (the UI owns the terminal).
-        let privateSocket = NSTemporaryDirectory() + "pushdeck-demo-\(getpid()).sock"
+        // A folder of our own (mkdtemp, 0700) for the socket and its lock file: a fixed name in
+        // /tmp is a name another user can take first.
+        var template = Array("/tmp/pushdeck-demo-XXXXXX".utf8CString)
+        guard let folder = template.withUnsafeMutableBufferPointer({ buffer in
+            buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+        }) else {
+            throw Failure(code: 1, message: "cannot make a private folder in /tmp for the demo's socket: \(String(cString: strerror(errno)))")
+        }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let privateSocket = folder + "/pushdeck.sock"
         Thread {
             _ = try? play(scenario, socket: privateSocket, speed: speed, narrate: false)
         }.start()

@@ -51,10 +51,22 @@ enum ServeCommand {
             gateway = try GatewaySetup(&arguments, environment: environment)
         }
 
-        /// Opens the store, binds the socket and builds the server; a failure names what and where.
-        func makeServer(signals: SignalPipe?, log: @escaping @Sendable (String) -> Void) throws -> Server {
+        /// Binds the socket, locks and opens the store, and builds the server; a failure names
+        /// what and where. The socket comes first: a start refused there (another server, a
+        /// file in the way) must not have created or migrated a database. The database lock
+        /// comes back with the server: hold it until the server has stopped.
+        func makeServer(
+            signals: SignalPipe?, log: @escaping @Sendable (String) -> Void
+        ) throws -> (server: Server, databaseLock: LockFile?) {
             var options = options
             options.log = log
+            let listener: Listener
+            do {
+                listener = try Listener(path: socketPath, strictFolder: strictFolder)
+            } catch {
+                throw Failure.refused(error.message)
+            }
+            var databaseLock: LockFile?
             let store: Store
             do {
                 if let databasePath {
@@ -63,21 +75,30 @@ enum ServeCommand {
                         try FileManager.default.createDirectory(
                             atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                     }
+                    databaseLock = try Self.lockDatabase(databasePath)
+                    // The inbox holds what apps were sent: a new file (and its -wal and -shm,
+                    // which SQLite gives the database's mode) is private, wherever --db puts it.
+                    let previous = umask(0o077)
+                    defer { umask(previous) }
                     store = try Store(path: databasePath)
                 } else {
                     store = try Store.inMemory()
                 }
+            } catch let failure as Failure {
+                listener.close()
+                throw failure
             } catch {
+                listener.close()
                 throw Failure.refused("cannot open the inbox \(databasePath ?? ":memory:"): \(error)")
             }
-            let listener: Listener
+            let server: Server
             do {
-                listener = try Listener(path: socketPath, strictFolder: strictFolder)
+                server = try Server(store: store, listener: listener, signals: signals, options: options)
             } catch {
                 store.close()
-                throw Failure.refused(error.message)
+                listener.close()
+                throw Failure.refused("cannot load the inbox \(databasePath ?? ":memory:"): \(error)")
             }
-            let server = try Server(store: store, listener: listener, signals: signals, options: options)
             if let gateway {
                 do {
                     server.attach(gateway: try gateway.start(devices: options.devicePolicy, log: log))
@@ -87,19 +108,37 @@ enum ServeCommand {
                     throw Failure.refused("\(error)")
                 }
             }
-            return server
+            return (server, databaseLock)
+        }
+
+        /// One writer per database: `<db>.lock` is held for the server's life, so a second server
+        /// on the same file stops at once instead of overwriting acknowledged changes.
+        private static func lockDatabase(_ path: String) throws -> LockFile {
+            do {
+                return try LockFile(path: path + ".lock")
+            } catch {
+                switch error {
+                case .held(let lockPath, let pid):
+                    let holder = pid.map { "pid \($0)" } ?? "another process"
+                    throw Failure.refused(
+                        "the inbox \(path) is in use by another pushdeck server (\(holder) holds \(lockPath)); "
+                            + "stop it first, or pass another --db")
+                case .system(let failure):
+                    throw Failure.refused("cannot lock the inbox \(path): \(failure)")
+                }
+            }
         }
     }
 
     static func serve(_ arguments: inout Arguments) throws -> Int32 {
         let setup = try Setup(&arguments)
         try arguments.finish()
-        let server = try setup.makeServer(signals: try SignalPipe(), log: { printError("pushdeck: \($0)") })
+        let (server, databaseLock) = try setup.makeServer(signals: try SignalPipe(keepingIgnored: [SIGHUP]), log: { printError("pushdeck: \($0)") })
         printError("pushdeck \(Version.current): listening on \(setup.socketPath), inbox \(setup.databasePath ?? "in memory")")
         if let gateway = server.gateway {
             printError("pushdeck: gateway on \(gateway.address)\(gateway.configuration.caPath.map { ", CA \($0)" } ?? "")")
         }
-        server.run()
+        withExtendedLifetime(databaseLock) { server.run() }
         return 0
     }
 
@@ -114,7 +153,7 @@ enum ServeCommand {
         let notes = Notes()
         // The UI owns the signals (SIGWINCH is a resize, the others a clean exit).
         let signals = try SignalPipe(signals: [SIGWINCH, SIGINT, SIGTERM, SIGHUP])
-        let server = try setup.makeServer(signals: nil, log: { notes.add($0) })
+        let (server, databaseLock) = try setup.makeServer(signals: nil, log: { notes.add($0) })
         let terminal: CursesTerminal
         do {
             terminal = try CursesTerminal(noColor: CursesTerminal.noColorRequested(environment))
@@ -122,7 +161,7 @@ enum ServeCommand {
             throw Failure(code: 2, message: "\(error)")
         }
         let ui = TerminalUI(terminal: terminal, signals: signals, notes: notes, trace: Trace(path: environment["PUSHDECK_TRACE"]))
-        server.run(host: ui)
+        withExtendedLifetime(databaseLock) { server.run(host: ui) }
         terminal.restore()
         return 0
     }

@@ -78,6 +78,35 @@ import TestSupport
         #expect(try second.run(["ping"]).status == 0)
     }
 
+    @Test func aDefaultFolderThatIsASymbolicLinkIsRefused() throws {
+        let folder = TempFolder()
+        let runtime = folder.file("run")
+        let elsewhere = folder.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        chmod(elsewhere, 0o700)
+        try FileManager.default.createSymbolicLink(atPath: runtime + "/pushdeck", withDestinationPath: elsewhere)
+        let result = try runPushdeck(["serve", "--memory"], environment: ["XDG_RUNTIME_DIR": runtime])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("is a symbolic link"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+    }
+
+    @Test func aSocketNamedThroughASymlinkedFolderIsUsed() throws {
+        let folder = TempFolder()
+        let real = folder.file("real")
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link"), withDestinationPath: real)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
+        server.arguments = ["serve", "--socket", folder.file("link/s.sock"), "--memory"]
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        try waitForSocket(folder.file("link/s.sock"))
+        #expect(FileManager.default.fileExists(atPath: real + "/s.sock"))
+    }
+
     @Test func aSocketPathOver107BytesIsAnError() throws {
         let long = "/tmp/" + String(repeating: "p", count: 120) + ".sock"
         let result = try runPushdeck(["serve", "--socket", long, "--memory"])

@@ -9,15 +9,28 @@ import Testing
 /// waits for the next turn, and is answered before the connection closes.
 @Suite struct FairnessTests {
     /// A server whose one client is the far end of the returned socket.
-    func serverWithClient(limit: Int) throws -> (Server, Int32) {
+    func serverWithClient(limit: Int, replyHighWater: Int = ServerOptions().replyHighWater) throws -> (Server, Int32) {
         var options = ServerOptions()
         options.maxRequestsPerTurn = limit
+        options.replyHighWater = replyHighWater
         let server = try Server(store: try Store.inMemory(), listener: nil, signals: nil, options: options)
         var pair: [Int32] = [0, 0]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
         _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
         server.clients[pair[0]] = Connection(fd: pair[0], maxObjectBytes: options.maxObjectBytes)
         return (server, pair[1])
+    }
+
+    /// Every byte waiting on `fd` now.
+    func received(on fd: Int32) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return bytes
     }
 
     func replies(on fd: Int32) -> [String] {
@@ -56,5 +69,40 @@ import Testing
         #expect(answered == count)
         #expect(turns == (count + 999) / 1000, "one turn per thousand, then closed")
         #expect(server.clients.isEmpty)
+    }
+
+    /// Issue 10 item 1, in-process: one turn stops handling a client once the replies queued
+    /// for it reach the high-water mark; the rest wait, framed, and come in order as it reads.
+    @Test func aTurnStopsHandlingAClientWhoseRepliesReachTheHighWaterMark() throws {
+        let (server, client) = try serverWithClient(limit: 1000, replyHighWater: 64 * 1024)
+        defer { close(client) }
+        let body = String(repeating: "m", count: 3_900)
+        let pushes = (0..<20).map { #"{"aps":{"alert":{"title":"n\#($0)","body":"\#(body)"}}}"# + "\n" }.joined()
+        #expect(send(client, pushes, pushes.utf8.count, 0) == pushes.utf8.count)
+        server.turn(host: nil)
+        #expect(replies(on: client).count == 20)
+
+        // Each page of 20 is ~160 KB (a message's text and its payload), past the 64 KiB mark alone.
+        let list = #"{"op":"list","limit":20}"# + "\n"
+        let lists = String(repeating: list, count: 16)
+        #expect(send(client, lists, lists.utf8.count, 0) == lists.utf8.count)
+        server.turn(host: nil)
+        let connection = try #require(server.clients.values.first)
+        #expect(connection.backlog, "every page was handled in one turn")
+        var bytes = received(on: client)
+        let firstTurn = bytes.count + connection.pendingOutput
+
+        var turns = 1
+        while bytes.filter({ $0 == UInt8(ascii: "\n") }).count < 16 && turns < 100 {
+            server.turn(host: nil)
+            bytes += received(on: client)
+            turns += 1
+        }
+        let pages = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        #expect(pages.count == 16)
+        // One page (past the mark alone) in the first turn, not all sixteen.
+        let pageBytes = (pages.first?.utf8.count ?? 0) + 1
+        #expect(firstTurn == pageBytes, "\(firstTurn) bytes queued in one turn; a page is \(pageBytes)")
+        #expect(pages.allSatisfy { $0.hasPrefix(#"{"ok":true,"messages":[{"#) })
     }
 }

@@ -16,4 +16,11 @@ import Testing
         #expect(Locations.databasePath(flag: nil, environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/pushdeck/inbox.sqlite")
         #expect(Locations.databasePath(flag: nil, environment: ["HOME": "/home/qa"]) == "/home/qa/.local/share/pushdeck/inbox.sqlite")
     }
+
+    /// The XDG Base Directory spec: a relative path in these variables is invalid and ignored.
+    @Test func relativeXDGFoldersAreIgnored() {
+        #expect(Locations.socketPath(flag: nil, environment: ["XDG_RUNTIME_DIR": "run/user/5"], uid: 5) == "/tmp/pushdeck-5/pushdeck.sock")
+        #expect(Locations.defaultSocketFolder(environment: ["XDG_RUNTIME_DIR": "./run"], uid: 5) == "/tmp/pushdeck-5")
+        #expect(Locations.databasePath(flag: nil, environment: ["XDG_DATA_HOME": "data", "HOME": "/h"]) == "/h/.local/share/pushdeck/inbox.sqlite")
+    }
 }

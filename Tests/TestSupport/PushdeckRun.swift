@@ -12,9 +12,11 @@ public struct CommandResult: Sendable {
     public var output: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
 }
 
-/// Runs the real `pushdeck` binary to completion.
+/// Runs the real `pushdeck` binary to completion. With `timeout`, a command still running after
+/// that many seconds is killed (SIGKILL) and the result's status is -1: a test of something that
+/// must exit at once fails instead of hanging.
 public func runPushdeck(
-    _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]
+    _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double? = nil
 ) throws -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
@@ -38,10 +40,19 @@ public func runPushdeck(
     let box = OutputBox()
     DispatchQueue.global().async(group: group) { box.setOut(out.fileHandleForReading.readDataToEndOfFile()) }
     DispatchQueue.global().async(group: group) { box.setErr(err.fileHandleForReading.readDataToEndOfFile()) }
+    var timedOut = false
+    if let timeout {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(5_000) }
+        if process.isRunning {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+        }
+    }
     process.waitUntilExit()
     group.wait()
     return CommandResult(
-        status: process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
+        status: timedOut ? -1 : process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
         stderr: String(decoding: box.err, as: UTF8.self), stdoutBytes: Array(box.out), stderrBytes: Array(box.err))
 }
 
@@ -63,14 +74,24 @@ public final class ServerProcess: @unchecked Sendable {
     private let log: FileHandle?
 
     /// Starts a server and waits until it answers `ping` (up to 10 s).
-    public init(folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false,
-                environment: [String: String] = [:]) throws {
+    /// `shellPrefix`: shell commands run before the server is exec'd in the same process (a
+    /// `ulimit`, a `trap`), so its pid is still the server's.
+    public init(
+        folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false, shellPrefix: String? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         self.folder = folder
         socket = folder.file("s.sock")
         database = folder.file("inbox.sqlite")
         process = Process()
-        process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
-        process.arguments = ["serve", "--socket", socket] + (memory ? ["--memory"] : ["--db", database]) + extraArguments
+        let arguments = ["serve", "--socket", socket] + (memory ? ["--memory"] : ["--db", database]) + extraArguments
+        if let shellPrefix {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shellPrefix + #"; exec "$0" "$@""#, PackagePaths.pushdeckBinary] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
+            process.arguments = arguments
+        }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }

@@ -1,0 +1,37 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// Out of file descriptors, the server waits instead of spinning (issue 10 item 2): no busy loop,
+/// one log line for the episode, and service resumes when clients leave.
+@Suite struct DescriptorLimitTests {
+    @Test func moreConnectionsThanDescriptorsCostNoCPUAndServiceResumes() throws {
+        let server = try ServerProcess(memory: true, shellPrefix: "ulimit -n 64")
+        let pid = server.process.processIdentifier
+        // 80 connections: the first ~50 are accepted, the rest wait in the kernel's queue.
+        var held = try (0..<80).map { _ in try RawClient(path: server.socket, timeout: 5) }
+        let deadline = Date().addingTimeInterval(10)
+        while !server.serverLog.contains("Too many open files") && Date() < deadline { usleep(10_000) }
+        #expect(server.serverLog.contains("Too many open files"), "\(server.serverLog)")
+
+        // A measuring window, not a wait for something to happen: CPU over half a second.
+        let ticksBefore = try #require(ProcessStatus.cpuTicks(of: pid))
+        usleep(500_000)
+        let ticksAfter = try #require(ProcessStatus.cpuTicks(of: pid))
+        let busy = Double(ticksAfter - ticksBefore) / Double(ProcessStatus.ticksPerSecond) / 0.5
+        #expect(busy < 0.1, "the server used \(Int(busy * 100)) % CPU while out of descriptors")
+        let lines = server.serverLog.split(separator: "\n").filter { $0.contains("Too many open files") }
+        print("descriptors: \(Int(busy * 100)) % CPU over 0.5 s out of descriptors, \(lines.count) log line(s)")
+        #expect(lines.count == 1, "\(lines.count) log lines: \(lines.prefix(3))")
+
+        // Clients leave: the queued ones are taken, and a new one is served.
+        held.removeFirst(60)
+        let ping = try runPushdeck(["ping", "--socket", server.socket])
+        #expect(ping.status == 0, "\(ping)")
+        for client in held {
+            #expect(try client.request(#"{"op":"ping"}"#)["ok"] == true)
+        }
+        #expect(server.process.isRunning)
+    }
+}
