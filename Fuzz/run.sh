@@ -32,6 +32,11 @@ module() { # name, then the sources
     swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/modules/$name.swiftmodule" \
         -c "$@" -o "$build/$name.o"
 }
+# CSystem (PushServer's glibc shims) is a C target SwiftPM builds; here: its object and a module map.
+mkdir -p "$build/csystem"
+printf 'module CSystem {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CSystem/include/CSystem.h" >"$build/csystem/module.modulemap"
+clang -O1 -g -fsanitize=address -I Sources/CSystem/include -c Sources/CSystem/CSystem.c -o "$build/CSystem.o"
+flags+=(-I "$build/csystem")
 module PushCore Sources/PushCore/*.swift
 module PushStore Sources/PushStore/*.swift
 module PushGateway -enable-testing $(find Sources/PushGateway -name '*.swift')
@@ -48,7 +53,7 @@ built=()
 target framer Fuzz/FramerFuzz.swift "$build/PushCore.o"
 target terminal Fuzz/TerminalFuzz.swift "$build/PushCore.o"
 target json Fuzz/JSONFuzz.swift "$build/PushCore.o"
-target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" \
+target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" "$build/CSystem.o" \
     -lssl -lcrypto -lnghttp2 -lhttp_parser
 target http1 Fuzz/HTTP1Fuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 target apns Fuzz/APNsFuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser

@@ -42,11 +42,13 @@ static inline mmask_t pd_button1_clicked(void) { return BUTTON1_CLICKED | BUTTON
 static inline mmask_t pd_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t pd_button5_pressed(void) { return BUTTON5_PRESSED; }
 
-// Mouse events the UI uses: a left click (pressed or clicked, so it works with mouseinterval 0)
-// and the wheel (buttons 4 and 5).
+// Mouse events the UI uses: a left click (pressed or clicked, so it works with mouseinterval 0),
+// the wheel (buttons 4 and 5), and pointer moves (the banner's timer pauses under the pointer).
 static inline mmask_t pd_mouse_mask(void) {
-    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION;
 }
+static inline int pd_mouse_is_move(mmask_t state) { return (state & REPORT_MOUSE_POSITION) != 0; }
+static inline mmask_t pd_report_mouse_position(void) { return REPORT_MOUSE_POSITION; }
 static inline int pd_mouse_is_click(mmask_t state) { return (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0; }
 static inline int pd_mouse_is_wheel_up(mmask_t state) { return (state & BUTTON4_PRESSED) != 0; }
 static inline int pd_mouse_is_wheel_down(mmask_t state) { return (state & BUTTON5_PRESSED) != 0; }

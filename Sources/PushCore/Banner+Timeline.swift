@@ -23,6 +23,11 @@ extension Banner {
     func phase(at now: Instant, stay: Int64) -> BannerPhase {
         let slide = Self.slideNanoseconds
         let t = now.nanoseconds
+        // Paused: it finishes sliding in and then stays, however long (until resumed or swiped).
+        if pausedAt != nil, dismissedAt == nil {
+            let entered = t - enteredAt.nanoseconds
+            return entered < slide ? .entering(fraction: Double(max(0, entered)) / Double(slide)) : .shown
+        }
         let leave = leaveStart(stay: stay).nanoseconds
         if t >= leave + slide { return .gone }
         if t >= leave { return .leaving(fraction: Double(leave + slide - t) / Double(slide)) }
@@ -71,12 +76,31 @@ extension Banner {
             break
         case .shown:
             shownAt = now
+            if pausedAt != nil { pausedAt = now }
         case .leaving:
             // Enter again from the row it has reached: as far in as it still is.
             let remaining = leaveStart(stay: stay).nanoseconds + Self.slideNanoseconds - now.nanoseconds
             enteredAt = Instant(nanoseconds: now.nanoseconds - remaining)
             shownAt = Instant(nanoseconds: enteredAt.nanoseconds + Self.slideNanoseconds)
             dismissedAt = nil
+        }
+    }
+
+    /// Holds the timer for `reason` (from `now`), or lets it go; the stay runs again once no
+    /// reason is left, for what was left of it when it stopped.
+    mutating func setPause(_ reason: BannerPause, _ on: Bool, at now: Instant, stay: Int64) {
+        switch phase(at: now, stay: stay) {
+        case .gone, .leaving: return
+        case .entering, .shown: break
+        }
+        if on { pauses.insert(reason) } else { pauses.remove(reason) }
+        if !pauses.isEmpty {
+            if pausedAt == nil { pausedAt = now }
+        } else if let paused = pausedAt {
+            // The stay does not run before `shownAt`: frozen from the later of the two.
+            let frozenFrom = max(paused.nanoseconds, shownAt.nanoseconds)
+            if now.nanoseconds > frozenFrom { shownAt = Instant(nanoseconds: shownAt.nanoseconds + now.nanoseconds - frozenFrom) }
+            pausedAt = nil
         }
     }
 
@@ -88,7 +112,11 @@ extension Banner {
             break
         case .shown:
             dismissedAt = now
+            pauses = []
+            pausedAt = nil
         case .entering:
+            pauses = []
+            pausedAt = nil
             let entered = max(0, now.nanoseconds - enteredAt.nanoseconds)
             dismissedAt = Instant(nanoseconds: now.nanoseconds - (Self.slideNanoseconds - entered))
         }
@@ -133,7 +161,9 @@ extension Inbox {
     /// `ceil(fraction × height)` rows, one more or less per step on a 4-row banner), while shown
     /// the instant it starts leaving, and `now` once it is gone so a `tick` clears it.
     public func nextDeadline(after now: Instant) -> Instant? {
-        banner?.nextDeadline(after: now, stay: bannerStay)
+        // A paused banner that is fully shown changes only with input: nothing to wake for.
+        if let banner, banner.pausedAt != nil, banner.dismissedAt == nil, bannerPhase(at: now) == .shown { return nil }
+        return banner?.nextDeadline(after: now, stay: bannerStay)
     }
 
     /// True while a banner is on screen (entering, shown or leaving).

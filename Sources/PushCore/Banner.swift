@@ -15,6 +15,10 @@ public struct Banner: Sendable, Equatable {
     public var count: Int
     /// Set by `Esc`: it slides up from this instant.
     public var dismissedAt: Instant?
+    /// Why its timer is paused: the pointer is over it, it has the focus (`Tab`). Empty: running.
+    public var pauses: Set<BannerPause> = []
+    /// Since when the stay has been frozen (set while `pauses` is not empty).
+    public var pausedAt: Instant?
 
     public init(message: Message, enteredAt: Instant, shownAt: Instant, count: Int = 1, dismissedAt: Instant? = nil) {
         self.message = message
@@ -23,6 +27,11 @@ public struct Banner: Sendable, Equatable {
         self.count = count
         self.dismissedAt = dismissedAt
     }
+}
+
+/// What holds the banner's timer (dunst issue 1046): the pointer over it, or the keyboard focus.
+public enum BannerPause: String, Sendable, Hashable, CaseIterable {
+    case pointer, focus
 }
 
 /// Where the banner is at one instant. `fraction` is how much of its height is on screen (0…1).

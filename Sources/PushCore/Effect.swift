@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the reducer asks the world to do; the loop carries these out in order.
 public enum Effect: Sendable, Equatable {
     /// A write to the store. All writes of one loop turn go into one transaction.
@@ -12,6 +14,11 @@ public enum Effect: Sendable, Equatable {
 public enum StoreChange: Sendable, Equatable {
     /// A new message, delivered or held.
     case insert(Message)
+    /// A message written over the stored one with its id (a collapse-id replacement); `wasRead`
+    /// says whether the one replaced had been read (the unread count then grows by one).
+    case replace(Message, wasRead: Bool)
+    /// Held messages whose time to live ran out: no longer held, read, marked expired.
+    case expire([Int64])
     case markRead([Int64])
     /// Every unread message of `app` (all apps when nil) becomes read.
     case markAllRead(app: String?)
@@ -40,11 +47,23 @@ public struct InboxSettings: Sendable, Equatable {
     public var appState: AppState
     public var dropped: Int
     public var badgeSync: Bool
+    /// The apps whose badge policy is not the default `app` (issue 13).
+    public var badgePolicies: [String: BadgePolicy]
+    /// Muted apps and until when (nil: until `unmute`).
+    public var muted: [String: Date?]
+    /// Scheduled do-not-disturb, when set.
+    public var quiet: QuietHours?
 
-    public init(mode: PushMode = .on, appState: AppState = .foreground, dropped: Int = 0, badgeSync: Bool = true) {
+    public init(
+        mode: PushMode = .on, appState: AppState = .foreground, dropped: Int = 0, badgeSync: Bool = true,
+        badgePolicies: [String: BadgePolicy] = [:], muted: [String: Date?] = [:], quiet: QuietHours? = nil
+    ) {
+        self.muted = muted
+        self.quiet = quiet
         self.mode = mode
         self.appState = appState
         self.dropped = dropped
         self.badgeSync = badgeSync
+        self.badgePolicies = badgePolicies
     }
 }

@@ -20,6 +20,21 @@ public enum Event: Sendable, Equatable {
     case openBanner
     /// `Esc`: send the banner up at once (the swipe).
     case dismissBanner
+    /// `badge --policy`: set an app's badge policy (issue 13).
+    case setBadgePolicy(app: String, BadgePolicy)
+    /// `badge --sdk`: an SDK's badge call for an app.
+    case sdkBadge(app: String, SDKBadgeCall)
+    /// `mute APP [--for D]`: the loop turns the duration into a wall time.
+    case mute(app: String, until: Date?)
+    case unmute(app: String)
+    /// `quiet HH:MM-HH:MM` or `quiet off` (nil).
+    case setQuiet(QuietHours?)
+    /// Held messages past their time to live at wall time `at` expire (the loop sends it before
+    /// anything that could deliver them).
+    case expireHeld(at: Date)
+    /// The pointer moved onto (true) or off the banner, or `Tab` gave it or took its focus: its
+    /// timer pauses while either holds.
+    case pauseBanner(BannerPause, Bool)
     /// `reset`: a clean state for one app (or all) in one committed change (DESIGN §9).
     case reset(app: String?, all: Bool)
     /// A timer fired: let time-driven state (the banner) move on.

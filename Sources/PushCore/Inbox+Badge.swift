@@ -7,9 +7,13 @@ extension Inbox {
     /// it, as a server-side badge push does. With sync on the server then follows the icon, as
     /// seed 002 calls `setBadge` after every change (after `autoBadge` they already agree).
     /// Returns the app's ledgers after it.
+    ///
+    /// Under the `platform` policy only a directive on an APNs message moves anything, and
+    /// nothing syncs the server badge.
     @discardableResult
-    mutating func countDelivery(app: String, directive: BadgeDirective?, into outcome: inout Outcome) -> Badge {
-        changeLedgers(of: app, into: &outcome) { badge in
+    mutating func countDelivery(app: String, directive: BadgeDirective?, channel: Channel = .apns, into outcome: inout Outcome) -> Badge {
+        if badgePolicy(of: app) == .platform, directive == nil || channel == .transparent { return badge(of: app) }
+        return changeLedgers(of: app, into: &outcome) { badge in
             switch directive {
             case nil:
                 badge.icon += 1
@@ -27,8 +31,10 @@ extension Inbox {
 
     /// One unread message of `app` was read or deleted: unread −1 and icon −1, neither below 0
     /// (seed 000 cancels at 0 rather than going negative).
+    /// Under the `platform` policy reading leaves the icon.
     mutating func uncount(app: String, messages: Int = 1, into outcome: inout Outcome) {
         unread[app] = max(0, unread[app, default: 0] - messages)
+        guard badgePolicy(of: app) == .app else { return }
         changeLedgers(of: app, into: &outcome) { badge in badge.icon = max(0, badge.icon - messages) }
     }
 
@@ -37,7 +43,8 @@ extension Inbox {
     /// returns them.
     @discardableResult
     private mutating func changeLedgers(of app: String, into outcome: inout Outcome, _ change: (inout Badge) -> Void) -> Badge {
-        let sync = settings.badgeSync
+        // Syncing is the seeds' app code; the platform policy has none.
+        let sync = settings.badgeSync && badgePolicy(of: app) == .app
         // `default:` stores the app's ledgers even when unchanged, as assigning them did.
         return Self.update(&badges[app, default: Badge()]) { badge in
             let before = badge

@@ -10,6 +10,8 @@ extension Inbox {
             return message.offline
                 ? "GeTuiSdkDidReceivePayloadData offLine:YES" : "GeTuiSdkDidReceivePayloadData offLine:NO"
         case .apns:
+            // A silent (background) push wakes the app for a fetch, whatever its state.
+            if message.silent { return "application:didReceiveRemoteNotification:fetchCompletionHandler:" }
             if message.launch { return Self.launchCallback }
             switch settings.appState {
             case .foreground: return "userNotificationCenter:willPresentNotification:"

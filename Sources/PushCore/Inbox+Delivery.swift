@@ -18,8 +18,14 @@ extension Inbox {
             ]
             return
         }
+        if let old = push.replacing, Self.collapses(push, onto: old) {
+            replace(old, with: push, at: date, now: now, into: &outcome)
+            return
+        }
         var message = Message(push, id: nextId, receivedAt: date)
         nextId += 1
+        // A silent push has nothing for the user to read: listed, already read, never counted.
+        if push.silent { message.read = true }
 
         if settings.appState == .terminated && push.channel == .transparent {
             // Getui's offline queue: stored now, delivered when the app is next in the foreground.
@@ -42,7 +48,7 @@ extension Inbox {
             launchId = message.id
         }
         let badge = deliver(message, directive: push.badge, into: &outcome)
-        if settings.appState == .foreground { showBanner(message, at: now) }
+        if showsBanner(push, at: date) { showBanner(message, at: now) }
         // Built as its member list: the dictionary literal's extra array showed, one per push.
         outcome.reply = JSONObject([
             (key: "ok", value: .bool(true)), (key: "id", value: .number(JSONNumber(message.id))),
@@ -50,13 +56,88 @@ extension Inbox {
         ])
     }
 
+    /// Whether `push` replaces `old`: an APNs push of the same app with the same collapse id,
+    /// the old one delivered (not held).
+    static func collapses(_ push: Push, onto old: Message) -> Bool {
+        guard let id = push.collapseId else { return false }
+        return push.channel == .apns && old.app == push.app && old.collapseId == id && !old.held
+    }
+
+    /// A push with the collapse id of an earlier message takes its place (apns-collapse-id): same
+    /// id and list row, the new content, unread again; counted once — an unread message it
+    /// replaces is not counted a second time, unless the push sets the badge itself. A banner
+    /// showing the old one shows the new content without counting an arrival.
+    private mutating func replace(_ old: Message, with push: Push, at date: Date, now: Instant, into outcome: inout Outcome) {
+        var message = Message(push, id: old.id, receivedAt: date)
+        message.read = push.silent
+        outcome.write(.replace(message, wasRead: old.read))
+        let counted: Badge
+        if !old.read {
+            // Already counted: only a directive of the new push moves the badge. Replaced by a
+            // silent one, there is nothing left to read: it is taken off as a read would.
+            if push.silent { uncount(app: push.app, into: &outcome) }
+            counted = push.badge == nil ? badge(of: push.app) : countDelivery(app: push.app, directive: push.badge, into: &outcome)
+        } else if push.silent {
+            counted = push.badge == nil ? badge(of: push.app) : countDelivery(app: push.app, directive: push.badge, into: &outcome)
+        } else {
+            unread[push.app, default: 0] += 1
+            counted = countDelivery(app: push.app, directive: push.badge, channel: push.channel, into: &outcome)
+        }
+        outcome.publish(.remoteReceived, message: message)
+        let stay = bannerStay
+        if banner?.message.id == old.id, let phase = banner?.phase(at: now, stay: stay), phase != .gone {
+            banner?.replace(with: message, at: now, arrivals: 0, stay: stay)
+        } else if showsBanner(push, at: date) {
+            showBanner(message, at: now)
+        }
+        outcome.reply = [
+            "ok": true, "id": .number(JSONNumber(message.id)), "badge": .number(JSONNumber(counted.icon)),
+            "delivered": true, "replaced": true,
+        ]
+    }
+
+    /// Whether a delivered push shows the banner: only in the foreground, never for a silent
+    /// push (whatever its priority) or a `passive` one; while its app is muted or in quiet hours
+    /// only a `time-sensitive` or `critical` one (at wall time `date`, the push's arrival).
+    func showsBanner(_ push: Push, at date: Date) -> Bool {
+        guard settings.appState == .foreground, !push.silent, push.interruption != .passive else { return false }
+        if isMuted(push.app, at: date) || isQuiet(at: date) { return push.interruption?.breaksThrough ?? false }
+        return true
+    }
+
+    /// The further messages of one request (a JPush body with `notification` and `message`),
+    /// each received as if pushed on its own, right after the first. The reply is the first
+    /// message's, with `also` listing what became of each further one (`id`, `channel`,
+    /// `delivered`, `held`, `reason`) and `badge` the icon after all of them.
+    mutating func receiveAlso(_ pushes: [Push], at date: Date, now: Instant, into outcome: inout Outcome) {
+        guard var reply = outcome.reply else { return }
+        var also: [JSON] = []
+        for push in pushes {
+            receive(push, at: date, now: now, into: &outcome)
+            guard let part = outcome.reply else { continue }
+            var entry = JSONObject()
+            entry["channel"] = .string(push.channel.rawValue)
+            for key in ["id", "delivered", "held", "reason"] { if let value = part[key] { entry[key] = value } }
+            also.append(.object(entry))
+            if let badge = part["badge"] { reply["badge"] = badge }
+        }
+        reply["also"] = .array(also)
+        outcome.reply = reply
+    }
+
     /// Counts a delivered message and tells the bus: unread +1, the badge arithmetic, the
     /// callback's topic, and for pass-through the 90001 receipt feedback of seed 002. Returns the
     /// app's ledgers after it.
     @discardableResult
     private mutating func deliver(_ message: Message, directive: BadgeDirective?, into outcome: inout Outcome) -> Badge {
+        // A silent push (delivered read) moves the badge only when it sets it, under either policy.
+        if message.silent && message.read {
+            let badge = directive == nil ? badge(of: message.app) : countDelivery(app: message.app, directive: directive, into: &outcome)
+            outcome.publish(.remoteReceived, message: message)
+            return badge
+        }
         unread[message.app, default: 0] += 1
-        let badge = countDelivery(app: message.app, directive: directive, into: &outcome)
+        let badge = countDelivery(app: message.app, directive: directive, channel: message.channel, into: &outcome)
         switch message.channel {
         case .apns:
             outcome.publish(.remoteReceived, message: message)

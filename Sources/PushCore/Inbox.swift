@@ -1,3 +1,5 @@
+import Foundation
+
 /// The state the reducer owns: badges, mode, app state, counters, the held queue and the banner.
 ///
 /// Messages themselves live in the store; the inbox keeps only what every decision needs, so its
@@ -29,6 +31,8 @@ public struct Inbox: Sendable, Equatable {
     public var devices: [String: Device] = [:]
     /// The vendors' credentials, by id (`key add`).
     public var providerKeys: [String: ProviderKey] = [:]
+    /// The time zone quiet hours are read in (the machine's; tests choose one).
+    public var timeZone: TimeZone = .current
 
     public init(
         badges: [String: Badge] = [:], unread: [String: Int] = [:], settings: InboxSettings = InboxSettings(),

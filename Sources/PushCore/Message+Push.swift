@@ -8,5 +8,9 @@ extension Message {
             body: push.body, url: push.url, offline: push.offline, receivedAt: receivedAt,
             taskId: push.taskId, msgId: push.msgId, payload: push.payload, via: push.via, token: push.token,
             apnsHeaders: push.headers)
+        collapseId = push.collapseId
+        threadId = push.threadId
+        silent = push.silent
+        interruption = push.interruption?.rawValue
     }
 }

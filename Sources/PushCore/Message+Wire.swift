@@ -22,6 +22,11 @@ extension Message {
             (key: "payload", value: parsedPayload),
             (key: "launch", value: .bool(launch)),
             (key: "held", value: .bool(held)),
+            (key: "collapseId", value: .string(orNull: collapseId)),
+            (key: "threadId", value: .string(orNull: threadId)),
+            (key: "silent", value: .bool(silent)),
+            (key: "interruptionLevel", value: .string(orNull: interruption)),
+            (key: "expired", value: .bool(expired)),
             (key: "via", value: .string(via.rawValue)),
             (key: "token", value: .string(orNull: token)),
             (key: "apnsHeaders", value: apnsHeaders.isEmpty ? .null : .object(Self.headerObject(apnsHeaders))),
@@ -87,5 +92,10 @@ extension Message {
             offline: try flag("offline"), launch: try flag("launch"), held: try flag("held"), receivedAt: receivedAt,
             taskId: try text("taskId"), msgId: try text("msgId"), payload: payload, via: via, token: try text("token"),
             apnsHeaders: headers)
+        collapseId = try text("collapseId")
+        threadId = try text("threadId")
+        silent = try flag("silent")
+        interruption = try text("interruptionLevel")
+        expired = try flag("expired")
     }
 }

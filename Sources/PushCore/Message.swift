@@ -23,6 +23,18 @@ public struct Message: Sendable, Equatable, Identifiable {
     public var msgId: String?
     /// The payload exactly as received.
     public var payload: String
+    /// `apns-collapse-id` (or JPush `apns_collapse_id`): a later push with the same id replaces
+    /// this message in place (issue 13).
+    public var collapseId: String? = nil
+    /// `aps.thread-id`: the list groups messages by it.
+    public var threadId: String? = nil
+    /// A silent (background) push: `content-available` without an alert, or push type background.
+    public var silent: Bool = false
+    /// `aps.interruption-level` as given (passive, active, time-sensitive, critical).
+    public var interruption: String? = nil
+    /// A held pass-through message whose time to live ran out before the app could get it:
+    /// listed as expired, never delivered (issue 13).
+    public var expired: Bool = false
     /// The front door it came in by (DESIGN §8).
     public var via: Via
     /// The device token it was sent to, for gateway pushes.
@@ -34,9 +46,15 @@ public struct Message: Sendable, Equatable, Identifiable {
         id: Int64, app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,
         body: String? = nil, url: String? = nil, read: Bool = false, offline: Bool = false,
         launch: Bool = false, held: Bool = false, receivedAt: Date, taskId: String? = nil,
-        msgId: String? = nil, payload: String, via: Via = .socket, token: String? = nil,
-        apnsHeaders: [String: String] = [:]
+        msgId: String? = nil, payload: String, collapseId: String? = nil, threadId: String? = nil,
+        silent: Bool = false, interruption: String? = nil, expired: Bool = false, via: Via = .socket,
+        token: String? = nil, apnsHeaders: [String: String] = [:]
     ) {
+        self.expired = expired
+        self.collapseId = collapseId
+        self.threadId = threadId
+        self.silent = silent
+        self.interruption = interruption
         self.via = via
         self.token = token
         self.apnsHeaders = apnsHeaders

@@ -14,6 +14,24 @@ public struct Push: Sendable, Equatable {
     public var badge: BadgeDirective?
     /// The payload exactly as received.
     public var payload: String
+    /// The other messages the same request delivers, in order: a JPush push-API body with both
+    /// `notification` and `message` (or a Getui v2 body with `notification` and `transmission`)
+    /// is an APNs notification (this push) and a pass-through message (`also[0]`), as JPush
+    /// documents that one call pushes both. Each keeps the whole payload.
+    public var also: [Push] = []
+    /// `apns-collapse-id`: the request's `collapseId`, else JPush `options.apns_collapse_id`.
+    public var collapseId: String? = nil
+    /// `aps.thread-id` (JPush `ios.thread-id`).
+    public var threadId: String? = nil
+    /// Silent: `content-available` without an alert, or the request's push type `background`.
+    public var silent: Bool = false
+    /// `aps.interruption-level` (JPush `ios.interruption-level`), when it is one of the four.
+    public var interruption: InterruptionLevel? = nil
+    /// The request's `priority` (APNs 10, 5 or 1), when given.
+    public var priority: Int? = nil
+    /// The stored message this push replaces (same app and collapse id), looked up by the loop
+    /// before the reducer sees the push, as `read` looks up its messages.
+    public var replacing: Message? = nil
     /// Where it came from, the device token and the vendor headers (see `PushRequest`).
     public var via: Via
     public var token: String?

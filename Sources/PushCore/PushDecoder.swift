@@ -63,17 +63,51 @@ public struct PushDecoder: Sendable, Equatable {
             try content.readAPNs(aps)
         }
         try content.readGetui(fields, isAPNs: aps != nil)
-        if aps == nil { content.readCustomMessage(fields) }
-        if content.url == nil { content.url = PushContent.looseText(fields.url) }
+        // The push-API bodies (JPush v3 `notification`/`message`, Getui v2 `push_message`/
+        // `push_channel`) say themselves which parts go through APNs and which are pass-through.
+        var parts: [(channel: Channel, content: PushContent)] = []
+        if aps == nil {
+            content.readCustomMessage(fields)
+            parts = try content.pushAPIParts(fields)
+        }
+        if parts.isEmpty { parts = [(aps != nil ? .apns : .transparent, content)] }
+        // A request that names the channel takes the part on that channel (one message), or the
+        // payload's first part on it.
+        if let channel = request.channel {
+            let part = parts.first { $0.channel == channel } ?? parts[0]
+            parts = [(channel, part.content)]
+        }
 
         let named = try Self.app(of: fields)
-        return Push(
-            app: request.app ?? named ?? Self.defaultApp,
-            channel: request.channel ?? (aps != nil ? .apns : .transparent),
-            title: content.title, subtitle: content.subtitle, body: content.body, url: content.url,
-            taskId: content.taskId, msgId: content.msgId, offline: request.offline || content.offline,
-            badge: content.badge, payload: request.payloadText, via: request.via, token: request.token,
-            headers: request.headers)
+        let pushes = parts.map { part in
+            var shown = part.content
+            if shown.url == nil { shown.url = PushContent.looseText(fields.url) }
+            var push = Push(
+                app: request.app ?? named ?? Self.defaultApp, channel: part.channel,
+                title: shown.title, subtitle: shown.subtitle, body: shown.body, url: shown.url,
+                taskId: shown.taskId, msgId: shown.msgId, offline: request.offline || shown.offline,
+                badge: shown.badge, payload: request.payloadText)
+            push.via = request.via
+            push.token = request.token
+            push.headers = request.headers
+            Self.present(&push, shown, request: request)
+            return push
+        }
+        var push = pushes[0]
+        push.also = Array(pushes.dropFirst())
+        return push
+    }
+
+    /// What an APNs message carries besides its text (issue 13): collapse id, thread, silent,
+    /// interruption level, priority. Pass-through messages have none of it.
+    static func present(_ push: inout Push, _ content: PushContent, request: PushRequest) {
+        push.priority = request.priority
+        guard push.channel == .apns else { return }
+        push.collapseId = request.collapseId ?? content.collapseId
+        push.threadId = content.threadId
+        push.interruption = content.interruption
+        let noAlert = content.title == nil && content.subtitle == nil && content.body == nil
+        push.silent = request.pushType == "background" || (content.contentAvailable && noAlert)
     }
 
     /// The app the payload names, if it names one (the keys of `appKeys`, in that order).
@@ -100,6 +134,10 @@ struct PayloadFields {
     var simulatorTargetBundle, simulateTargetBundle, appId, appKey: JSONView?
     /// JPush and push-API bodies (payloads without `aps`).
     var title, subtitle, content, message, alert, body, extras, pushMessage, notification: JSONView?
+    /// Getui v2's per-vendor settings (`push_channel.ios` is the APNs notification).
+    var pushChannel: JSONView?
+    /// JPush `options` (`apns_collapse_id`, `time_to_live`).
+    var options: JSONView?
 
     init(_ payload: JSONView) {
         payload.forEachMember { name, value in
@@ -124,6 +162,8 @@ struct PayloadFields {
             else if name == "extras" { extras = value }
             else if name == "push_message" { pushMessage = value }
             else if name == "notification" { notification = value }
+            else if name == "push_channel" { pushChannel = value }
+            else if name == "options" { options = value }
         }
     }
 }
@@ -163,8 +203,20 @@ struct PushContent {
     var msgId: String?
     var offline = false
     var badge: BadgeDirective?
+    var threadId: String?
+    var contentAvailable = false
+    var interruption: InterruptionLevel?
+    var collapseId: String?
 
-    private mutating func fill(title: String? = nil, subtitle: String? = nil, body: String? = nil, url: String? = nil) {
+    /// `thread-id`, `content-available` (1 or true), `interruption-level` of an `aps` or a JPush
+    /// `notification.ios` (custom data: never refused, an unknown level is ignored).
+    mutating func readPresentation(_ dictionary: JSONView) {
+        if threadId == nil { threadId = Self.looseText(dictionary["thread-id"]) }
+        if let flag = dictionary["content-available"], flag.bool == true || flag.number?.int == 1 { contentAvailable = true }
+        if interruption == nil, let level = dictionary["interruption-level"]?.string { interruption = InterruptionLevel(rawValue: level) }
+    }
+
+    mutating func fill(title: String? = nil, subtitle: String? = nil, body: String? = nil, url: String? = nil) {
         if self.title == nil { self.title = title }
         if self.subtitle == nil { self.subtitle = subtitle }
         if self.body == nil { self.body = body }
@@ -179,6 +231,7 @@ struct PushContent {
         aps.forEachMember { name, value in
             if name == "alert" { alert = value } else if name == "badge" { badgeValue = value }
         }
+        readPresentation(aps)
         if let alert, !alert.isNull {
             switch alert.kind {
             case .string:
@@ -257,7 +310,7 @@ struct PushContent {
     }
 
     /// Getui's `payload` string: an STPushModel JSON object (seed 004), else the text itself.
-    private mutating func readGetuiMessage(_ text: String) {
+    mutating func readGetuiMessage(_ text: String) {
         if text.first == "{", let model = try? JSONTape.parse(Array(text.utf8)).root, model.kind == .object {
             let before = (title, body, url)
             readPushModel(model)
@@ -279,9 +332,9 @@ struct PushContent {
     }
 
     /// Getui `autoBadge`: "+N" / "-N" move the server badge, "N" sets it.
-    static func autoBadge(_ value: JSONView) throws(WireError) -> BadgeDirective {
+    static func autoBadge(_ value: JSONView, name: String = "autoBadge") throws(WireError) -> BadgeDirective {
         func refusal() -> WireError {
-            WireError("autoBadge must be \"+N\", \"-N\" or \"N\" (like \"+1\"), N from 0 to \(Request.maxBadge); got \(RequestFields.describe(value))")
+            WireError("\(name) must be \"+N\", \"-N\" or \"N\" (like \"+1\"), N from 0 to \(Request.maxBadge); got \(RequestFields.describe(value))")
         }
         let text: String
         if let string = value.string {
@@ -307,8 +360,7 @@ struct PushContent {
     // MARK: JPush and push-API bodies
 
     /// Pass-through shapes without `aps`: a JPush custom message (`title`, `content` or
-    /// `message`, `extras`), a JPush notification event (`alert`), a Getui REST body
-    /// (`push_message`), a JPush REST body (`notification`, `message`).
+    /// `message`, `extras`), a JPush notification event (`alert`).
     mutating func readCustomMessage(_ payload: PayloadFields) {
         fill(
             title: Self.looseText(payload.title),
@@ -316,36 +368,109 @@ struct PushContent {
             body: Self.looseText(payload.content) ?? Self.looseText(payload.message)
                 ?? Self.looseText(payload.alert) ?? Self.looseText(payload.body))
         readExtras(payload.extras)
+    }
 
-        if let pushMessage = payload.pushMessage, pushMessage.kind == .object {
-            if let notification = pushMessage["notification"], notification.kind == .object {
-                fill(
-                    title: Self.looseText(notification["title"]), body: Self.looseText(notification["body"]),
-                    url: Self.looseText(notification["url"]))
+    /// The messages a push-API request body delivers, each what the payload's common fields
+    /// (`self`) show completed by its own part; empty when the payload is not such a body.
+    ///
+    /// JPush v3: `notification` goes through APNs on iOS — `notification.ios` is the APNs
+    /// notification, so its `alert` comes before the common `notification.alert` and Android's
+    /// `title` is never used — and `message` is the in-app message that "does not go through
+    /// APNs"; one call with both pushes both. Getui v2: `push_message.notification` and
+    /// `push_channel.ios` are APNs notifications, `push_message.transmission` is pass-through;
+    /// a transmission with only `push_channel.ios` is delivered once, as pass-through (APNs is
+    /// Getui's fallback for a device its own connection cannot reach).
+    func pushAPIParts(_ payload: PayloadFields) throws(WireError) -> [(channel: Channel, content: PushContent)] {
+        var notification: PushContent?
+        var passThrough: PushContent?
+        if let body = payload.notification, body.kind == .object {
+            var part = self
+            try part.readJPushNotification(body)
+            if let options = payload.options, options.kind == .object {
+                part.collapseId = Self.looseText(options["apns_collapse_id"])
             }
-            if let transmission = pushMessage["transmission"]?.string { readGetuiMessage(transmission) }
-        }
-
-        if let notification = payload.notification, notification.kind == .object {
-            fill(body: Self.looseText(notification["alert"]))
-            for platform in ["ios", "android"] {
-                guard let settings = notification[platform], settings.kind == .object else { continue }
-                let alert = settings["alert"]
-                if let alert, alert.kind == .object {
-                    fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
-                } else {
-                    fill(title: Self.looseText(settings["title"]), body: Self.looseText(alert))
-                }
-                readExtras(settings["extras"])
-            }
+            notification = part
         }
         if let message = payload.message, message.kind == .object {
-            fill(title: Self.looseText(message["title"]), body: Self.looseText(message["msg_content"]))
-            readExtras(message["extras"])
+            var part = self
+            part.fill(title: Self.looseText(message["title"]), body: Self.looseText(message["msg_content"]))
+            part.readExtras(message["extras"])
+            passThrough = part
+        }
+        if let pushMessage = payload.pushMessage, pushMessage.kind == .object {
+            if let body = pushMessage["notification"], body.kind == .object {
+                var part = notification ?? self
+                part.fill(
+                    title: Self.looseText(body["title"]), body: Self.looseText(body["body"]), url: Self.looseText(body["url"]))
+                notification = part
+            }
+            if let transmission = pushMessage["transmission"]?.string {
+                var part = passThrough ?? self
+                part.readGetuiMessage(transmission)
+                passThrough = part
+            }
+        }
+        if let channels = payload.pushChannel, channels.kind == .object, let ios = channels["ios"], ios.kind == .object,
+           notification != nil || passThrough == nil {
+            var part = notification ?? self
+            try part.readGetuiIOS(ios)
+            notification = part
+        }
+        var parts: [(channel: Channel, content: PushContent)] = []
+        if let notification { parts.append((.apns, notification)) }
+        if let passThrough { parts.append((.transparent, passThrough)) }
+        return parts
+    }
+
+    /// A JPush `notification`: `ios.alert` (a string, or an APNs alert object) before the
+    /// common `alert`; `ios.badge`; `ios.extras.url`.
+    private mutating func readJPushNotification(_ notification: JSONView) throws(WireError) {
+        if let ios = notification["ios"], ios.kind == .object {
+            if let alert = ios["alert"], alert.kind == .object {
+                fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
+            } else {
+                fill(body: Self.looseText(ios["alert"]))
+            }
+            readExtras(ios["extras"])
+            readPresentation(ios)
+            if badge == nil, let value = ios["badge"], !value.isNull {
+                badge = try Self.jpushBadge(value)
+            }
+        }
+        fill(body: Self.looseText(notification["alert"]))
+    }
+
+    /// Getui v2 `push_channel.ios`: `aps` as APNs has it, `auto_badge`, and `payload` (the
+    /// app's JSON string, as over APNs).
+    private mutating func readGetuiIOS(_ ios: JSONView) throws(WireError) {
+        if let aps = ios["aps"], aps.kind == .object {
+            readPresentation(aps)
+            if let alert = aps["alert"], alert.kind == .object {
+                fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
+            } else {
+                fill(body: Self.looseText(aps["alert"]))
+            }
+        }
+        if let text = ios["payload"]?.string { readGetuiMessage(text) }
+        if badge == nil, let value = ios["auto_badge"], !value.isNull { badge = try Self.autoBadge(value, name: "push_channel.ios.auto_badge") }
+    }
+
+    /// JPush `notification.ios.badge`: an integer N sets the icon; "+N" / "-N" move JPush's
+    /// server badge, which the icon then shows; "N" sets it.
+    static func jpushBadge(_ value: JSONView) throws(WireError) -> BadgeDirective {
+        if let number = value.number {
+            guard let int = number.int, (0...Request.maxBadge).contains(int) else {
+                throw WireError("notification.ios.badge must be an integer ≥ 0 or \"+N\" / \"-N\" (like \"+1\"); got \(RequestFields.describe(value))")
+            }
+            return .set(int)
+        }
+        switch try autoBadge(value, name: "notification.ios.badge") {
+        case .autoSet(let int): return .set(int)
+        case let other: return other
         }
     }
 
-    private mutating func readExtras(_ extras: JSONView?) {
+    mutating func readExtras(_ extras: JSONView?) {
         guard let extras, extras.kind == .object else { return }
         fill(url: Self.looseText(extras["url"]))
     }

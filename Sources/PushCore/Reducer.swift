@@ -13,6 +13,7 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
     switch event {
     case .push(let push, let at):
         inbox.receive(push, at: at, now: now, into: &outcome)
+        if !push.also.isEmpty { inbox.receiveAlso(push.also, at: at, now: now, into: &outcome) }
     case .read(let messages):
         inbox.open(messages, into: &outcome)
         outcome.reply = ["ok": true, "badge": .number(JSONNumber(inbox.totalBadge))]
@@ -22,12 +23,27 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.delete(messages, into: &outcome)
     case .badge(let app, let change, let sync):
         inbox.applyBadgeRequest(app: app, change: change, sync: sync, into: &outcome)
+    case .setBadgePolicy(let app, let policy):
+        inbox.setBadgePolicy(app: app, policy, into: &outcome)
+    case .sdkBadge(let app, let call):
+        inbox.applySDKCall(app: app, call, into: &outcome)
+    case .mute(let app, let until):
+        inbox.mute(app, until: until, into: &outcome)
+    case .unmute(let app):
+        inbox.unmute(app, into: &outcome)
+    case .setQuiet(let quiet):
+        inbox.setQuiet(quiet, into: &outcome)
+    case .expireHeld(let date):
+        inbox.expireHeld(at: date, into: &outcome)
     case .setMode(let mode):
         inbox.setMode(mode, now: now, into: &outcome)
     case .setAppState(let state):
         inbox.setAppState(state, now: now, into: &outcome)
     case .openBanner:
         inbox.openBanner(now: now, into: &outcome)
+    case .pauseBanner(let reason, let on):
+        let stay = inbox.bannerStay
+        inbox.banner?.setPause(reason, on, at: now, stay: stay)
     case .dismissBanner:
         inbox.dismissBanner(now: now)
     case .reset(let app, let all):

@@ -9,6 +9,9 @@ extension Request {
             if let app = push.app { append("app", .string(app), to: &bytes) }
             if let channel = push.channel { append("channel", .string(channel.rawValue), to: &bytes) }
             if push.offline { append("offline", true, to: &bytes) }
+            if let collapseId = push.collapseId { append("collapseId", .string(collapseId), to: &bytes) }
+            if let pushType = push.pushType { append("pushType", .string(pushType), to: &bytes) }
+            if let priority = push.priority { append("priority", .number(JSONNumber(priority)), to: &bytes) }
             bytes += Array(#","payload":"#.utf8)
             bytes += Array(push.payloadText.utf8)
             bytes.append(UInt8(ascii: "}"))
@@ -63,6 +66,21 @@ extension Request {
             object = command.wireObject
         case .key(let command):
             object = command.wireObject
+        case .badgePolicy(let app, let policy):
+            if let app { object["app"] = .string(app) }
+            object["policy"] = policy.map { .string($0.rawValue) } ?? true
+        case .sdkBadge(let app, let call):
+            if let app { object["app"] = .string(app) }
+            object["sdk"] = .string(call.sdk.rawValue)
+            object["call"] = .string(call.call)
+            if call.takesValue { object["value"] = .number(JSONNumber(call.value)) }
+        case .mute(let app, let seconds):
+            object["app"] = .string(app)
+            if let seconds { object["for"] = .number(JSONNumber(seconds)) }
+        case .unmute(let app):
+            object["app"] = .string(app)
+        case .quiet(let quiet):
+            if let quiet { object["set"] = .string(quiet?.description ?? "off") }
         }
         return object
     }
@@ -83,6 +101,10 @@ extension Request {
         case .gateway: "gateway"
         case .device: "device"
         case .key: "key"
+        case .badgePolicy, .sdkBadge: "badge"
+        case .mute: "mute"
+        case .unmute: "unmute"
+        case .quiet: "quiet"
         }
     }
 

@@ -9,6 +9,15 @@ public enum Request: Sendable, Equatable {
     case list(ListQuery)
     case subscribe([Topic])
     case ping
+    /// The `badge` op with `policy`: set the app's policy, or (`"policy": true`) tell it.
+    case badgePolicy(app: String?, BadgePolicy?)
+    /// The `badge` op with `sdk`, `call` and `value`: an SDK's badge call.
+    case sdkBadge(app: String?, SDKBadgeCall)
+    /// `mute`: banners off for `app`, for `seconds` when given (issue 13).
+    case mute(app: String, seconds: Int?)
+    case unmute(app: String)
+    /// `quiet`: nil asks; `.some(nil)` turns quiet hours off.
+    case quiet(QuietHours??)
     /// `reset` (DESIGN §9): one app's (or every app's) messages, held queue and ledgers to
     /// nothing, push on, app foreground; `all` also clears devices and keys.
     case reset(app: String?, all: Bool)
@@ -46,6 +55,12 @@ public struct PushRequest: Sendable, Equatable {
     /// the same bytes again (that second parse was a sixth of a push's cost). Not compared: it
     /// is `payloadText`, parsed.
     public var parsed: JSONView?
+    /// `apns-collapse-id` (the socket's `collapseId`, `send --collapse-id`; issue 13).
+    public var collapseId: String?
+    /// `apns-push-type` (`alert`, `background`, …), when the request says.
+    public var pushType: String?
+    /// `apns-priority` (10, 5 or 1), when the request says.
+    public var priority: Int?
     /// The front door it came in by (DESIGN §8); a socket push is `.socket`.
     public var via: Via
     /// The device token the push was sent to (the gateway's `/3/device/{token}`).
@@ -54,6 +69,7 @@ public struct PushRequest: Sendable, Equatable {
     public var headers: [String: String]
     public init(
         payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
+        collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil,
         via: Via = .socket, token: String? = nil, headers: [String: String] = [:]
     ) {
         self.payloadText = payloadText
@@ -61,6 +77,9 @@ public struct PushRequest: Sendable, Equatable {
         self.channel = channel
         self.offline = offline
         self.parsed = parsed
+        self.collapseId = collapseId
+        self.pushType = pushType
+        self.priority = priority
         self.via = via
         self.token = token
         self.headers = headers
@@ -68,7 +87,8 @@ public struct PushRequest: Sendable, Equatable {
 
     public static func == (left: PushRequest, right: PushRequest) -> Bool {
         left.payloadText == right.payloadText && left.app == right.app && left.channel == right.channel
-            && left.offline == right.offline && left.via == right.via && left.token == right.token
+            && left.offline == right.offline && left.collapseId == right.collapseId && left.pushType == right.pushType
+            && left.priority == right.priority && left.via == right.via && left.token == right.token
             && left.headers == right.headers
     }
 }
@@ -104,7 +124,9 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "gateway", "device", "key"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key"]
+    /// The `apns-push-type` values Apple documents.
+    public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
     public static let maxIds = 10_000
     /// The largest badge number accepted (iOS keeps badges in an `NSInteger`; this leaves room
@@ -137,7 +159,8 @@ extension Request {
         }
         switch op {
         case "push":
-            let fields = try RequestFields(op: op, object, accepted: ["payload", "app", "channel", "offline"])
+            let fields = try RequestFields(
+                op: op, object, accepted: ["payload", "app", "channel", "offline", "collapseId", "pushType", "priority"])
             guard let payload = object["payload"], !payload.isNull else {
                 throw WireError("\"payload\" is required for op push: the push payload, a JSON object")
             }
@@ -147,7 +170,13 @@ extension Request {
             let text = frame.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[view.sourceRange]), as: UTF8.self) }
             return .push(PushRequest(
                 payloadText: text, app: try fields.app("app"), channel: try fields.choice("channel", Channel.self),
-                offline: try fields.bool("offline") ?? false, parsed: view))
+                offline: try fields.bool("offline") ?? false, parsed: view,
+                collapseId: try fields.text("collapseId", expected: "a string of at most 64 bytes (apns-collapse-id)", maxBytes: 64),
+                pushType: try fields.text("pushType", expected: "alert, background, voip, complication, fileprovider, mdm, liveactivity, location or pushtotalk", among: Request.pushTypes),
+                priority: try fields.integer("priority", in: 1...10, expected: "10, 5 or 1 (apns-priority)").map { priority throws(WireError) in
+                    guard [1, 5, 10].contains(priority) else { throw WireError("\"priority\" must be 10, 5 or 1 (apns-priority); got \(priority)") }
+                    return priority
+                }))
         case "read":
             let fields = try RequestFields(op: op, object, accepted: ["id", "ids", "all", "app"])
             let all = try fields.bool("all")
@@ -167,7 +196,8 @@ extension Request {
             let fields = try RequestFields(op: op, object, accepted: ["id", "ids"])
             return .delete(try fields.targetIds(for: "delete", orAll: false))
         case "badge":
-            let fields = try RequestFields(op: op, object, accepted: ["app", "set", "clear", "sync"])
+            let fields = try RequestFields(op: op, object, accepted: ["app", "set", "clear", "sync", "policy", "sdk", "call", "value"])
+            if let badge = try Self.badgeVerb(fields, object) { return badge }
             let set = try fields.integer("set", in: 0...Request.maxBadge, expected: "an integer ≥ 0 (the badge number)")
             let clear = try fields.bool("clear") ?? false
             if set != nil && clear { throw WireError("give either \"set\" or \"clear\": true for op badge, not both") }
@@ -185,6 +215,19 @@ extension Request {
             return .list(ListQuery(
                 limit: limit, unread: try fields.bool("unread") ?? false, before: try fields.id("before"),
                 app: try fields.app("app")))
+        case "mute", "unmute":
+            let fields = try RequestFields(op: op, object, accepted: op == "mute" ? ["app", "for"] : ["app"])
+            guard let app = try fields.app("app") else { throw WireError("\"app\" is required for op \(op): the app id, like com.example.shop") }
+            if op == "unmute" { return .unmute(app: app) }
+            return .mute(app: app, seconds: try fields.integer("for", in: 1...(366 * 86_400), expected: "a number of seconds from 1 to a year"))
+        case "quiet":
+            let fields = try RequestFields(op: op, object, accepted: ["set"])
+            guard let text = try fields.text("set", expected: "HH:MM-HH:MM (24-hour local time, like 22:00-07:00) or off") else { return .quiet(nil) }
+            if text == "off" { return .quiet(.some(nil)) }
+            guard let hours = QuietHours(text) else {
+                throw WireError("\"set\" must be HH:MM-HH:MM (24-hour local time, like 22:00-07:00) or off; got \(JSON.string(text).compactText)")
+            }
+            return .quiet(.some(hours))
         case "subscribe":
             let fields = try RequestFields(op: op, object, accepted: ["topics"])
             return .subscribe(try fields.topics("topics"))
@@ -202,6 +245,37 @@ extension Request {
             _ = try RequestFields(op: op, object, accepted: [])
             return .ping
         }
+    }
+}
+
+extension Request {
+    /// The `badge` op's issue-13 verbs: `policy` (a policy name, or `true` to ask), or `sdk` +
+    /// `call` (+ `value`); each alone, without `set`, `clear` or `sync`.
+    static func badgeVerb(_ fields: RequestFields, _ object: JSONObject) throws(WireError) -> Request? {
+        let policy = object["policy"]
+        let sdk = object["sdk"]
+        guard !policy.isAbsent || !sdk.isAbsent else {
+            if !object["call"].isAbsent || !object["value"].isAbsent {
+                throw WireError("\"call\" and \"value\" go with \"sdk\" (jpush, getui or ios) for op badge")
+            }
+            return nil
+        }
+        for other in ["set", "clear", "sync"] where !object[other].isAbsent {
+            throw WireError("\"\(other)\" cannot go with \"\(policy.isAbsent ? "sdk" : "policy")\" in one badge request")
+        }
+        let app = try fields.app("app")
+        if !policy.isAbsent {
+            guard sdk.isAbsent else { throw WireError("give either \"policy\" or \"sdk\" for op badge, not both") }
+            if policy == .bool(true) { return .badgePolicy(app: app, nil) }
+            guard let chosen = try fields.choice("policy", BadgePolicy.self) else { return nil }
+            return .badgePolicy(app: app, chosen)
+        }
+        guard let chosen = try fields.choice("sdk", SDKBadgeCall.SDK.self) else { return nil }
+        guard case .string(let call)? = object["call"] else {
+            throw WireError("\"call\" is required with \"sdk\": the SDK's badge call, like setBadge; got \(object["call"].map(RequestFields.describe) ?? "nothing")")
+        }
+        let value = try fields.integer("value", in: 0...Request.maxBadge, expected: "an integer ≥ 0 (the badge number)")
+        return .sdkBadge(app: app, try SDKBadgeCall(sdk: chosen, call: call, value: value))
     }
 }
 

@@ -36,6 +36,17 @@ struct RequestFields {
         return text
     }
 
+    /// A non-empty string of at most `maxBytes` UTF-8 bytes, or one of `among` when given.
+    func text(_ key: String, expected: String, maxBytes: Int = Int.max, among: [String]? = nil) throws(WireError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= maxBytes,
+              among.map({ $0.contains(text) }) ?? true
+        else {
+            throw WireError("\"\(key)\" must be \(expected); got \(Self.describe(value))")
+        }
+        return text
+    }
+
     /// One of an enum's raw values.
     func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(WireError) -> T?
     where T.RawValue == String {

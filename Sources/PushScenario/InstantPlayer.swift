@@ -173,6 +173,16 @@ public struct InstantPlayer {
             messages = messages.filter { app != nil && $0.value.app != app }
             if let app { maybeUnread[app] = nil } else { maybeUnread = [:] }
             findNewest()
+        case .replace(let message, _):
+            // A collapse-id replacement (issue 13): the same id, the new content.
+            messages[message.id] = message
+            if !message.read { listed(message) }
+        case .expire(let ids):
+            for id in ids {
+                messages[id]?.held = false
+                messages[id]?.read = true
+                messages[id]?.expired = true
+            }
         case .badge, .settings:
             break
         case .device, .removeDevice, .providerKey, .removeProviderKey:

@@ -308,7 +308,11 @@ public final class Server {
         do {
             switch request {
             case .push(let pushRequest):
-                let push = try decoder.decode(pushRequest)
+                var push = try decoder.decode(pushRequest)
+                // A collapse id replaces the newest stored message of the app with it (issue 13).
+                if let collapseId = push.collapseId, push.channel == .apns {
+                    push.replacing = try store.message(app: push.app, collapseId: collapseId)
+                }
                 let reply = dispatch(.push(push, at: time.wallNow)) ?? Reply.ok()
                 if subscriberCount > 0, reply["delivered"] == .bool(false) { publishUndelivered(push, reply: reply) }
                 return reply
@@ -321,11 +325,34 @@ public final class Server {
             case .badge(let app, let change, let sync):
                 if subscriberCount > 0 { publish(BusEvent.badgeRequest(app: app, change: change, sync: sync)) }
                 return dispatch(.badge(app: app, change: change, sync: sync)) ?? Reply.ok()
+            case .badgePolicy(let app, let policy):
+                let target = app ?? Inbox.defaultApp
+                guard let policy else {
+                    let badge = inbox.badge(of: target)
+                    return Reply.ok([
+                        "badge": .number(JSONNumber(badge.icon)), "serverBadge": .number(JSONNumber(badge.server)),
+                        "policy": .string(inbox.badgePolicy(of: target).rawValue),
+                    ])
+                }
+                return dispatch(.setBadgePolicy(app: target, policy)) ?? Reply.ok()
+            case .sdkBadge(let app, let call):
+                return dispatch(.sdkBadge(app: app ?? Inbox.defaultApp, call)) ?? Reply.ok()
+            case .mute(let app, let seconds):
+                // Time is an input: the wall time the mute ends is decided here, not in the reducer.
+                return dispatch(.mute(app: app, until: seconds.map { time.wallNow.addingTimeInterval(Double($0)) })) ?? Reply.ok()
+            case .unmute(let app):
+                return dispatch(.unmute(app: app)) ?? Reply.ok()
+            case .quiet(let quiet):
+                guard let quiet else { return Reply.ok(["quiet": .string(inbox.settings.quiet?.description ?? "off")]) }
+                return dispatch(.setQuiet(quiet)) ?? Reply.ok()
             case .mode(let mode):
                 guard let mode else { return Reply.ok(["mode": .string(inbox.mode.rawValue)]) }
+                // Held messages past their time to live expire before anything could deliver them.
+                dispatch(.expireHeld(at: time.wallNow))
                 return dispatch(.setMode(mode)) ?? Reply.ok()
             case .app(let state):
                 guard let state else { return Reply.ok(["state": .string(inbox.appState.rawValue)]) }
+                dispatch(.expireHeld(at: time.wallNow))
                 return dispatch(.setAppState(state)) ?? Reply.ok()
             case .list(let query):
                 let messages = try store.page(query)

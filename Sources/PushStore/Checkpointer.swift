@@ -137,10 +137,12 @@ final class Checkpointer: Sendable {
     }
 
     /// The thread's own connection. Without it the thread idles; the writer's own checkpoint at
-    /// `writerLimit` still keeps the WAL bounded.
+    /// `writerLimit` still keeps the WAL bounded. Never created: the thread starts late on a busy
+    /// machine (nice 10), and a file removed meanwhile must stay removed — an empty database made
+    /// at the path would pass for the one the writer opened.
     private func openConnection() -> Database? {
         do throws(SQLiteError) {
-            let database = try Database(path: path)
+            let database = try Database(path: path, create: false)
             try database.scalar("PRAGMA synchronous = \(synchronousPragma)")
             return database
         } catch {

@@ -12,10 +12,11 @@ public final class Database {
     /// Statements by their SQL text: each is compiled once and reused for the connection's life.
     private var statements: [String: Statement] = [:]
 
-    /// Opens (creating when missing) the database at `path`.
-    public init(path: String) throws(SQLiteError) {
+    /// Opens the database at `path`, creating it when missing unless `create` is false (a second
+    /// connection to a file the writer made must never make a new, empty one in its place).
+    public init(path: String, create: Bool = true) throws(SQLiteError) {
         var connection: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             // Even a failed open allocates a handle, which carries the message and must be closed.

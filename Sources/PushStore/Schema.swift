@@ -66,7 +66,18 @@ public enum Schema {
             value TEXT NOT NULL
         ) WITHOUT ROWID;
         """,
-        // 2: the provider gateway (DESIGN §8): where a message came from, the gateway's devices
+        // (fidelity, issue 13) What the platform does with a push: replace by collapse id, group
+        // by thread, silent pushes, interruption levels.
+        """
+        ALTER TABLE messages ADD COLUMN collapse_id  TEXT;     -- apns-collapse-id / JPush apns_collapse_id
+        ALTER TABLE messages ADD COLUMN thread_id    TEXT;     -- aps.thread-id
+        ALTER TABLE messages ADD COLUMN silent       INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE messages ADD COLUMN interruption TEXT;     -- aps.interruption-level as given
+        ALTER TABLE messages ADD COLUMN expired      INTEGER NOT NULL DEFAULT 0;  -- held past its TTL
+        -- The message a push with a collapse id replaces: the newest of its app with that id.
+        CREATE INDEX messages_collapse ON messages (app, collapse_id) WHERE collapse_id IS NOT NULL;
+        """,
+        // 3: the provider gateway (DESIGN §8): where a message came from, the gateway's devices
         // and the vendors' keys.
         """
         ALTER TABLE messages ADD COLUMN via TEXT NOT NULL DEFAULT 'socket';
@@ -95,5 +106,6 @@ public enum Schema {
 
     /// The columns of `messages` in the order every query selects them.
     static let messageColumns =
-        "id, app, channel, title, subtitle, body, url, read, offline, launch, held, received_at, task_id, msg_id, payload, via, token, apns_headers"
+        "id, app, channel, title, subtitle, body, url, read, offline, launch, held, received_at, task_id, msg_id, payload"
+        + ", collapse_id, thread_id, silent, interruption, expired, via, token, apns_headers"
 }

@@ -214,8 +214,10 @@ extension Store {
             subtitle: row.string(at: 4), body: row.string(at: 5), url: row.string(at: 6), read: row.bool(at: 7),
             offline: row.bool(at: 8), launch: row.bool(at: 9), held: row.bool(at: 10),
             receivedAt: Date(millisecondsSince1970: row.int64(at: 11)), taskId: row.string(at: 12),
-            msgId: row.string(at: 13), payload: row.string(at: 14) ?? "", via: Via(rawValue: row.string(at: 15) ?? "") ?? .socket,
-            token: row.string(at: 16), apnsHeaders: headers(from: row.string(at: 17)))
+            msgId: row.string(at: 13), payload: row.string(at: 14) ?? "",
+            collapseId: row.string(at: 15), threadId: row.string(at: 16), silent: row.bool(at: 17),
+            interruption: row.string(at: 18), expired: row.bool(at: 19), via: Via(rawValue: row.string(at: 20) ?? "") ?? .socket,
+            token: row.string(at: 21), apnsHeaders: headers(from: row.string(at: 22)))
     }
 
     /// The `apns_headers` column back into a dictionary (NULL or unreadable: none).
@@ -224,6 +226,16 @@ extension Store {
         var headers: [String: String] = [:]
         for (name, value) in object.members { if case .string(let string) = value { headers[name] = string } }
         return headers
+    }
+
+    /// The newest delivered message of `app` with this collapse id: the one a push with the same
+    /// id replaces (issue 13).
+    public func message(app: String, collapseId: String) throws(SQLiteError) -> Message? {
+        let statement = try database.prepare(
+            "SELECT \(Schema.messageColumns) FROM messages WHERE app = ?1 AND collapse_id = ?2 AND held = 0 ORDER BY id DESC LIMIT 1")
+        try statement.bind(app, at: 1)
+        try statement.bind(collapseId, at: 2)
+        return try statement.rows(Self.message(from:)).first
     }
 
     /// The settings from the `settings` rows; a missing key keeps its default, a value this
@@ -252,6 +264,35 @@ extension Store {
         if let value = values[SettingKey.badgeSync] {
             guard let sync = Bool(value) else { throw invalid(SettingKey.badgeSync, value, "true or false") }
             settings.badgeSync = sync
+        }
+        if let value = values[SettingKey.badgePolicies] {
+            guard case .object(let object)? = try? JSON.parse(Array(value.utf8)) else {
+                throw invalid(SettingKey.badgePolicies, value, "a JSON object of app → app or platform")
+            }
+            for (app, policy) in object.members {
+                guard case .string(let name) = policy, let chosen = BadgePolicy(rawValue: name) else {
+                    throw invalid(SettingKey.badgePolicies, value, "a JSON object of app → app or platform")
+                }
+                settings.badgePolicies[app] = chosen
+            }
+        }
+        if let value = values[SettingKey.muted] {
+            guard case .object(let object)? = try? JSON.parse(Array(value.utf8)) else {
+                throw invalid(SettingKey.muted, value, "a JSON object of app → milliseconds or null")
+            }
+            for (app, end) in object.members {
+                switch end {
+                case .null: settings.muted[app] = .some(nil)
+                case .number(let number):
+                    guard let milliseconds = Int64(number.text) else { throw invalid(SettingKey.muted, value, "whole milliseconds") }
+                    settings.muted[app] = .some(Date(millisecondsSince1970: milliseconds))
+                default: throw invalid(SettingKey.muted, value, "a JSON object of app → milliseconds or null")
+                }
+            }
+        }
+        if let value = values[SettingKey.quiet], value != "off" {
+            guard let quiet = QuietHours(value) else { throw invalid(SettingKey.quiet, value, "HH:MM-HH:MM or off") }
+            settings.quiet = quiet
         }
         return settings
     }

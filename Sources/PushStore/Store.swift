@@ -184,6 +184,17 @@ public final class Store {
         case .insert(let message):
             try insert(message)
             if !message.held && !message.read { countUnread(message.app, by: 1) }
+        case .expire(let ids):
+            for id in ids {
+                try writes.expire.bind(id, at: 1)
+                try writes.expire.run()
+            }
+            listingChanges += 1
+        case .replace(let message, let wasRead):
+            try replace(message)
+            listingChanges += 1
+            // The unread count follows the row: read → unread +1, unread → read (silent) −1.
+            if wasRead != message.read { countUnread(message.app, by: message.read ? -1 : 1) }
         case .markRead(let ids):
             for app in try returning(writes.markRead, for: ids, { row in row.string(at: 0) }) {
                 countUnread(app ?? "", by: -1)
@@ -229,6 +240,13 @@ public final class Store {
             try setting(SettingKey.appState, settings.appState.rawValue)
             try setting(SettingKey.dropped, String(settings.dropped))
             try setting(SettingKey.badgeSync, settings.badgeSync ? "true" : "false")
+            let policies = JSONObject(settings.badgePolicies.sorted { $0.key < $1.key }.map { (key: $0.key, value: .string($0.value.rawValue)) })
+            try setting(SettingKey.badgePolicies, JSON.object(policies).compactText)
+            let muted = JSONObject(settings.muted.sorted { $0.key < $1.key }.map { entry in
+                (key: entry.key, value: entry.value.map { JSON.number(JSONNumber($0.millisecondsSince1970)) } ?? .null)
+            })
+            try setting(SettingKey.muted, JSON.object(muted).compactText)
+            try setting(SettingKey.quiet, settings.quiet?.description ?? "off")
         case .device(let device):
             try writes.device.bind(device.token, at: 1)
             try writes.device.bind(device.app, at: 2)
@@ -295,9 +313,39 @@ public final class Store {
         statement.stage(message.taskId, at: 13)
         statement.stage(message.msgId, at: 14)
         statement.stage(message.payload, at: 15)
-        statement.stage(message.via.rawValue, at: 16)
-        statement.stage(message.token, at: 17)
-        statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 18)
+        statement.stage(message.collapseId, at: 16)
+        statement.stage(message.threadId, at: 17)
+        try statement.bind(message.silent, at: 18)
+        statement.stage(message.interruption, at: 19)
+        try statement.bind(message.expired, at: 20)
+        statement.stage(message.via.rawValue, at: 21)
+        statement.stage(message.token, at: 22)
+        statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 23)
+        try statement.runStaged()
+    }
+
+    /// Writes `message` over the stored one with its id (a collapse-id replacement).
+    private func replace(_ message: Message) throws(SQLiteError) {
+        let statement = writes.replace
+        try statement.bind(message.id, at: 1)
+        try statement.bind(message.read, at: 7)
+        try statement.bind(message.offline, at: 8)
+        try statement.bind(message.receivedAt.millisecondsSince1970, at: 9)
+        try statement.bind(message.silent, at: 15)
+        statement.stage(message.channel.rawValue, at: 2)
+        statement.stage(message.title, at: 3)
+        statement.stage(message.subtitle, at: 4)
+        statement.stage(message.body, at: 5)
+        statement.stage(message.url, at: 6)
+        statement.stage(message.taskId, at: 10)
+        statement.stage(message.msgId, at: 11)
+        statement.stage(message.payload, at: 12)
+        statement.stage(message.collapseId, at: 13)
+        statement.stage(message.threadId, at: 14)
+        statement.stage(message.interruption, at: 16)
+        statement.stage(message.via.rawValue, at: 17)
+        statement.stage(message.token, at: 18)
+        statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 19)
         try statement.runStaged()
     }
 

@@ -58,6 +58,8 @@ public enum BannerView {
         let message = banner.message
         var right = RelativeTime.describe(message.receivedAt, now: date, timeZone: timeZone)
         if banner.count > 1 { right += "  +\(banner.count - 1)" }
+        // Paused (pointer over it, or focused with Tab): it stays until let go.
+        if !banner.pauses.isEmpty { right = (banner.pauses.contains(.focus) ? "focused · paused  " : "paused  ") + right }
         right = " \(right) "
         let title = Sanitize.inert(message.title ?? message.subtitle ?? "")
         let left = " ■ " + Sanitize.inert(message.app) + (title.isEmpty ? "" : " · " + title) + " "

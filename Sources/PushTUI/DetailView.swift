@@ -21,14 +21,14 @@ public enum DetailView {
     static let labelWidth = 11
 
     public static func render(into grid: inout Grid, area: Rect, message: Message?, callback: String,
-                              scroll: Int, date: Date, timeZone: TimeZone) {
+                              scroll: Int, date: Date, timeZone: TimeZone, badgeNote: String = "") {
         guard !area.isEmpty else { return }
         guard let message else {
             grid.put("This message is gone (deleted).  Esc goes back.", x: area.x + 1, y: area.y,
                      maxWidth: area.width - 1, style: Style(.dim, dim: true))
             return
         }
-        let all = lines(for: message, callback: callback, width: area.width, date: date, timeZone: timeZone)
+        let all = lines(for: message, callback: callback, width: area.width, date: date, timeZone: timeZone, badgeNote: badgeNote)
         let first = min(max(0, scroll), max(0, all.count - area.height))
         for (row, line) in all.dropFirst(first).prefix(area.height).enumerated() {
             let x = area.x + 1 + line.indent
@@ -44,7 +44,7 @@ public enum DetailView {
 
     /// The detail's lines at `width`. The callback takes one line (cut), so the count does not depend on it.
     public static func lines(for message: Message, callback: String, width: Int, date: Date,
-                             timeZone: TimeZone) -> [Line] {
+                             timeZone: TimeZone, badgeNote: String = "") -> [Line] {
         let room = max(1, width - 2)
         let valueRoom = max(1, room - labelWidth)
         let label = Style(.dim, dim: true)
@@ -80,6 +80,9 @@ public enum DetailView {
         field("msgId", message.msgId)
         result.append(Line("callback".padded(toColumns: labelWidth)
             + Sanitize.inert(callback.isEmpty ? "—" : callback).cut(toColumns: valueRoom)))
+        // The app's badge policy and, when the ledgers drift, the SDK call that would fix it.
+        result.append(Line("badge".padded(toColumns: labelWidth)
+            + Sanitize.inert(badgeNote.isEmpty ? "—" : badgeNote).cut(toColumns: valueRoom)))
         if message.via != .socket {
             field("via", message.via.rawValue)
             field("token", message.token)

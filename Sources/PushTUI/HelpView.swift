@@ -14,6 +14,7 @@ public enum HelpView {
         ("f", "app state: foreground → background → terminated"),
         ("d", "delete the selected message"),
         ("o", "open the banner's message"),
+        ("Tab", "focus the banner: its timer pauses"),
         ("/", "filter (Esc clears)"),
         ("?", "this help"),
         ("q", "quit"),

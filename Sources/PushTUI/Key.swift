@@ -14,4 +14,6 @@ public enum Mouse: Sendable, Equatable {
     case click(x: Int, y: Int)
     case wheelUp
     case wheelDown
+    /// The pointer moved to (`x`, `y`) (terminals in any-motion mode report it).
+    case move(x: Int, y: Int)
 }

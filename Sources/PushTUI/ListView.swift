@@ -29,8 +29,10 @@ public enum ListView {
     static func summaryParts(of message: Message) -> [String] {
         let title = message.title.map(Sanitize.inert) ?? ""
         let body = (message.body ?? message.subtitle).map(Sanitize.inert) ?? ""
-        if title.isEmpty { return [body.isEmpty ? "(no text)" : body] }
-        return body.isEmpty ? [title] : [title, " — ", body]
+        // A silent push is listed as one (issue 13): nothing was shown to the user.
+        let mark = message.expired ? ["[expired] "] : message.silent ? ["[silent] "] : []
+        if title.isEmpty { return mark + [body.isEmpty ? (message.silent ? "background fetch" : "(no text)") : body] }
+        return mark + (body.isEmpty ? [title] : [title, " — ", body])
     }
 
     /// Where each column starts at a given width.

@@ -20,6 +20,15 @@ extension Screen {
         let bannerUp = !bannerArea.isEmpty
 
         if key == .resize { return [] }
+        // The banner's timer pauses while the pointer is over it or it has the focus (Tab).
+        if case .mouse(.move(let x, let y)) = key {
+            guard let banner = inbox.banner else { return [] }
+            let over = bannerUp && bannerArea.contains(x: x, y: y)
+            return over != banner.pauses.contains(.pointer) ? [.send(.pauseBanner(.pointer, over))] : []
+        }
+        if key == .tab, bannerUp, let banner = inbox.banner {
+            return [.send(.pauseBanner(.focus, !banner.pauses.contains(.focus)))]
+        }
         if case .mouse(.click(let x, let y)) = key, bannerUp, bannerArea.contains(x: x, y: y) {
             return openBanner(inbox)
         }

@@ -16,14 +16,15 @@ extension Screen {
                        callback: (Message) -> String = { _ in "" }) -> Grid {
         var grid = Grid(size)
         let layout = self.layout
-        HeaderView.render(into: &grid, area: layout.header, inbox: inbox)
+        HeaderView.render(into: &grid, area: layout.header, inbox: inbox, date: date)
         switch view {
         case .list:
             ListView.render(into: &grid, area: layout.body, screen: self, date: date)
         case .detail:
             DetailView.render(into: &grid, area: layout.body, message: detailMessage,
                               callback: detailMessage.map(callback) ?? "", scroll: detailScroll,
-                              date: date, timeZone: timeZone)
+                              date: date, timeZone: timeZone,
+                              badgeNote: detailMessage.map { inbox.badgeNote(for: $0.app) } ?? "")
         }
         FooterView.render(into: &grid, area: layout.footer, screen: self)
         if helpShown { HelpView.render(into: &grid, area: layout.body) }

@@ -41,6 +41,7 @@ public enum CursesKeys {
         if pd_mouse_is_click(state) != 0 { return .mouse(.click(x: Int(x), y: Int(y))) }
         if pd_mouse_is_wheel_up(state) != 0 { return .mouse(.wheelUp) }
         if pd_mouse_is_wheel_down(state) != 0 { return .mouse(.wheelDown) }
+        if pd_mouse_is_move(state) != 0 { return .mouse(.move(x: Int(x), y: Int(y))) }
         return nil
     }
 }

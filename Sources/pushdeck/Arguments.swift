@@ -83,6 +83,22 @@ struct Arguments {
         return value
     }
 
+    /// Removes `--name` with its value when the next token is one of `values` (or `--name=VALUE`):
+    /// nil when absent, `.some(nil)` when given alone.
+    mutating func optionalValue(_ name: String, values: [String]) throws(UsageError) -> String?? {
+        guard let index = tokens.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) else { return nil }
+        let token = tokens.remove(at: index)
+        if token.hasPrefix(name + "=") {
+            let value = String(token.dropFirst(name.count + 1))
+            guard values.contains(value) else {
+                throw UsageError("\(name) takes \(values.joined(separator: " or ")), not '\(value)'", command: command)
+            }
+            return .some(value)
+        }
+        if index < tokens.count, values.contains(tokens[index]) { return .some(tokens.remove(at: index)) }
+        return .some(nil)
+    }
+
     /// An integer option, checked against a range.
     mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = try option(name) else { return nil }

@@ -19,6 +19,10 @@ enum ClientCommands {
         let title = try arguments.option("--title")
         let body = try arguments.option("--body")
         let badge = try arguments.intOption("--badge", in: 0...Int(Int32.max))
+        // Issue 13: apns-collapse-id, apns-push-type and apns-priority, as the request's fields.
+        let collapseId = try arguments.option("--collapse-id")
+        let pushType = try arguments.option("--push-type")
+        let priority = try arguments.intOption("--priority", in: 1...10)
         let files = try arguments.positionals()
         guard files.count <= 1 else {
             throw UsageError("send takes one FILE (or '-' for standard input), not \(files.count)", command: "send")
@@ -42,7 +46,8 @@ enum ClientCommands {
         for payload in payloads {
             // The payload goes in as written, so the stored text is the file's, byte for byte.
             let request = Request.push(PushRequest(
-                payloadText: String(decoding: payload, as: UTF8.self), app: app, channel: channel, offline: offline))
+                payloadText: String(decoding: payload, as: UTF8.self), app: app, channel: channel, offline: offline,
+                collapseId: collapseId, pushType: pushType, priority: priority))
             try client.send(request.wireLine)
             let reply = try client.readReply()
             if reply["ok"] == .bool(true) {
@@ -127,6 +132,11 @@ enum ClientCommands {
         let sync = try arguments.option("--sync")
         let watch = arguments.flag("--watch")
         let server = arguments.flag("--server")
+        let policy = try arguments.optionalValue("--policy", values: BadgePolicy.allCases.map(\.rawValue))
+        let sdk = try arguments.option("--sdk")
+        if policy != nil || sdk != nil {
+            return try badgeVerb(socket: socket, app: app, policy: policy, sdk: sdk, other: set != nil || clear || sync != nil || watch, &arguments)
+        }
         try arguments.finish()
         guard set == nil || !clear else { throw UsageError("--set and --clear cannot be used together", command: "badge") }
         let client = try SocketClient(path: socket)
@@ -155,6 +165,97 @@ enum ClientCommands {
                 writeLine(String(value))
             }
         }
+    }
+
+    /// `badge --policy [P]` (prints the policy) and `badge --sdk SDK CALL [N]` (prints the icon).
+    private static func badgeVerb(
+        socket: String, app: String?, policy: String??, sdk: String?, other: Bool, _ arguments: inout Arguments
+    ) throws -> Int32 {
+        guard !other else { throw UsageError("--policy and --sdk go alone (with --app), without --set, --clear, --sync or --watch", command: "badge") }
+        if let policy {
+            guard sdk == nil else { throw UsageError("--policy and --sdk cannot be used together", command: "badge") }
+            try arguments.finish()
+            let request = Request.badgePolicy(app: app, policy.flatMap(BadgePolicy.init(rawValue:)))
+            let reply = try expectOK(SocketClient(path: socket).request(request))
+            writeLine(reply["policy"]?.stringValue ?? "")
+            return 0
+        }
+        let words = try arguments.positionals()
+        guard let name = sdk, let chosen = SDKBadgeCall.SDK(rawValue: name) else {
+            throw UsageError("--sdk takes jpush, getui or ios, not '\(sdk ?? "")'", command: "badge")
+        }
+        guard let call = words.first, words.count <= 2 else {
+            throw UsageError("--sdk \(name) needs a CALL (like setBadge) and, for the set calls, a number N", command: "badge")
+        }
+        var value: Int?
+        if words.count == 2 {
+            guard let number = Int(words[1]), (0...Request.maxBadge).contains(number) else {
+                throw UsageError("the badge number is a whole number ≥ 0, not '\(words[1])'", command: "badge")
+            }
+            value = number
+        }
+        // The SDK's own refusal (an unknown call, a missing number) is the server's answer: exit 1.
+        let sdkCall: SDKBadgeCall
+        do {
+            sdkCall = try SDKBadgeCall(sdk: chosen, call: call, value: value)
+        } catch {
+            throw Failure.refused(error.message)
+        }
+        let reply = try expectOK(SocketClient(path: socket).request(Request.sdkBadge(app: app, sdkCall)))
+        writeLine(String(reply["badge"]?.intValue ?? 0))
+        return 0
+    }
+
+    /// `mute APP [--for DURATION]` and `unmute APP` (issue 13): prints the reply line.
+    static func mute(_ arguments: inout Arguments) throws -> Int32 {
+        let command = arguments.command
+        let socket = try socketPath(&arguments)
+        let duration = command == "mute" ? try arguments.option("--for") : nil
+        let words = try arguments.positionals()
+        guard words.count == 1, let app = words.first, !app.isEmpty else {
+            throw UsageError("\(command) takes one APP (like com.example.shop)", command: command)
+        }
+        var seconds: Int?
+        if let duration {
+            guard let parsed = Self.seconds(of: duration) else {
+                throw UsageError("--for takes a duration like 90s, 30m, 1h or 2d, not '\(duration)'", command: command)
+            }
+            seconds = parsed
+        }
+        let request: Request = command == "mute" ? .mute(app: app, seconds: seconds) : .unmute(app: app)
+        let reply = try expectOK(SocketClient(path: socket).request(request))
+        writeLine(JSON.object(reply).compactText)
+        return 0
+    }
+
+    /// `90s`, `30m`, `1h`, `2d` (or bare seconds) in seconds.
+    static func seconds(of duration: String) -> Int? {
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var digits = Substring(duration)
+        var unit = 1
+        if let last = digits.last, let factor = units[last] {
+            unit = factor
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value > 0, value <= 366 * 86_400 / unit else { return nil }
+        return value * unit
+    }
+
+    /// `quiet [HH:MM-HH:MM | off]`: prints the quiet hours (or off) alone.
+    static func quiet(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let words = try arguments.positionals()
+        guard words.count <= 1 else { throw UsageError("quiet takes HH:MM-HH:MM or off", command: "quiet") }
+        var request = Request.quiet(nil)
+        if let word = words.first {
+            guard word == "off" || QuietHours(word) != nil else {
+                throw UsageError("quiet takes HH:MM-HH:MM (24-hour local time, like 22:00-07:00) or off, not '\(word)'", command: "quiet")
+            }
+            request = .quiet(.some(QuietHours(word)))
+        }
+        let reply = try expectOK(SocketClient(path: socket).request(request))
+        writeLine(reply["quiet"]?.stringValue ?? "")
+        return 0
     }
 
     static func mode(_ arguments: inout Arguments) throws -> Int32 {

@@ -9,8 +9,12 @@ enum Help {
           pushdeck serve  [--socket P] [--db P | --memory] [--gateway [HOST:PORT]]
           pushdeck send   [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
                           [--title T] [--body B] [--badge N]
+                          [--collapse-id ID] [--push-type T] [--priority 10|5|1]
           pushdeck badge  [--app A] [--set N | --clear] [--sync on|off] [--watch]
+                          [--policy [app|platform]] [--sdk jpush|getui|ios CALL [N]]
           pushdeck mode   [on|off]
+          pushdeck mute   APP [--for DURATION] | unmute APP
+          pushdeck quiet  [HH:MM-HH:MM | off]
           pushdeck read   ID... | --all [--app A]
           pushdeck delete ID...
           pushdeck list   [--app A] [--unread] [--limit N] [--before ID] [--json]
@@ -74,10 +78,14 @@ enum Help {
         "send": """
             pushdeck send [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
                           [--title T] [--body B] [--badge N]
+                          [--collapse-id ID] [--push-type T] [--priority 10|5|1]
               Sends a push and prints the server's reply line, e.g. {"ok":true,"id":17,...}.
               FILE is an .apns file, a Getui pass-through or a JPush message (JSON, trailing commas
               allowed); '-' reads standard input, which may hold several objects one after another.
               Without FILE, --title/--body/--badge build an APNs payload.
+              --collapse-id ID  apns-collapse-id: replaces the app's earlier message with that id
+              --push-type T     apns-push-type (background: a silent push, listed without a banner)
+              --priority P      apns-priority 10, 5 or 1
             """,
         "badge": """
             pushdeck badge [--app A] [--set N | --clear] [--sync on|off] [--watch]
@@ -87,6 +95,29 @@ enum Help {
               --sync on|off  keep the server badge in step with the icon badge (default on)
               --server     print the server badge instead
               --watch      print a new line each time it changes, until ^C
+              --policy [app|platform]  set A's badge policy, or print it: 'app' (the default) adds 1
+                           per delivered message and takes 1 per read; 'platform' moves the icon only
+                           when a push says so (aps.badge, JPush ios.badge, Getui autoBadge)
+              --sdk SDK CALL [N]  an SDK's badge call, moving only the ledger its SDK moves:
+                           jpush setBadge N | resetBadge (server), getui setBadge N | resetBadge
+                           (server), getui setLocalBadge N (icon), ios setApplicationIconBadgeNumber N
+                           | setBadgeCount N (icon). Prints the icon badge.
+            """,
+        "mute": """
+            pushdeck mute APP [--for DURATION]
+              Mutes one app: its pushes are listed and counted but show no banner, for DURATION
+              (90s, 30m, 1h, 2d) or until 'pushdeck unmute APP'. time-sensitive and critical
+              pushes (aps.interruption-level) still show. Prints the reply line.
+            """,
+        "unmute": """
+            pushdeck unmute APP
+              Ends a mute. Prints the reply line.
+            """,
+        "quiet": """
+            pushdeck quiet [HH:MM-HH:MM | off]
+              Scheduled do-not-disturb in local time (across midnight when the end is earlier):
+              pushes are listed without a banner; time-sensitive and critical ones pass.
+              Prints the quiet hours, or off.
             """,
         "mode": """
             pushdeck mode [on|off]

@@ -55,6 +55,8 @@ enum Pushdeck {
             case "send": return try ClientCommands.send(&arguments)
             case "badge": return try ClientCommands.badge(&arguments)
             case "mode": return try ClientCommands.mode(&arguments)
+            case "mute", "unmute": return try ClientCommands.mute(&arguments)
+            case "quiet": return try ClientCommands.quiet(&arguments)
             case "read": return try ClientCommands.read(&arguments)
             case "delete": return try ClientCommands.delete(&arguments)
             case "list": return try ClientCommands.list(&arguments)

@@ -88,7 +88,9 @@ final class TerminalUI: ServerHost {
         case .setMode(let mode): reply = server.perform(.mode(mode))
         case .setAppState(let state): reply = server.perform(.app(state))
         case .reset(let app, let all): reply = server.perform(.reset(app: app, all: all))
-        case .push, .openBanner, .dismissBanner, .tick, .device, .key: reply = server.dispatch(event)
+        case .push, .openBanner, .dismissBanner, .tick, .setBadgePolicy, .sdkBadge, .mute, .unmute, .setQuiet, .expireHeld, .device, .key,
+             .pauseBanner:
+            reply = server.dispatch(event)
         }
         if let reply, reply["ok"] == .bool(false) {
             screen.status = reply["error"]?.stringValue

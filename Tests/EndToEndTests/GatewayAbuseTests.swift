@@ -4,7 +4,8 @@ import TestSupport
 
 /// Bad input at the gateway: each gets a protocol-correct refusal or close, and the gateway goes
 /// on serving everyone else.
-@Suite struct GatewayAbuseTests {
+// Serialized for the same reason as GatewayTests: floods and handshakes, one server at a time.
+@Suite(.serialized) struct GatewayAbuseTests {
     static let payload = #"{"aps":{"alert":"still served"}}"#
 
     /// A good client still gets its push through (and it is stored).

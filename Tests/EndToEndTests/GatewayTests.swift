@@ -3,7 +3,9 @@ import Testing
 import TestSupport
 
 /// The provider gateway through the real binary and a real port, with clients nobody here wrote.
-@Suite struct GatewayTests {
+// Serialized: each test runs a server, curl and openssl; a dozen at once starved the timing-sensitive
+// screen tests running beside them on a 2-core machine.
+@Suite(.serialized) struct GatewayTests {
     static let payload = #"{"aps":{"alert":{"title":"Gateway","body":"via the gateway"}}}"#
 
     @Test(arguments: [

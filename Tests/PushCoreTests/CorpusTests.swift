@@ -95,13 +95,27 @@ struct CorpusTests {
         let android = try decode("real-world", "jpush-jpush-jpush-phonegap-plugin-Common_detail_api-android-notification-event.json")
         #expect(android.title == "title" && android.body == "ding")
 
+        // Issue 13: the notification is an APNs one (its iOS part, never Android's title, and
+        // the "+1" badge), and the message a second, pass-through one.
         let jpushREST = try decode("real-world", "jpush-jpush-jpush-docs-rest_api_v3_push-full-example.json")
-        #expect(jpushREST.title == "Send to Android" && jpushREST.body == "Hi, JPush!")
+        #expect(jpushREST.channel == .apns && jpushREST.title == nil && jpushREST.body == "Hi, JPush!")
+        #expect(jpushREST.badge == .autoAdd(1))
+        let inApp = try #require(jpushREST.also.first)
+        #expect(jpushREST.also.count == 1)
+        #expect(inApp.channel == .transparent && inApp.title == "msg" && inApp.body == "Hi,JPush" && inApp.badge == nil)
         let broadcast = try decode("real-world", "jpush-jpush-jpush-docs-rest_api_v3_push-broadcast-example.json")
-        #expect(broadcast.body == "Hi, JPush!")
+        #expect(broadcast.channel == .apns && broadcast.body == "Hi, JPush!" && broadcast.also.isEmpty)
 
         let getuiREST = try decode("real-world", "getui-docs.getui.com-rest_v2-push-toSingle-example.json")
         #expect(getuiREST.title == "请填写通知标题" && getuiREST.body == "请填写通知内容" && getuiREST.url == "https//:xxx")
+        #expect(getuiREST.channel == .apns)
+        #expect(jpushREST.collapseId == "jiguang_test_201706011100" && inApp.collapseId == nil)
+
+        // Issue 13: what else the platform reads from these files.
+        #expect(try decode("lenient", "apns-Viranchee-SwiftDemoProjects-silentNotification.apns").silent)
+        #expect(try decode("real-world", "apns-vietnguyentuan2019-KMPTaskManager-push.apns").silent)
+        #expect(try decode("real-world", "apns-marcossevilla-landmarks-PushNotificationPayload.apns").threadId == "5280")
+        #expect(try !decode("real-world", "apns-republik-app-notification.apns").silent)
 
         let getuiRoom = try decode("real-world", "getui-GetuiLaboratory-react-native-getui-issue66-android-payload.json")
         #expect(getuiRoom.body == #"{"roomId":15152}"#)

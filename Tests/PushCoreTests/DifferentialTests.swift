@@ -62,6 +62,14 @@ struct DifferentialTests {
         #"{"Simulator Target Bundle":"","appId":"a.b"}"#,
         #"{"push_message":{"notification":{"title":"t","body":"b","url":"u"},"transmission":"{\"title\":\"x\"}"}}"#,
         #"{"notification":{"alert":"A","ios":{"alert":{"title":"t","body":"b"},"extras":{"url":"u"}},"android":{"title":"at","alert":"ab"}},"message":{"title":"m","msg_content":"mc","extras":{"url":"mu"}}}"#,
+        #"{"notification":{"alert":"A","ios":{"alert":"i","badge":"+2"}},"message":{"msg_content":"m"}}"#,
+        #"{"notification":{"ios":{"badge":"-1"}},"autoBadge":"3"}"#,
+        #"{"notification":{"ios":{"badge":1.5}}}"#,
+        #"{"notification":{"ios":{"badge":true}},"push_channel":{"ios":{"auto_badge":false}}}"#,
+        #"{"notification":{"ios":{"badge":"7"}},"message":"text"}"#,
+        #"{"push_message":{"transmission":"{\"title\":\"T\"}"},"push_channel":{"ios":{"aps":{"alert":{"title":"a"}},"auto_badge":"+1"}}}"#,
+        #"{"push_channel":{"ios":{"aps":{"alert":"x"},"payload":"{\"url\":\"u\"}","auto_badge":"-2"}},"url":"top"}"#,
+        #"{"push_message":{"notification":{"title":"n"},"transmission":"t"},"notification":{"alert":"j"}}"#,
         #"{"title":"\u00e9\u0301","content":"\ud83d\ude00","extras":{"url":""}}"#,
         "{\"aps\":{\"alert\":\"\(String(repeating: "x", count: 50))\"},\"autoBadge\":\"\(String(repeating: "y", count: 50))\"}",
         #"[1,2,]"#, #"{"a":1,}"#, #"{"a":[1,,2]}"#, "{\"a\":\"\u{7}\"}", "{\"a\":\"\\u12\"}", #"{"a":"\ud800"}"#,
@@ -144,13 +152,13 @@ struct PayloadGenerator {
 
     static let topKeys = [
         "aps", "aps", "payload", "taskId", "msgId", "_j_msgid", "offLine", "autoBadge", "url", "title", "subtitle",
-        "content", "message", "alert", "body", "extras", "push_message", "notification", "Simulator Target Bundle",
+        "content", "message", "alert", "body", "extras", "push_message", "notification", "push_channel", "Simulator Target Bundle",
         "Simulate Target Bundle", "appId", "appKey", "app\u{212A}ey", #"\u0061ps"#, "orderId",
     ]
     static let innerKeys = [
         "alert", "alert", "badge", "title", "subtitle", "body", "title-loc-key", "title-loc-args", "subtitle-loc-key",
         "subtitle-loc-args", "loc-key", "loc-args", "url", "content", "mid", "transmission", "notification", "ios",
-        "android", "extras", "msg_content", "sound", "t\u{0301}itle",
+        "android", "extras", "msg_content", "sound", "t\u{0301}itle", "aps", "auto_badge", "payload",
     ]
     static let scalars = [
         "null", "true", "false", "0", "1", "-1", "7", "2147483647", "2147483648", "1.5", "1e3", "-0",

@@ -36,7 +36,20 @@ struct RequestEncodeTests {
         .key(.add(ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "-----BEGIN PRIVATE KEY-----\nx\n"))),
         .key(.add(ProviderKey(id: "appid", vendor: .getui, appKey: "k", secret: "s"))),
         .key(.list), .key(.remove(id: "ABC123DEFG")),
+        // Issue 13.
+        .push(PushRequest(payloadText: #"{"aps":{"content-available":1}}"#, app: "a", collapseId: "c-1", pushType: "background", priority: 5)),
+        .badgePolicy(app: "com.example.shop", .platform), .badgePolicy(app: nil, .app), .badgePolicy(app: "a", nil),
+        .sdkBadge(app: "a", Self.call(.jpush, "setBadge", 0)), .sdkBadge(app: nil, Self.call(.jpush, "resetBadge", nil)),
+        .sdkBadge(app: "a", Self.call(.getui, "setLocalBadge", 3)),
+        .mute(app: "a", seconds: nil), .mute(app: "a", seconds: 3600), .unmute(app: "a"),
+        .quiet(nil), .quiet(.some(nil)), .quiet(.some(QuietHours(start: 1320, end: 420))),
     ]
+
+    /// An SDK call known to exist (the test's own table).
+    static func call(_ sdk: SDKBadgeCall.SDK, _ name: String, _ value: Int?) -> SDKBadgeCall {
+        // swiftlint:disable:next force_try — a test table of calls that exist
+        try! SDKBadgeCall(sdk: sdk, call: name, value: value)
+    }
 
     @Test(arguments: requests)
     func roundTrips(_ request: Request) throws {

@@ -7,6 +7,19 @@ import TestSupport
 
 /// The WAL is copied back into the database and cut down again after a burst of commits.
 @Suite struct CheckpointTests {
+    /// The thread opens its connection when it starts, which on a busy machine can be after the
+    /// file was removed: it must then idle, not make a new empty database at the path.
+    @Test func aThreadStartingAfterTheFileIsGoneCreatesNothing() throws {
+        let folder = TempFolder()
+        let path = folder.file("gone.sqlite")
+        let checkpointer = Checkpointer(path: path, synchronousPragma: "NORMAL")
+        let deadline = Date().addingTimeInterval(10)
+        while checkpointer.failure == nil && Date() < deadline { usleep(1_000) }
+        checkpointer.stop()
+        #expect(checkpointer.failure != nil)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func manySmallCommitsDoNotLeaveAGrowingWAL() throws {
         let folder = TempFolder()
         let path = folder.file("inbox.sqlite")

@@ -171,6 +171,60 @@ import TestSupport
         }
     }
 
+    @Test("issue 13: policies, mute and quiet hours round-trip", arguments: StoreKind.allCases)
+    func fidelitySettingsRoundTrip(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        let settings = InboxSettings(
+            badgePolicies: ["a": .platform], muted: ["a": Date?.none, "b": Date(millisecondsSince1970: 1_764_500_000_000)],
+            quiet: QuietHours(start: 22 * 60, end: 7 * 60))
+        try store.write([.settings(settings)])
+        #expect(try store.loadInbox().settings == settings)
+        try store.write([.settings(InboxSettings())])
+        #expect(try store.loadInbox().settings == InboxSettings())
+    }
+
+    @Test("issue 13: a replacement keeps the row and the unread count right", arguments: StoreKind.allCases)
+    func replaceWritesOverTheRowAndKeepsUnreadRight(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        var first = Samples.message(1)
+        first.collapseId = "c"
+        try store.write([.insert(first), .insert(Samples.message(2))])
+        #expect(try store.message(app: first.app, collapseId: "c")?.id == 1)
+        #expect(try store.loadInbox().unread == ["com.example.shop": 2])
+
+        var silent = first
+        silent.body = "silent now"
+        silent.silent = true
+        silent.read = true
+        try store.write([.replace(silent, wasRead: false)])
+        #expect(try store.message(id: 1) == silent)
+        #expect(try store.loadInbox().unread == ["com.example.shop": 1])
+
+        var again = silent
+        again.silent = false
+        again.read = false
+        again.threadId = "t"
+        again.interruption = "time-sensitive"
+        try store.write([.replace(again, wasRead: true)])
+        #expect(try store.message(id: 1) == again)
+        #expect(try store.loadInbox().unread == ["com.example.shop": 2])
+        #expect(try store.page(ListQuery()).map(\.id) == [2, 1])
+    }
+
+    @Test("issue 13: an expired held message is listed read and expired", arguments: StoreKind.allCases)
+    func expireListsAHeldMessageAsExpired(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        try store.write([.insert(Samples.message(1, channel: .transparent, held: true))])
+        try store.write([.expire([1])])
+        let expired = try #require(try store.message(id: 1))
+        #expect(expired.expired && expired.read && !expired.held)
+        #expect(try store.loadInbox().held.isEmpty)
+        #expect(try store.loadInbox().unread == [:])
+    }
+
     @Test(arguments: StoreKind.allCases)
     func lookupsKeepTheAskedOrderAcrossChunks(kind: StoreKind) throws {
         let folder = TempFolder()

@@ -69,6 +69,22 @@ struct ScreenKeyTests {
         #expect(press([.char("q")], on: &screen) == [.quit])
     }
 
+    @Test("issue 13: Tab focuses the banner and the pointer over it pauses its timer")
+    func bannerPauseKeys() {
+        var screen = loaded()
+        var inbox = SampleMessages.sampleInbox()
+        #expect(press([.tab], on: &screen, inbox: inbox).isEmpty, "no banner: Tab does nothing")
+        #expect(press([.mouse(.move(x: 10, y: 1))], on: &screen, inbox: inbox).isEmpty)
+        inbox.banner = Banner(message: messages[0], enteredAt: .zero, shownAt: .zero)
+        #expect(press([.tab], on: &screen, inbox: inbox, phase: .shown) == [.send(.pauseBanner(.focus, true))])
+        #expect(press([.mouse(.move(x: 10, y: 1))], on: &screen, inbox: inbox, phase: .shown) == [.send(.pauseBanner(.pointer, true))])
+        inbox.banner?.pauses = [.focus, .pointer]
+        #expect(press([.tab], on: &screen, inbox: inbox, phase: .shown) == [.send(.pauseBanner(.focus, false))])
+        #expect(press([.mouse(.move(x: 10, y: 2))], on: &screen, inbox: inbox, phase: .shown).isEmpty, "still over it")
+        #expect(press([.mouse(.move(x: 10, y: 12))], on: &screen, inbox: inbox, phase: .shown) == [.send(.pauseBanner(.pointer, false))])
+        #expect(screen.view == .list)
+    }
+
     @Test func bannerKeys() {
         var screen = loaded()
         var inbox = SampleMessages.sampleInbox()

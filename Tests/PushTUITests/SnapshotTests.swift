@@ -54,6 +54,36 @@ struct SnapshotTests {
     }
 
     @Test(arguments: sizes)
+    func headerWithPlatformBadgePolicy(size: Size) {
+        var grid = Grid(width: size.width, height: 1)
+        var inbox = SampleMessages.sampleInbox()
+        inbox.settings.badgePolicies = ["com.example.shop": .platform]
+        HeaderView.render(into: &grid, area: grid.bounds, inbox: inbox)
+        check(grid, name("header-platform", size))
+    }
+
+    @Test(arguments: sizes)
+    func headerWithMuteAndQuietHours(size: Size) {
+        var grid = Grid(width: size.width, height: 1)
+        var inbox = SampleMessages.sampleInbox()
+        inbox.settings.muted = ["com.example.news": Date?.none]
+        inbox.settings.quiet = QuietHours(start: 22 * 60, end: 7 * 60)
+        HeaderView.render(into: &grid, area: grid.bounds, inbox: inbox)
+        check(grid, name("header-mute-quiet", size))
+    }
+
+    @Test(arguments: sizes)
+    func bannerFocusedAndPaused(size: Size) {
+        var paused = banner()
+        paused.pauses = [.focus]
+        paused.pausedAt = Instant(seconds: 1)
+        var inbox = SampleMessages.sampleInbox()
+        inbox.banner = paused
+        let grid = screen(size).render(inbox: inbox, now: Instant(seconds: 1), date: SampleMessages.now, bannerPhase: .shown)
+        check(grid, name("banner-paused", size))
+    }
+
+    @Test(arguments: sizes)
     func headerPlain(size: Size) {
         var grid = Grid(width: size.width, height: 1)
         HeaderView.render(into: &grid, area: grid.bounds, inbox: SampleMessages.sampleInbox())

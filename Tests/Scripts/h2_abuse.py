@@ -91,7 +91,7 @@ def settings_flood(port):
     sock.settimeout(3)
     sent = 0
     try:
-        for _ in range(200):
+        for _ in range(100):
             sock.sendall(frame * 1000)
             sent += 1000
     except (BrokenPipeError, ConnectionResetError, socket.timeout):

@@ -75,7 +75,7 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Starts a server and waits until it answers `ping` (up to 10 s).
     /// `shellPrefix`: shell commands run before the server is exec'd in the same process (a
-    /// `ulimit`, a `trap`), so its pid is still the server's.
+    /// `ulimit`, a `trap`), so its pid is still the server's. `environment` is added to the server's.
     public init(
         folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false, shellPrefix: String? = nil,
         environment: [String: String] = [:]

@@ -34,6 +34,12 @@ public final class TmuxSession: @unchecked Sendable {
         try sendMouse(button: 3, x: x, y: y)
     }
 
+    /// The pointer moved to (`x`, `y`) with no button down: the motion report of any-motion
+    /// mouse mode (1003), button code 3 plus the motion flag 32.
+    public func move(x: Int, y: Int) throws {
+        try sendMouse(button: 35, x: x, y: y)
+    }
+
     /// One notch of the mouse wheel at (`x`, `y`).
     public func wheel(up: Bool, x: Int, y: Int) throws {
         try sendMouse(button: up ? 64 : 65, x: x, y: y)

@@ -41,7 +41,8 @@ public struct APNsRoutes: GatewayRoutes {
             // The payload as the route's check parsed it: the inbox's decoder reads it in place.
             let push = PushRequest(
                 payloadText: accepted.payloadText, app: accepted.app, channel: .apns, parsed: accepted.parsed,
-                via: .apns, token: accepted.token, headers: headers)
+                collapseId: headers["apns-collapse-id"], pushType: headers["apns-push-type"],
+                priority: headers["apns-priority"].flatMap { Int($0) }, via: .apns, token: accepted.token, headers: headers)
             return .request(.push(push)) { reply in
                 guard reply["ok"] == .bool(true) else {
                     // The store failed (or the inbox refused what the route let through): Apple's 500.

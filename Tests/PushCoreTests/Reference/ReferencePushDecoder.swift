@@ -83,15 +83,59 @@ struct ReferencePushDecoder: Sendable {
         }
         try content.readGetui(payload, isAPNs: aps != nil)
         if aps == nil { content.readCustomMessage(payload) }
-        if content.url == nil { content.url = ReferencePushContent.looseText(payload["url"]) }
+
+        // Issue 13: push-API bodies name their own channels (written apart from PushDecoder's
+        // version, from the JPush v3 and Getui v2 documents, so the two check each other).
+        var messages: [(Channel, ReferencePushContent)]
+        if aps == nil, let split = try content.split(payload) {
+            messages = split
+        } else {
+            messages = [(aps != nil ? .apns : .transparent, content)]
+        }
+        if let wanted = request.channel {
+            let match = messages.first(where: { $0.0 == wanted }) ?? messages[0]
+            messages = [(wanted, match.1)]
+        }
 
         let named = try Self.app(of: payload)
-        return Push(
-            app: request.app ?? named ?? Self.defaultApp,
-            channel: request.channel ?? (aps != nil ? .apns : .transparent),
-            title: content.title, subtitle: content.subtitle, body: content.body, url: content.url,
-            taskId: content.taskId, msgId: content.msgId, offline: request.offline || content.offline,
-            badge: content.badge, payload: request.payloadText)
+        var pushes: [Push] = []
+        var jpushCollapseId: String?
+        if aps == nil, case .object? = payload["notification"], case .object(let options)? = payload["options"] {
+            jpushCollapseId = ReferencePushContent.looseText(options["apns_collapse_id"])
+        }
+        for (channel, shown) in messages {
+            var push = Push(
+                app: request.app ?? named ?? Self.defaultApp,
+                channel: channel,
+                title: shown.title, subtitle: shown.subtitle, body: shown.body,
+                url: shown.url ?? ReferencePushContent.looseText(payload["url"]),
+                taskId: shown.taskId, msgId: shown.msgId, offline: request.offline || shown.offline,
+                badge: shown.badge, payload: request.payloadText)
+            push.priority = request.priority
+            if channel == .apns {
+                // Issue 13: the dictionaries an APNs notification is presented by, first one first.
+                let looks = aps.flatMap { if case .object(let object) = $0 { [object] } else { nil } } ?? shown.looks
+                push.collapseId = request.collapseId ?? jpushCollapseId
+                push.threadId = looks.lazy.compactMap { ReferencePushContent.looseText($0["thread-id"]) }.first
+                push.interruption = looks.lazy.compactMap { look -> InterruptionLevel? in
+                    guard case .string(let name)? = look["interruption-level"] else { return nil }
+                    return InterruptionLevel(rawValue: name)
+                }.first
+                let available = looks.contains { look in
+                    switch look["content-available"] {
+                    case .bool(true)?: true
+                    case .number(let number)?: number.int == 1
+                    default: false
+                    }
+                }
+                let shows = shown.title != nil || shown.subtitle != nil || shown.body != nil
+                push.silent = request.pushType == "background" || (available && !shows)
+            }
+            pushes.append(push)
+        }
+        var first = pushes.removeFirst()
+        first.also = pushes
+        return first
     }
 
     /// The app the payload names, if it names one.
@@ -118,10 +162,12 @@ struct ReferencePushContent {
     var url: String?
     var taskId: String?
     var msgId: String?
+    /// JPush `notification.ios` and Getui `push_channel.ios.aps`, as read (issue 13).
+    var looks: [JSONObject] = []
     var offline = false
     var badge: BadgeDirective?
 
-    private mutating func fill(title: String? = nil, subtitle: String? = nil, body: String? = nil, url: String? = nil) {
+    mutating func fill(title: String? = nil, subtitle: String? = nil, body: String? = nil, url: String? = nil) {
         if self.title == nil { self.title = title }
         if self.subtitle == nil { self.subtitle = subtitle }
         if self.body == nil { self.body = body }
@@ -209,7 +255,7 @@ struct ReferencePushContent {
     }
 
     /// Getui's `payload` string: an STPushModel JSON object (seed 004), else the text itself.
-    private mutating func readGetuiMessage(_ text: String) {
+    mutating func readGetuiMessage(_ text: String) {
         if text.first == "{", case .object(let model)? = try? ReferenceJSONParser.parse(Array(text.utf8)) {
             let before = (title, body, url)
             readPushModel(model)
@@ -231,8 +277,8 @@ struct ReferencePushContent {
     }
 
     /// Getui `autoBadge`: "+N" / "-N" move the server badge, "N" sets it.
-    static func autoBadge(_ value: JSON) throws(WireError) -> BadgeDirective {
-        let refusal = WireError("autoBadge must be \"+N\", \"-N\" or \"N\" (like \"+1\"), N from 0 to \(Request.maxBadge); got \(describe(value))")
+    static func autoBadge(_ value: JSON, name: String = "autoBadge") throws(WireError) -> BadgeDirective {
+        let refusal = WireError("\(name) must be \"+N\", \"-N\" or \"N\" (like \"+1\"), N from 0 to \(Request.maxBadge); got \(describe(value))")
         let text: String
         switch value {
         case .string(let string): text = string.trimmingSpaces
@@ -255,8 +301,7 @@ struct ReferencePushContent {
     // MARK: JPush and push-API bodies
 
     /// Pass-through shapes without `aps`: a JPush custom message (`title`, `content` or
-    /// `message`, `extras`), a JPush notification event (`alert`), a Getui REST body
-    /// (`push_message`), a JPush REST body (`notification`, `message`).
+    /// `message`, `extras`), a JPush notification event (`alert`).
     mutating func readCustomMessage(_ payload: JSONObject) {
         fill(
             title: Self.looseText(payload["title"]),
@@ -264,36 +309,86 @@ struct ReferencePushContent {
             body: Self.looseText(payload["content"]) ?? Self.looseText(payload["message"])
                 ?? Self.looseText(payload["alert"]) ?? Self.looseText(payload["body"]))
         readExtras(payload["extras"])
-
-        if case .object(let pushMessage)? = payload["push_message"] {
-            if case .object(let notification)? = pushMessage["notification"] {
-                fill(
-                    title: Self.looseText(notification["title"]), body: Self.looseText(notification["body"]),
-                    url: Self.looseText(notification["url"]))
-            }
-            if case .string(let transmission)? = pushMessage["transmission"] { readGetuiMessage(transmission) }
-        }
-
-        if case .object(let notification)? = payload["notification"] {
-            fill(body: Self.looseText(notification["alert"]))
-            for platform in ["ios", "android"] {
-                guard case .object(let settings)? = notification[platform] else { continue }
-                switch settings["alert"] {
-                case .object(let alert)?:
-                    fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
-                case let other:
-                    fill(title: Self.looseText(settings["title"]), body: Self.looseText(other))
-                }
-                readExtras(settings["extras"])
-            }
-        }
-        if case .object(let message)? = payload["message"] {
-            fill(title: Self.looseText(message["title"]), body: Self.looseText(message["msg_content"]))
-            readExtras(message["extras"])
-        }
     }
 
-    private mutating func readExtras(_ extras: JSON?) {
+    /// JPush v3 `notification` (APNs on iOS) and `message` (in-app, not through APNs); Getui v2
+    /// `push_message.notification` / `push_channel.ios` (APNs) and `push_message.transmission`
+    /// (pass-through, and alone when only `push_channel.ios` comes with it). Nil when the
+    /// payload has none of them.
+    func split(_ payload: JSONObject) throws(WireError) -> [(Channel, ReferencePushContent)]? {
+        var apns: ReferencePushContent?
+        var transparent: ReferencePushContent?
+
+        if case .object(let notification)? = payload["notification"] {
+            var shown = self
+            if case .object(let ios)? = notification["ios"] {
+                switch ios["alert"] {
+                case .object(let alert)?:
+                    shown.fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
+                case let other:
+                    shown.fill(body: Self.looseText(other))
+                }
+                shown.readExtras(ios["extras"])
+                shown.looks.append(ios)
+                if shown.badge == nil {
+                    switch ios["badge"] {
+                    case nil, .null?: break
+                    case .number(let number)?:
+                        guard let int = number.int, int >= 0, int <= Request.maxBadge else {
+                            throw WireError("notification.ios.badge must be an integer ≥ 0 or \"+N\" / \"-N\" (like \"+1\"); got \(describe(.number(number)))")
+                        }
+                        shown.badge = .set(int)
+                    case let other?:
+                        let directive = try Self.autoBadge(other, name: "notification.ios.badge")
+                        if case .autoSet(let int) = directive { shown.badge = .set(int) } else { shown.badge = directive }
+                    }
+                }
+            }
+            shown.fill(body: Self.looseText(notification["alert"]))
+            apns = shown
+        }
+        if case .object(let message)? = payload["message"] {
+            var shown = self
+            shown.fill(title: Self.looseText(message["title"]), body: Self.looseText(message["msg_content"]))
+            shown.readExtras(message["extras"])
+            transparent = shown
+        }
+        if case .object(let pushMessage)? = payload["push_message"] {
+            if case .object(let notification)? = pushMessage["notification"] {
+                var shown = apns ?? self
+                shown.fill(
+                    title: Self.looseText(notification["title"]), body: Self.looseText(notification["body"]),
+                    url: Self.looseText(notification["url"]))
+                apns = shown
+            }
+            if case .string(let transmission)? = pushMessage["transmission"] {
+                var shown = transparent ?? self
+                shown.readGetuiMessage(transmission)
+                transparent = shown
+            }
+        }
+        if case .object(let channels)? = payload["push_channel"], case .object(let ios)? = channels["ios"],
+           !(apns == nil && transparent != nil) {
+            var shown = apns ?? self
+            if case .object(let aps)? = ios["aps"] {
+                shown.looks.append(aps)
+                if case .object(let alert)? = aps["alert"] {
+                    shown.fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
+                } else {
+                    shown.fill(body: Self.looseText(aps["alert"]))
+                }
+            }
+            if case .string(let text)? = ios["payload"] { shown.readGetuiMessage(text) }
+            if shown.badge == nil, let value = ios["auto_badge"], value != .null {
+                shown.badge = try Self.autoBadge(value, name: "push_channel.ios.auto_badge")
+            }
+            apns = shown
+        }
+        let found = [apns.map { (Channel.apns, $0) }, transparent.map { (Channel.transparent, $0) }].compactMap { $0 }
+        return found.isEmpty ? nil : found
+    }
+
+    mutating func readExtras(_ extras: JSON?) {
         guard case .object(let extras)? = extras else { return }
         fill(url: Self.looseText(extras["url"]))
     }
