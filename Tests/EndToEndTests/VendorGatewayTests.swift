@@ -76,7 +76,13 @@ import TestSupport
         }
         #expect(!storedIds.contains(byCase["validate"]?["msg_id"]?.stringValue ?? "-"))
         #expect(jpush.allSatisfy { $0["app"] == .string(Self.appKey) })
-        let both = try #require(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["both"]?["msg_id"] })
+        // A notification and a message in one call are two messages: the APNs notification and
+        // the pass-through (JPush's in-app message), both under the same JPush ids.
+        let pair = jpush.filter { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["both"]?["msg_id"] }
+        #expect(Set(pair.compactMap { $0["channel"]?.stringValue }) == ["apns", "transparent"])
+        #expect(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["ios"]?["msg_id"] }?["channel"] == "apns")
+        #expect(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["message"]?["msg_id"] }?["channel"] == "transparent")
+        let both = try #require(pair.first)
         #expect(both["token"] == .string(Self.registrationId))
         #expect(both["apnsHeaders"]?.objectValue?["sendno"] == "12345")
         #expect(both["apnsHeaders"]?.objectValue?["apns_collapse_id"] == "chat-121")
@@ -157,6 +163,9 @@ import TestSupport
         #expect(getui.allSatisfy { $0["app"] == .string(Self.appId) })
         let transmission = try #require(getui.first { $0["apnsHeaders"]?.objectValue?["request_id"] == "pushdeck-trans-0001" })
         #expect(transmission["token"] == .string(Self.cid))
+        #expect(transmission["channel"] == "transparent")
+        // A notification is APNs on iOS.
+        #expect(getui.first { $0["apnsHeaders"]?.objectValue?["request_id"] == "pushdeck-notif-0001" }?["channel"] == "apns")
         #expect(transmission["apnsHeaders"]?.objectValue?["taskid"]?.stringValue?.hasPrefix("RASS_") == true)
     }
 
