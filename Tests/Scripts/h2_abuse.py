@@ -54,7 +54,7 @@ def headers(stream_id):
 def rapid_reset(port):
     sock, conn = connect(port)
     try:
-        for index in range(3000):
+        for index in range(600):  # past the burst of 200 resets
             stream = 1 + 2 * index
             conn.send_headers(stream, headers(stream))
             conn.reset_stream(stream)
@@ -74,7 +74,7 @@ def continuation_flood(port):
     first.flags = set()
     try:
         sock.sendall(first.serialize())
-        for _ in range(1000):
+        for _ in range(100):  # past the limit of 8
             more = ContinuationFrame(1)
             more.data = b""
             sock.sendall(more.serialize())
@@ -91,7 +91,7 @@ def settings_flood(port):
     sock.settimeout(3)
     sent = 0
     try:
-        for _ in range(100):
+        for _ in range(30):
             sock.sendall(frame * 1000)
             sent += 1000
     except (BrokenPipeError, ConnectionResetError, socket.timeout):
