@@ -95,26 +95,7 @@ public enum TerminalText {
 
     /// The length of the valid UTF-8 sequence at `index`, or nil when the bytes there are not one.
     static func utf8Length(_ bytes: [UInt8], at index: Int) -> Int? {
-        let byte = bytes[index]
-        var lower: UInt8 = 0x80
-        var upper: UInt8 = 0xBF
-        let length: Int
-        switch byte {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: return nil
-        }
-        guard index + length <= bytes.count else { return nil }
-        guard bytes[index + 1] >= lower && bytes[index + 1] <= upper else { return nil }
-        for offset in 2..<max(length, 2) where bytes[index + offset] & 0xC0 != 0x80 {
-            return nil
-        }
-        return length
+        bytes.withUnsafeBufferPointer { UTF8Sequence.length(in: $0, at: index) }
     }
 
     /// The scalar value of the valid UTF-8 sequence of `length` bytes at `index`.
