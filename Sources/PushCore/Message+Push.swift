@@ -9,6 +9,7 @@ extension Message {
             taskId: push.taskId, msgId: push.msgId, payload: push.payload)
         collapseId = push.collapseId
         threadId = push.threadId
+        relevance = push.relevance
         silent = push.silent
         interruption = push.interruption?.rawValue
     }

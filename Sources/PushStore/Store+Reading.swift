@@ -180,7 +180,7 @@ extension Store {
             throw SQLiteError(
                 code: SQLITE_MISMATCH, message: "message \(id) has channel '\(channelName)', not apns or transparent")
         }
-        return Message(
+        var message = Message(
             id: id, app: row.string(at: 1) ?? "", channel: channel, title: row.string(at: 3),
             subtitle: row.string(at: 4), body: row.string(at: 5), url: row.string(at: 6), read: row.bool(at: 7),
             offline: row.bool(at: 8), launch: row.bool(at: 9), held: row.bool(at: 10),
@@ -188,6 +188,8 @@ extension Store {
             msgId: row.string(at: 13), payload: row.string(at: 14) ?? "",
             collapseId: row.string(at: 15), threadId: row.string(at: 16), silent: row.bool(at: 17),
             interruption: row.string(at: 18), expired: row.bool(at: 19))
+        message.relevance = row.isNull(at: 20) ? nil : row.double(at: 20)
+        return message
     }
 
     /// The newest delivered message of `app` with this collapse id: the one a push with the same

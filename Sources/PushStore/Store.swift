@@ -294,6 +294,7 @@ public final class Store {
         try statement.bind(message.silent, at: 18)
         statement.stage(message.interruption, at: 19)
         try statement.bind(message.expired, at: 20)
+        try statement.bind(message.relevance, at: 21)
         try statement.runStaged()
     }
 
@@ -316,6 +317,7 @@ public final class Store {
         statement.stage(message.collapseId, at: 13)
         statement.stage(message.threadId, at: 14)
         statement.stage(message.interruption, at: 16)
+        try statement.bind(message.relevance, at: 17)
         try statement.runStaged()
     }
 
