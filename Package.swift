@@ -15,23 +15,27 @@ let package = Package(
         // /usr/include/ncursesw and the module map links the library, so pkg-config is not needed.
         .systemLibrary(name: "CNCurses", path: "Sources/CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2", providers: [.apt(["libnghttp2-dev"])]),
+        .systemLibrary(name: "CHTTPParser", path: "Sources/CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
         // glibc calls Swift cannot import as they are (struct ucred, flock, a signal's disposition).
         .target(name: "CSystem", path: "Sources/CSystem"),
 
         // MARK: - Modules (DESIGN §7)
         .target(name: "PushCore", swiftSettings: strict),
         .target(name: "PushStore", dependencies: ["PushCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "PushServer", dependencies: ["PushCore", "PushStore", "CSystem"], swiftSettings: strict),
+        .target(name: "PushGateway", dependencies: ["PushCore", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
+        .target(name: "PushServer", dependencies: ["PushCore", "PushStore", "PushGateway", "CSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
         .target(name: "PushScenario", dependencies: ["PushCore", "PushServer"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal", "PushScenario"],
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushTUI", "PushTerminal", "PushScenario"],
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)
@@ -39,10 +43,12 @@ let package = Package(
                 swiftSettings: strict),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushTUI", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "TestSupport"],
+        .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "PushGateway", "TestSupport"],
                     swiftSettings: strict),
         // Snapshots/ holds the grid snapshots the tests read by #filePath: not resources, not sources.
         .testTarget(name: "PushTUITests", dependencies: ["PushTUI", "TestSupport"], exclude: ["Snapshots"],
+                    swiftSettings: strict),
+        .testTarget(name: "PushGatewayTests", dependencies: ["PushGateway", "COpenSSL", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "TestSupport"], swiftSettings: strict),

@@ -20,7 +20,8 @@ export SWIFT_BACKTRACE=enable=no
 
 build=Fuzz/build
 mkdir -p "$build/modules"
-flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$build/modules" -I Sources/CSQLite)
+flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$build/modules" -I Sources/CSQLite
+       -I Sources/COpenSSL -I Sources/CNGHTTP2 -I Sources/CHTTPParser)
 link=()
 # lld silences ~40 harmless gold warnings about __asan_check_* symbols.
 if command -v ld.lld >/dev/null 2>&1; then link+=(-use-ld=lld); fi
@@ -31,8 +32,14 @@ module() { # name, then the sources
     swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/modules/$name.swiftmodule" \
         -c "$@" -o "$build/$name.o"
 }
+# CSystem (PushServer's glibc shims) is a C target SwiftPM builds; here: its object and a module map.
+mkdir -p "$build/csystem"
+printf 'module CSystem {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CSystem/include/CSystem.h" >"$build/csystem/module.modulemap"
+clang -O1 -g -fsanitize=address -I Sources/CSystem/include -c Sources/CSystem/CSystem.c -o "$build/CSystem.o"
+flags+=(-I "$build/csystem")
 module PushCore Sources/PushCore/*.swift
 module PushStore Sources/PushStore/*.swift
+module PushGateway -enable-testing $(find Sources/PushGateway -name '*.swift')
 module PushServer Sources/PushServer/*.swift
 
 target() { # name, entry file, objects...
@@ -46,7 +53,10 @@ built=()
 target framer Fuzz/FramerFuzz.swift "$build/PushCore.o"
 target terminal Fuzz/TerminalFuzz.swift "$build/PushCore.o"
 target json Fuzz/JSONFuzz.swift "$build/PushCore.o"
-target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushServer.o"
+target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" "$build/CSystem.o" \
+    -lssl -lcrypto -lnghttp2 -lhttp_parser
+target http1 Fuzz/HTTP1Fuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target apns Fuzz/APNsFuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 
 # Seeds: every sample payload and test vector, plus the hand-written request sessions.
 seeds="$build/seeds"
@@ -54,7 +64,7 @@ rm -rf "$seeds"
 mkdir -p "$seeds"
 for folder in Resources Tests/Fixtures/corpus Fuzz/vectors; do
     [ -d "$folder" ] || continue
-    find "$folder" -type f \( -name '*.apns' -o -name '*.json' -o -name '*.jsonl' \) -size -64k -print0 |
+    find "$folder" -type f \( -name '*.apns' -o -name '*.json' -o -name '*.jsonl' -o -name '*.http' \) -size -64k -print0 |
         while IFS= read -r -d '' file; do cp "$file" "$seeds/$(echo "$file" | tr '/' '_')"; done
 done
 echo "fuzz: $(ls "$seeds" | wc -l) seed inputs"

@@ -29,6 +29,12 @@ public enum StoreChange: Sendable, Equatable {
     case setLaunch(Int64)
     case badge(app: String, Badge)
     case settings(InboxSettings)
+    /// A device added or changed (by token).
+    case device(Device)
+    case removeDevice(token: String)
+    /// A key added or replaced (by id).
+    case providerKey(ProviderKey)
+    case removeProviderKey(id: String)
     /// `reset`: delete one app's messages (every app's when nil), held ones included, zero its
     /// unread count, and keep ids above `idFloor` from being handed out again. With `all`, the
     /// store also forgets devices and keys (issue 12 adds them: clear their tables there).

@@ -39,6 +39,10 @@ public enum Event: Sendable, Equatable {
     case reset(app: String?, all: Bool)
     /// A timer fired: let time-driven state (the banner) move on.
     case tick
+    /// A change to the gateway's devices, at wall time `at` (`device add/remove/unregister`).
+    case device(DeviceCommand, at: Date)
+    /// A change to the vendors' keys.
+    case key(KeyCommand)
 }
 
 /// A badge change asked for by a user or script.

@@ -6,6 +6,7 @@ extension Inbox {
     /// A push arrives: dropped when push is off, held when the app is terminated and it is
     /// pass-through, else delivered.
     mutating func receive(_ push: Push, at date: Date, now: Instant, into outcome: inout Outcome) {
+        registerDevice(of: push, into: &outcome)
         guard settings.mode == .on else {
             settings.dropped += 1
             outcome.write(.settings(settings))

@@ -27,6 +27,10 @@ public struct Inbox: Sendable, Equatable {
     public var decoder: PushDecoder
     /// How long a banner stays fully shown (`--banner-seconds`).
     public var bannerSeconds: Double
+    /// The gateway's devices, by token (DESIGN §8).
+    public var devices: [String: Device] = [:]
+    /// The vendors' credentials, by id (`key add`).
+    public var providerKeys: [String: ProviderKey] = [:]
     /// The time zone quiet hours are read in (the machine's; tests choose one).
     public var timeZone: TimeZone = .current
 

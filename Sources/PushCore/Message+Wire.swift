@@ -27,7 +27,15 @@ extension Message {
             (key: "silent", value: .bool(silent)),
             (key: "interruptionLevel", value: .string(orNull: interruption)),
             (key: "expired", value: .bool(expired)),
+            (key: "via", value: .string(via.rawValue)),
+            (key: "token", value: .string(orNull: token)),
+            (key: "apnsHeaders", value: apnsHeaders.isEmpty ? .null : .object(Self.headerObject(apnsHeaders))),
         ]))
+    }
+
+    /// Headers as a JSON object, by name, so the same headers always read the same.
+    public static func headerObject(_ headers: [String: String]) -> JSONObject {
+        JSONObject(headers.sorted { $0.key < $1.key }.map { (key: $0.key, value: JSON.string($0.value)) })
     }
 
     /// A message read back from its wire object (what `list` and events carry), for clients.
@@ -57,6 +65,22 @@ extension Message {
         guard let stamp = try text("receivedAt"), let receivedAt = RFC3339.date(from: stamp) else {
             throw WireError("message field \"receivedAt\" must be an RFC 3339 time like 2026-11-30T09:41:00.000Z")
         }
+        var headers: [String: String] = [:]
+        switch object["apnsHeaders"] {
+        case nil, .null?: break
+        case .object(let members)?:
+            for (name, value) in members.members {
+                guard case .string(let text) = value else {
+                    throw WireError("message field \"apnsHeaders\" must hold strings; \"\(name)\" is \(value.kindName)")
+                }
+                headers[name] = text
+            }
+        case let other?: throw WireError("message field \"apnsHeaders\" must be an object or null; got \(other.kindName)")
+        }
+        let viaName = try text("via") ?? Via.socket.rawValue
+        guard let via = Via(rawValue: viaName) else {
+            throw WireError("message field \"via\" must be one of \(Via.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         let payload: String = switch object["payload"] {
         case .string(let raw)?: raw
         case let value?: value.compactText
@@ -66,7 +90,8 @@ extension Message {
             id: id, app: try text("app") ?? PushDecoder.defaultApp, channel: channel, title: try text("title"),
             subtitle: try text("subtitle"), body: try text("body"), url: try text("url"), read: try flag("read"),
             offline: try flag("offline"), launch: try flag("launch"), held: try flag("held"), receivedAt: receivedAt,
-            taskId: try text("taskId"), msgId: try text("msgId"), payload: payload)
+            taskId: try text("taskId"), msgId: try text("msgId"), payload: payload, via: via, token: try text("token"),
+            apnsHeaders: headers)
         collapseId = try text("collapseId")
         threadId = try text("threadId")
         silent = try flag("silent")

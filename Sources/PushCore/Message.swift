@@ -37,19 +37,29 @@ public struct Message: Sendable, Equatable, Identifiable {
     /// A held pass-through message whose time to live ran out before the app could get it:
     /// listed as expired, never delivered (issue 13).
     public var expired: Bool = false
+    /// The front door it came in by (DESIGN §8).
+    public var via: Via
+    /// The device token it was sent to, for gateway pushes.
+    public var token: String?
+    /// The APNs request's `apns-*` headers, for pushes through the APNs gateway (else empty).
+    public var apnsHeaders: [String: String]
 
     public init(
         id: Int64, app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,
         body: String? = nil, url: String? = nil, read: Bool = false, offline: Bool = false,
         launch: Bool = false, held: Bool = false, receivedAt: Date, taskId: String? = nil,
         msgId: String? = nil, payload: String, collapseId: String? = nil, threadId: String? = nil,
-        silent: Bool = false, interruption: String? = nil, expired: Bool = false
+        silent: Bool = false, interruption: String? = nil, expired: Bool = false, via: Via = .socket,
+        token: String? = nil, apnsHeaders: [String: String] = [:]
     ) {
         self.expired = expired
         self.collapseId = collapseId
         self.threadId = threadId
         self.silent = silent
         self.interruption = interruption
+        self.via = via
+        self.token = token
+        self.apnsHeaders = apnsHeaders
         self.id = id
         self.app = app
         self.channel = channel

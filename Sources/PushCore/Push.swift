@@ -34,12 +34,20 @@ public struct Push: Sendable, Equatable {
     /// The stored message this push replaces (same app and collapse id), looked up by the loop
     /// before the reducer sees the push, as `read` looks up its messages.
     public var replacing: Message? = nil
+    /// Where it came from, the device token and the vendor headers (see `PushRequest`).
+    public var via: Via
+    public var token: String?
+    public var headers: [String: String]
 
     public init(
         app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,
         body: String? = nil, url: String? = nil, taskId: String? = nil, msgId: String? = nil,
-        offline: Bool = false, badge: BadgeDirective? = nil, payload: String
+        offline: Bool = false, badge: BadgeDirective? = nil, payload: String,
+        via: Via = .socket, token: String? = nil, headers: [String: String] = [:]
     ) {
+        self.via = via
+        self.token = token
+        self.headers = headers
         self.app = app
         self.channel = channel
         self.title = title

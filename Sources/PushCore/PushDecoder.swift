@@ -14,7 +14,8 @@ public struct PushDecoder: Sendable, Equatable {
     public static let defaultApp = "default"
 
     public func decode(_ request: PushRequest) throws(WireError) -> Push {
-        try checkSize(request.payloadText.utf8.count)
+        // A gateway push was held to its vendor's own limit (APNs: 5120 bytes for VoIP) already.
+        if request.via == .socket { try checkSize(request.payloadText.utf8.count) }
         if let parsed = request.parsed { return try decode(parsed, request: request) }
         let bytes = Array(request.payloadText.utf8)
         let tape: JSONTape
@@ -86,6 +87,9 @@ public struct PushDecoder: Sendable, Equatable {
                 title: shown.title, subtitle: shown.subtitle, body: shown.body, url: shown.url,
                 taskId: shown.taskId, msgId: shown.msgId, offline: request.offline || shown.offline,
                 badge: shown.badge, payload: request.payloadText)
+            push.via = request.via
+            push.token = request.token
+            push.headers = request.headers
             Self.present(&push, shown, request: request)
             return push
         }

@@ -50,6 +50,10 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.reset(app: app, all: all, now: now, into: &outcome)
     case .tick:
         if inbox.banner != nil, inbox.bannerPhase(at: now) == .gone { inbox.banner = nil }
+    case .device(let command, let at):
+        inbox.changeDevices(command, at: at, into: &outcome)
+    case .key(let command):
+        inbox.changeKeys(command, into: &outcome)
     }
     if let banner = inbox.banner,
         bannerBefore?.id != banner.message.id || bannerBefore?.count != banner.count
@@ -206,6 +210,10 @@ extension Inbox {
         }
         removeHeld { app == nil || $0.app == app }
         if app == nil { launchId = nil }
+        if all {
+            devices = [:]
+            providerKeys = [:]
+        }
         if app == nil || banner?.message.app == app { banner = nil }
         let clean = InboxSettings()
         if settings != clean {

@@ -60,6 +60,12 @@ extension Request {
         case .reset(let app, let all):
             if let app { object["app"] = .string(app) }
             if all { object["all"] = true }
+        case .gateway:
+            break
+        case .device(let command):
+            object = command.wireObject
+        case .key(let command):
+            object = command.wireObject
         case .badgePolicy(let app, let policy):
             if let app { object["app"] = .string(app) }
             object["policy"] = policy.map { .string($0.rawValue) } ?? true
@@ -92,6 +98,9 @@ extension Request {
         case .subscribe: "subscribe"
         case .ping: "ping"
         case .reset: "reset"
+        case .gateway: "gateway"
+        case .device: "device"
+        case .key: "key"
         case .badgePolicy, .sdkBadge: "badge"
         case .mute: "mute"
         case .unmute: "unmute"

@@ -21,6 +21,27 @@ public enum Request: Sendable, Equatable {
     /// `reset` (DESIGN §9): one app's (or every app's) messages, held queue and ledgers to
     /// nothing, push on, app foreground; `all` also clears devices and keys.
     case reset(app: String?, all: Bool)
+    /// Where the provider gateway listens (`pushdeck gateway`).
+    case gateway
+    /// `pushdeck device …` (DESIGN §8).
+    case device(DeviceCommand)
+    /// `pushdeck key …` (DESIGN §8).
+    case key(KeyCommand)
+}
+
+/// The `device` op: `action` add, list, remove or unregister.
+public enum DeviceCommand: Sendable, Equatable {
+    case add(Device)
+    case list
+    case remove(token: String)
+    case unregister(token: String)
+}
+
+/// The `key` op: `action` add, list or remove.
+public enum KeyCommand: Sendable, Equatable {
+    case add(ProviderKey)
+    case list
+    case remove(id: String)
 }
 
 /// A `push` request, or an object without `op`.
@@ -40,9 +61,16 @@ public struct PushRequest: Sendable, Equatable {
     public var pushType: String?
     /// `apns-priority` (10, 5 or 1), when the request says.
     public var priority: Int?
+    /// The front door it came in by (DESIGN §8); a socket push is `.socket`.
+    public var via: Via
+    /// The device token the push was sent to (the gateway's `/3/device/{token}`).
+    public var token: String?
+    /// The request's vendor headers kept on the message (APNs: every `apns-*` header).
+    public var headers: [String: String]
     public init(
         payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
-        collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil
+        collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil,
+        via: Via = .socket, token: String? = nil, headers: [String: String] = [:]
     ) {
         self.payloadText = payloadText
         self.app = app
@@ -52,12 +80,16 @@ public struct PushRequest: Sendable, Equatable {
         self.collapseId = collapseId
         self.pushType = pushType
         self.priority = priority
+        self.via = via
+        self.token = token
+        self.headers = headers
     }
 
     public static func == (left: PushRequest, right: PushRequest) -> Bool {
         left.payloadText == right.payloadText && left.app == right.app && left.channel == right.channel
             && left.offline == right.offline && left.collapseId == right.collapseId && left.pushType == right.pushType
-            && left.priority == right.priority
+            && left.priority == right.priority && left.via == right.via && left.token == right.token
+            && left.headers == right.headers
     }
 }
 
@@ -92,7 +124,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
@@ -199,6 +231,13 @@ extension Request {
         case "subscribe":
             let fields = try RequestFields(op: op, object, accepted: ["topics"])
             return .subscribe(try fields.topics("topics"))
+        case "device":
+            return .device(try DeviceCommand(object))
+        case "key":
+            return .key(try KeyCommand(object))
+        case "gateway":
+            _ = try RequestFields(op: op, object, accepted: [])
+            return .gateway
         case "reset":
             let fields = try RequestFields(op: op, object, accepted: ["app", "all"])
             return .reset(app: try fields.app("app"), all: try fields.bool("all") ?? false)

@@ -185,6 +185,9 @@ public struct InstantPlayer {
             }
         case .badge, .settings:
             break
+        case .device, .removeDevice, .providerKey, .removeProviderKey:
+            // Devices and keys live in the inbox itself; the player keeps no copy of them.
+            break
         }
     }
 

@@ -1,5 +1,6 @@
 import Glibc
 import PushCore
+import PushGateway
 import PushStore
 
 /// The one process owning the loop, the inbox, the store, the bus and the injection socket.
@@ -48,6 +49,12 @@ public final class Server {
     @exclusivity(unchecked) var pendingBytes: [UInt8] = []
     @exclusivity(unchecked) var inTransaction = false
     @exclusivity(unchecked) var storeFailure: (any Error)?
+    /// Replies of the turn's gateway requests, handed to their completions after the commit.
+    var gatewayAnswers: [(reply: JSONObject, completion: (JSONObject) -> Void)] = []
+    /// Others with descriptors in the loop (the gateway).
+    private(set) var participants: [any PollParticipant] = []
+    /// The provider gateway, when `--gateway` runs one.
+    public internal(set) var gateway: Gateway?
 
     public init(
         store: Store, listener: Listener?, signals: SignalPipe?, options: ServerOptions = ServerOptions(),
@@ -69,6 +76,9 @@ public final class Server {
         inbox.decoder = PushDecoder(maxPayloadBytes: options.maxPayloadBytes)
         return inbox
     }
+
+    /// Adds descriptors of another part to the loop.
+    public func add(_ participant: any PollParticipant) { participants.append(participant) }
 
     /// Ends the loop after the current turn.
     public func stop() { running = false }
@@ -96,6 +106,14 @@ public final class Server {
         }
         let hostFDs = host?.descriptors ?? []
         for fd in hostFDs { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        // Each participant's entries follow one another; `ends[i]` is where participant i's end.
+        let participantsStart = fds.count
+        var ends: [Int] = []
+        for participant in participants {
+            participant.pollEntries(into: &fds)
+            ends.append(fds.count)
+        }
+        let clientsStart = fds.count
         var backlog = false
         for client in clients.values {
             let caughtUp = client.pendingOutput < options.replyHighWater
@@ -116,8 +134,15 @@ public final class Server {
             options.log("poll: \(SystemError("poll", errno: errno))")
         }
 
-        for entry in fds where entry.revents != 0 {
-            if let signals, entry.fd == signals.readFD {
+        for index in fds.indices where fds[index].revents != 0 {
+            let entry = fds[index]
+            if index >= clientsStart {
+                if let client = clients[entry.fd], entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                    receive(from: client)
+                }
+            } else if index >= participantsStart, let owner = ends.firstIndex(where: { index < $0 }) {
+                participants[owner].ready(entry, server: self)
+            } else if let signals, entry.fd == signals.readFD {
                 let received = signals.drain()
                 if !received.isEmpty {
                     options.log("signal \(received[0]): shutting down")
@@ -127,8 +152,6 @@ public final class Server {
                 acceptClients(listener)
             } else if hostFDs.contains(entry.fd) {
                 host?.readable(entry.fd, server: self)
-            } else if let client = clients[entry.fd] {
-                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { receive(from: client) }
             }
         }
         if backlog {
@@ -143,13 +166,17 @@ public final class Server {
             dispatch(.tick)
         }
         endTurn()
+        for participant in participants { participant.turnEnded(server: self) }
         host?.turnEnded(server: self, now: time.now)
     }
 
     /// Milliseconds until the next thing time alone changes, or -1 (sleep until input).
     func pollTimeout(host: (any ServerHost)?) -> Int32 {
         let now = time.now
-        let deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now), acceptPausedUntil].compactMap { $0 }
+        var deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now), acceptPausedUntil].compactMap { $0 }
+        for participant in participants {
+            if let deadline = participant.deadline(after: now) { deadlines.append(deadline) }
+        }
         guard let next = deadlines.min() else { return -1 }
         let milliseconds = (next.nanoseconds - now.nanoseconds + 999_999) / 1_000_000
         return Int32(clamping: max(milliseconds, 0))
@@ -337,6 +364,12 @@ public final class Server {
                 return Reply.ok()
             case .ping:
                 return Reply.ok(["version": .string(Version.current)])
+            case .device(let command):
+                return dispatch(.device(command, at: time.wallNow)) ?? Reply.ok()
+            case .key(let command):
+                return dispatch(.key(command)) ?? Reply.ok()
+            case .gateway:
+                return gatewayReply()
             case .reset(let app, let all):
                 return dispatch(.reset(app: app, all: all)) ?? Reply.ok()
             }
@@ -433,6 +466,7 @@ public final class Server {
             }
         }
 
+        if !gatewayAnswers.isEmpty { answerGateway() }
         for (fd, line, _) in pending {
             clients[fd]?.output.append(contentsOf: pendingBytes[line])
         }
@@ -457,6 +491,13 @@ public final class Server {
         }
     }
 
+    /// Hands the turn's gateway replies to their completions, now that they are committed.
+    private func answerGateway() {
+        let answers = gatewayAnswers
+        gatewayAnswers.removeAll(keepingCapacity: true)
+        for (reply, completion) in answers { completion(reply) }
+    }
+
     /// The turn's transaction failed (disk full, I/O error): nothing of it is stored, so the
     /// inbox is reloaded from the store and every reply of the turn becomes an error — an
     /// acknowledgement must never be sent for a change that is not on disk.
@@ -472,6 +513,8 @@ public final class Server {
         Reply.error("store: \(error); nothing was saved").writeLine(into: &pendingBytes)
         let failure = start..<pendingBytes.count
         pending = pending.compactMap { entry in entry.isReply ? (entry.fd, failure, true) : nil }
+        let failed = Reply.error("store: \(error); nothing was saved")
+        for index in gatewayAnswers.indices { gatewayAnswers[index].reply = failed }
     }
 
     private func shutDown() {
@@ -480,6 +523,7 @@ public final class Server {
             close(client)
         }
         listener?.close()
+        gateway?.close()
         store.close()
     }
 }

@@ -1,3 +1,5 @@
+import PushCore
+
 /// Limits and knobs of the server loop.
 public struct ServerOptions: Sendable {
     /// An object larger than this gets an error reply and the connection is closed (DESIGN §3).
@@ -21,5 +23,7 @@ public struct ServerOptions: Sendable {
     /// Where log lines go (stderr for `serve`; the UI keeps them off the screen).
     public var log: @Sendable (String) -> Void = { _ in }
 
+    /// What the gateway does with a device token it does not know (`--devices open|strict`).
+    public var devicePolicy: DevicePolicy = .open
     public init() {}
 }

@@ -77,6 +77,31 @@ public enum Schema {
         -- The message a push with a collapse id replaces: the newest of its app with that id.
         CREATE INDEX messages_collapse ON messages (app, collapse_id) WHERE collapse_id IS NOT NULL;
         """,
+        // 3: the provider gateway (DESIGN §8): where a message came from, the gateway's devices
+        // and the vendors' keys.
+        """
+        ALTER TABLE messages ADD COLUMN via TEXT NOT NULL DEFAULT 'socket';
+        ALTER TABLE messages ADD COLUMN token TEXT;
+        -- The APNs request's apns-* headers as a JSON object; NULL when there were none.
+        ALTER TABLE messages ADD COLUMN apns_headers TEXT;
+
+        CREATE TABLE devices (
+            token           TEXT    PRIMARY KEY,
+            app             TEXT    NOT NULL,
+            vendor          TEXT    NOT NULL CHECK (vendor IN ('apns', 'jpush', 'getui')),
+            unregistered_at INTEGER            -- milliseconds since 1970-01-01 UTC, NULL while registered
+        ) WITHOUT ROWID;
+
+        -- APNs: id = key id, team, secret = the .p8 PEM; JPush: id = appKey, secret = master
+        -- secret; Getui: id = appId, app_key, secret = master secret.
+        CREATE TABLE provider_keys (
+            id      TEXT PRIMARY KEY,
+            vendor  TEXT NOT NULL CHECK (vendor IN ('apns', 'jpush', 'getui')),
+            team    TEXT,
+            app_key TEXT,
+            secret  TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """,
         // (fidelity-2, issue 13) Threads: the list shows one row per (app, thread_id), found by
         // this index (is there a newer listed message of the thread? its size, its members).
         """
@@ -88,5 +113,5 @@ public enum Schema {
     /// The columns of `messages` in the order every query selects them.
     static let messageColumns =
         "id, app, channel, title, subtitle, body, url, read, offline, launch, held, received_at, task_id, msg_id, payload"
-        + ", collapse_id, thread_id, silent, interruption, expired, relevance"
+        + ", collapse_id, thread_id, silent, interruption, expired, via, token, apns_headers, relevance"
 }

@@ -45,9 +45,38 @@ extension Store {
             .rows(Self.message(from:))
         let launchId = try int64(database.prepare("SELECT max(id) FROM messages WHERE launch = 1"))
 
-        return Inbox(
+        var inbox = Inbox(
             badges: badges, unread: unread.filter { $0.value > 0 }, settings: try Self.settings(from: values),
             nextId: max(highestId, idFloor) + 1, held: held, launchId: launchId, bannerSeconds: bannerSeconds)
+        for device in try database.prepare("SELECT token, app, vendor, unregistered_at FROM devices")
+            .rows(Self.device(from:))
+        {
+            inbox.devices[device.token] = device
+        }
+        for key in try database.prepare("SELECT id, vendor, team, app_key, secret FROM provider_keys")
+            .rows(Self.providerKey(from:))
+        {
+            inbox.providerKeys[key.id] = key
+        }
+        return inbox
+    }
+
+    static func device(from row: Statement) throws(SQLiteError) -> Device {
+        let token = row.string(at: 0) ?? ""
+        guard let vendor = Vendor(rawValue: row.string(at: 2) ?? "") else {
+            throw SQLiteError(code: SQLITE_MISMATCH, message: "device \(token) has an unknown vendor")
+        }
+        return Device(
+            token: token, app: row.string(at: 1) ?? "", vendor: vendor,
+            unregisteredAt: row.isNull(at: 3) ? nil : Date(millisecondsSince1970: row.int64(at: 3)))
+    }
+
+    static func providerKey(from row: Statement) throws(SQLiteError) -> ProviderKey {
+        let id = row.string(at: 0) ?? ""
+        guard let vendor = Vendor(rawValue: row.string(at: 1) ?? "") else {
+            throw SQLiteError(code: SQLITE_MISMATCH, message: "key \(id) has an unknown vendor")
+        }
+        return ProviderKey(id: id, vendor: vendor, team: row.string(at: 2), appKey: row.string(at: 3), secret: row.string(at: 4) ?? "")
     }
 
     // MARK: - Lookups
@@ -187,9 +216,18 @@ extension Store {
             receivedAt: Date(millisecondsSince1970: row.int64(at: 11)), taskId: row.string(at: 12),
             msgId: row.string(at: 13), payload: row.string(at: 14) ?? "",
             collapseId: row.string(at: 15), threadId: row.string(at: 16), silent: row.bool(at: 17),
-            interruption: row.string(at: 18), expired: row.bool(at: 19))
-        message.relevance = row.isNull(at: 20) ? nil : row.double(at: 20)
+            interruption: row.string(at: 18), expired: row.bool(at: 19), via: Via(rawValue: row.string(at: 20) ?? "") ?? .socket,
+            token: row.string(at: 21), apnsHeaders: headers(from: row.string(at: 22)))
+        message.relevance = row.isNull(at: 23) ? nil : row.double(at: 23)
         return message
+    }
+
+    /// The `apns_headers` column back into a dictionary (NULL or unreadable: none).
+    private static func headers(from text: String?) -> [String: String] {
+        guard let text, case .object(let object)? = try? JSON.parse(text) else { return [:] }
+        var headers: [String: String] = [:]
+        for (name, value) in object.members { if case .string(let string) = value { headers[name] = string } }
+        return headers
     }
 
     /// The newest delivered message of `app` with this collapse id: the one a push with the same

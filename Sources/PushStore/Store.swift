@@ -247,6 +247,29 @@ public final class Store {
             })
             try setting(SettingKey.muted, JSON.object(muted).compactText)
             try setting(SettingKey.quiet, settings.quiet?.description ?? "off")
+        case .device(let device):
+            try writes.device.bind(device.token, at: 1)
+            try writes.device.bind(device.app, at: 2)
+            try writes.device.bind(device.vendor.rawValue, at: 3)
+            if let unregisteredAt = device.unregisteredAt {
+                try writes.device.bind(unregisteredAt.millisecondsSince1970, at: 4)
+            } else {
+                try writes.device.bindNull(at: 4)
+            }
+            try writes.device.run()
+        case .removeDevice(let token):
+            try writes.removeDevice.bind(token, at: 1)
+            try writes.removeDevice.run()
+        case .providerKey(let key):
+            try writes.providerKey.bind(key.id, at: 1)
+            try writes.providerKey.bind(key.vendor.rawValue, at: 2)
+            try writes.providerKey.bind(key.team, at: 3)
+            try writes.providerKey.bind(key.appKey, at: 4)
+            try writes.providerKey.bind(key.secret, at: 5)
+            try writes.providerKey.run()
+        case .removeProviderKey(let id):
+            try writes.removeProviderKey.bind(id, at: 1)
+            try writes.removeProviderKey.run()
         }
     }
 
@@ -268,7 +291,8 @@ public final class Store {
         try writes.raiseIdFloor.bind(idFloor, at: 1)
         try writes.raiseIdFloor.run()
         if all {
-            // Devices and keys (issue 12) are cleared here once the store has them.
+            try database.prepare("DELETE FROM devices").run()
+            try database.prepare("DELETE FROM provider_keys").run()
         }
     }
 
@@ -294,7 +318,10 @@ public final class Store {
         try statement.bind(message.silent, at: 18)
         statement.stage(message.interruption, at: 19)
         try statement.bind(message.expired, at: 20)
-        try statement.bind(message.relevance, at: 21)
+        statement.stage(message.via.rawValue, at: 21)
+        statement.stage(message.token, at: 22)
+        statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 23)
+        try statement.bind(message.relevance, at: 24)
         try statement.runStaged()
     }
 
@@ -317,7 +344,10 @@ public final class Store {
         statement.stage(message.collapseId, at: 13)
         statement.stage(message.threadId, at: 14)
         statement.stage(message.interruption, at: 16)
-        try statement.bind(message.relevance, at: 17)
+        statement.stage(message.via.rawValue, at: 17)
+        statement.stage(message.token, at: 18)
+        statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 19)
+        try statement.bind(message.relevance, at: 20)
         try statement.runStaged()
     }
 

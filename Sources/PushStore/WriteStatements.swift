@@ -21,6 +21,10 @@ struct WriteStatements {
     let setLaunch: Statement
     let badge: Statement
     let setting: Statement
+    let device: Statement
+    let removeDevice: Statement
+    let providerKey: Statement
+    let removeProviderKey: Statement
 
     init(_ database: Database) throws(SQLiteError) {
         // IMMEDIATE: take the write lock at the start, so a busy database is found (and waited
@@ -31,7 +35,7 @@ struct WriteStatements {
         insert = try database.prepare(
             """
             INSERT INTO messages (\(Schema.messageColumns))
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)
             """)
         expire = try database.prepare("UPDATE messages SET held = 0, read = 1, expired = 1 WHERE id = ?1 AND held = 1")
         // A push with a collapse id takes the place of the message it replaces (issue 13).
@@ -39,7 +43,7 @@ struct WriteStatements {
             """
             UPDATE messages SET channel = ?2, title = ?3, subtitle = ?4, body = ?5, url = ?6, read = ?7,
                 offline = ?8, received_at = ?9, task_id = ?10, msg_id = ?11, payload = ?12, collapse_id = ?13,
-                thread_id = ?14, silent = ?15, interruption = ?16, relevance = ?17
+                thread_id = ?14, silent = ?15, interruption = ?16, via = ?17, token = ?18, apns_headers = ?19, relevance = ?20
             WHERE id = ?1
             """)
         // RETURNING tells the store which app's unread count moved, without a second query.
@@ -71,5 +75,19 @@ struct WriteStatements {
             """)
         setting = try database.prepare(
             "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        device = try database.prepare(
+            """
+            INSERT INTO devices (token, app, vendor, unregistered_at) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (token) DO UPDATE SET app = excluded.app, vendor = excluded.vendor,
+                unregistered_at = excluded.unregistered_at
+            """)
+        removeDevice = try database.prepare("DELETE FROM devices WHERE token = ?1")
+        providerKey = try database.prepare(
+            """
+            INSERT INTO provider_keys (id, vendor, team, app_key, secret) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (id) DO UPDATE SET vendor = excluded.vendor, team = excluded.team,
+                app_key = excluded.app_key, secret = excluded.secret
+            """)
+        removeProviderKey = try database.prepare("DELETE FROM provider_keys WHERE id = ?1")
     }
 }

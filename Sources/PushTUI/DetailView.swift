@@ -83,6 +83,24 @@ public enum DetailView {
         // The app's badge policy and, when the ledgers drift, the SDK call that would fix it.
         result.append(Line("badge".padded(toColumns: labelWidth)
             + Sanitize.inert(badgeNote.isEmpty ? "—" : badgeNote).cut(toColumns: valueRoom)))
+        if message.via != .socket {
+            field("via", message.via.rawValue)
+            field("token", message.token)
+        }
+        if message.via == .apns {
+            // What the backend sent: the request line and its apns-* headers, as they came.
+            result.append(Line(""))
+            result.append(Line("request", style: Style(.header, bold: true)))
+            let requestLine = "POST /3/device/\(message.token ?? "")"
+            for part in Sanitize.inert(requestLine).wrapped(toColumns: max(1, room - 2)) {
+                result.append(Line(part, indent: 2))
+            }
+            for (name, value) in message.apnsHeaders.sorted(by: { $0.key < $1.key }) {
+                for part in Sanitize.inert("\(name): \(value)").wrapped(toColumns: max(1, room - 2)) {
+                    result.append(Line(part, indent: 2))
+                }
+            }
+        }
         result.append(Line(""))
         result.append(Line("payload", style: Style(.header, bold: true)))
         for line in prettyPayload(message.payload).split(separator: "\n", omittingEmptySubsequences: false) {

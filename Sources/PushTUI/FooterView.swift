@@ -24,6 +24,9 @@ public enum FooterView {
             right = "\(screen.total > 0 ? screen.selected + 1 : 0)/\(screen.total)"
                 + (screen.searching ? "+ searching…" : "")
         }
+        if let gateway = screen.gatewayAddress {
+            right = "gateway \(gateway)" + (right.isEmpty ? "" : "  " + right)
+        }
         let rightRoom = right.isEmpty ? 0 : right.columns + 2
         let room = area.width - 1 - rightRoom
         if rightRoom > 0, area.width > rightRoom + 10 {

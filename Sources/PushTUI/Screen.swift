@@ -44,6 +44,8 @@ public struct Screen: Sendable, Equatable {
     public var status: String?
     /// The host is still searching older messages for the filter: `total` is a count so far.
     public var searching = false
+    /// Where the provider gateway listens while it runs (shown in the footer), else nil.
+    public var gatewayAddress: String?
     /// The time zone of weekdays and dates in the list.
     public var timeZone: TimeZone
     /// The query the loaded rows were loaded with.

@@ -30,6 +30,7 @@ struct ServerPhases {
         results.record("ack_p50_ms", p50, "ms")
         results.record("ack_p99_ms", p99, "ms")
         server.stop()
+        try GatewayPhases(settings: settings, folder: folder).run(into: &results, ingest: ingest)
     }
 
     /// One client writing the framed payloads to a Unix socket whose reader only splits them.

@@ -7,11 +7,12 @@ final class ServerUnderTest {
     let process = Process()
     let socket: String
 
-    init(folder: String, arguments: [String] = ["serve"], database: String? = nil) throws {
+    init(folder: String, arguments: [String] = ["serve"], database: String? = nil, environment: [String: String] = [:]) throws {
         socket = folder + "/bench.sock"
         process.executableURL = URL(fileURLWithPath: Bench.siblingBinary("pushdeck"))
         process.arguments = arguments + ["--socket", socket, "--db", database ?? folder + "/inbox.sqlite"]
         process.standardError = FileHandle.nullDevice
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         while (try? BenchSocket(path: socket)) == nil {

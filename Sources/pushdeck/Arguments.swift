@@ -56,6 +56,33 @@ struct Arguments {
         return values
     }
 
+    /// Removes `--name [VALUE]` (or `--name=VALUE`): nil when absent, `bare` when given without a
+    /// value (the next token is taken as its value only when it does not start with `-`).
+    mutating func optionalValue(_ name: String, bare: String) -> String? {
+        var value: String?
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            if token == name {
+                if index + 1 < tokens.count, !tokens[index + 1].hasPrefix("-") {
+                    value = tokens[index + 1]
+                    tokens.removeSubrange(index...(index + 1))
+                } else {
+                    value = bare
+                    tokens.remove(at: index)
+                }
+            } else if token.hasPrefix(name + "=") {
+                value = String(token.dropFirst(name.count + 1))
+                tokens.remove(at: index)
+            } else if token == "--" {
+                break
+            } else {
+                index += 1
+            }
+        }
+        return value
+    }
+
     /// Removes `--name` with its value when the next token is one of `values` (or `--name=VALUE`):
     /// nil when absent, `.some(nil)` when given alone.
     mutating func optionalValue(_ name: String, values: [String]) throws(UsageError) -> String?? {

@@ -5,7 +5,8 @@ enum Help {
 
         Usage:
           pushdeck [ui]   [--socket P] [--db P | --memory] [--banner-seconds S]
-          pushdeck serve  [--socket P] [--db P | --memory]
+                          [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]
+          pushdeck serve  [--socket P] [--db P | --memory] [--gateway [HOST:PORT]]
           pushdeck send   [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
                           [--title T] [--body B] [--badge N]
                           [--collapse-id ID] [--push-type T] [--priority 10|5|1]
@@ -21,6 +22,10 @@ enum Help {
           pushdeck watch  [--topic T]...
           pushdeck demo   [--speed X]
           pushdeck ping
+          pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]
+                          | remove TOKEN | unregister TOKEN
+          pushdeck key    add apns --key-id K --team T --p8 FILE | list [--json] | remove ID
+          pushdeck gateway [ca]
           pushdeck reset  [--app A] [--all]
           pushdeck expect [--app A] [--title RE] [--body RE] [--via V] [--count N] [--since ID]
                           [--badge N] [--server-badge N] [--unread N] [--banner] [--timeout S]
@@ -37,17 +42,36 @@ enum Help {
     static let commands: [String: String] = [
         "ui": """
             pushdeck [ui] [--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]
+                          [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]
+                          [--devices open|strict]
               The full-screen notification center. It owns the socket and the store itself: no
               server to start first. Keys: ↑↓ move, ⏎ open, r read, a all read, c clear badge,
               m push on/off, f app state, d delete, / filter, o open banner, Esc dismiss, ? help, q quit.
+              --gateway [HOST:PORT]  also answer the APNs provider API over HTTP/2 and HTTP/1.1
+                            (default 127.0.0.1:2197): TLS with ALPN h2/http/1.1; on loopback also
+                            cleartext h2c (prior knowledge) and HTTP/1.1. Non-loopback: TLS only.
+              --tls-cert F --tls-key F  the gateway's certificate and key (PEM); without them a local
+                            CA and a certificate for localhost, 127.0.0.1, ::1 are made once under
+                            $XDG_DATA_HOME/pushdeck/tls (see 'pushdeck gateway ca')
             """,
         "serve": """
             pushdeck serve [--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]
+                           [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]
+                           [--devices open|strict]
               The same server without a terminal, for scripts and CI. Logs go to stderr.
               Stops cleanly on SIGTERM or ^C (the socket is removed, the store closed).
               --db P        the SQLite inbox (default $PUSHDECK_DB, $XDG_DATA_HOME/pushdeck/inbox.sqlite,
                             ~/.local/share/pushdeck/inbox.sqlite)
               --memory      keep nothing on disk
+              --gateway [HOST:PORT]  also answer the APNs provider API over HTTP/2 and HTTP/1.1
+                            (default 127.0.0.1:2197): TLS with ALPN h2/http/1.1; on loopback also
+                            cleartext h2c (prior knowledge) and HTTP/1.1. Non-loopback: TLS only.
+              --tls-cert F --tls-key F  the gateway's certificate and key (PEM); without them a local
+                            CA and a certificate for localhost, 127.0.0.1, ::1 are made once under
+                            $XDG_DATA_HOME/pushdeck/tls (see 'pushdeck gateway ca')
+              --devices open|strict  an unknown device token pushed to through the gateway is
+                            registered to the request's app (open, the default) or refused as
+                            the vendor would (strict: APNs BadDeviceToken)
             """,
         "send": """
             pushdeck send [FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]
@@ -128,6 +152,12 @@ enum Help {
               Plays the sample scenario from Resources through a running pushdeck: Chinese and
               English messages on both channels, badge changes, the push switch and app states.
             """,
+        "gateway": """
+            pushdeck gateway [ca]
+              Prints where the running pushdeck's provider gateway listens (HOST:PORT), or with
+              'ca' the path of the CA certificate to trust (curl --cacert, SSL_CERT_FILE,
+              REQUESTS_CA_BUNDLE). Exit 1 when the running pushdeck has no gateway.
+            """,
         "reset": """
             pushdeck reset [--app A] [--all]
               A clean state in one committed change: the app's messages (every app's without
@@ -182,6 +212,27 @@ enum Help {
         "ping": """
             pushdeck ping
               Checks that a server answers; prints its version.
+            """,
+        "device": """
+            pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]
+                            | remove TOKEN | unregister TOKEN
+              The devices the provider gateway knows. A token (hex digits, an even number of them:
+              64 on a phone, 160 on the simulator) belongs to one app of one vendor.
+              add          register TOKEN to BUNDLE (again: moves it, and registers it anew)
+              list         the devices: a table, or with --json a JSON array
+              remove       forget TOKEN (under --devices open its next push registers it again)
+              unregister   APNs answers 410 Unregistered, with this moment's timestamp, from now on
+              A push to a token of another app is refused with DeviceTokenNotForTopic.
+            """,
+        "key": """
+            pushdeck key add apns --key-id K --team T --p8 FILE | list [--json] | remove ID
+                         add jpush --app-key K --master-secret S
+                         add getui --app-id I --app-key K --master-secret S
+              The vendors' credentials. With an APNs key added, a gateway request must carry a
+              provider token (authorization: bearer JWT) signed ES256 with it, whose kid is K, iss
+              is T and iat at most an hour old (else 403 InvalidProviderToken or
+              ExpiredProviderToken); with none, any well-formed token is taken. FILE is the .p8
+              file Apple hands out (a PKCS#8 EC P-256 private key). 'list' never shows a secret.
             """,
     ]
 }

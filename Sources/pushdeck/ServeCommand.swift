@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushGateway
 import PushServer
 import PushStore
 import PushTerminal
@@ -12,6 +13,8 @@ enum ServeCommand {
         var strictFolder: Bool
         var databasePath: String?
         var options: ServerOptions
+        /// `--gateway [HOST:PORT]`, with `--tls-cert`/`--tls-key` (DESIGN §8).
+        var gateway: GatewaySetup?
 
         init(_ arguments: inout Arguments) throws(UsageError) {
             let environment = ProcessInfo.processInfo.environment
@@ -39,6 +42,13 @@ enum ServeCommand {
             if let bytes = try arguments.intOption("--max-request", in: 1024...(16 << 20)) {
                 options.maxObjectBytes = bytes
             }
+            if let policy = try arguments.option("--devices") {
+                guard let known = DevicePolicy(rawValue: policy) else {
+                    throw UsageError("--devices takes open or strict, not '\(policy)'", command: arguments.command)
+                }
+                options.devicePolicy = known
+            }
+            gateway = try GatewaySetup(&arguments, environment: environment)
         }
 
         /// Binds the socket, locks and opens the store, and builds the server; a failure names
@@ -81,14 +91,24 @@ enum ServeCommand {
                 listener.close()
                 throw Failure.refused("cannot open the inbox \(databasePath ?? ":memory:"): \(error)")
             }
+            let server: Server
             do {
-                let server = try Server(store: store, listener: listener, signals: signals, options: options)
-                return (server, databaseLock)
+                server = try Server(store: store, listener: listener, signals: signals, options: options)
             } catch {
                 store.close()
                 listener.close()
                 throw Failure.refused("cannot load the inbox \(databasePath ?? ":memory:"): \(error)")
             }
+            if let gateway {
+                do {
+                    server.attach(gateway: try gateway.start(devices: options.devicePolicy, log: log))
+                } catch {
+                    listener.close()
+                    store.close()
+                    throw Failure.refused("\(error)")
+                }
+            }
+            return (server, databaseLock)
         }
 
         /// One writer per database: `<db>.lock` is held for the server's life, so a second server
@@ -115,6 +135,9 @@ enum ServeCommand {
         try arguments.finish()
         let (server, databaseLock) = try setup.makeServer(signals: try SignalPipe(keepingIgnored: [SIGHUP]), log: { printError("pushdeck: \($0)") })
         printError("pushdeck \(Version.current): listening on \(setup.socketPath), inbox \(setup.databasePath ?? "in memory")")
+        if let gateway = server.gateway {
+            printError("pushdeck: gateway on \(gateway.address)\(gateway.configuration.caPath.map { ", CA \($0)" } ?? "")")
+        }
         withExtendedLifetime(databaseLock) { server.run() }
         return 0
     }

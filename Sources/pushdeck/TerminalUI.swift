@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PushCore
+import PushGateway
 import PushServer
 import PushStore
 import PushTUI
@@ -88,7 +89,7 @@ final class TerminalUI: ServerHost {
         case .setMode(let mode): reply = server.perform(.mode(mode))
         case .setAppState(let state): reply = server.perform(.app(state))
         case .reset(let app, let all): reply = server.perform(.reset(app: app, all: all))
-        case .push, .openBanner, .dismissBanner, .tick, .setBadgePolicy, .sdkBadge, .mute, .unmute, .setQuiet, .expireHeld,
+        case .push, .openBanner, .dismissBanner, .tick, .setBadgePolicy, .sdkBadge, .mute, .unmute, .setQuiet, .expireHeld, .device, .key,
              .pauseBanner:
             reply = server.dispatch(event)
         }
@@ -107,6 +108,7 @@ final class TerminalUI: ServerHost {
 
     func turnEnded(server: Server, now: Instant) {
         if let note = notes.take() { screen.status = note }
+        if screen.gatewayAddress == nil, let gateway = server.gateway { screen.gatewayAddress = gateway.address.description }
         if !screen.filter.isEmpty {
             do {
                 try search.advance(filter: screen.filter, in: server.store)

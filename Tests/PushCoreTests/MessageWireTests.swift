@@ -19,8 +19,29 @@ struct MessageWireTests {
         let object = try #require(json.objectValue)
         #expect(object.keys == ["id", "app", "channel", "title", "subtitle", "body", "url", "read", "offline", "receivedAt",
                                 "taskId", "msgId", "payload", "launch", "held", "collapseId", "threadId", "silent",
-                                "interruptionLevel", "expired"])
-        #expect(json.compactText == #"{"id":17,"app":"com.example.shop","channel":"transparent","title":"官方客服","subtitle":null,"body":"订单 1270339 已发货","url":"3?_from=push","read":false,"offline":true,"receivedAt":"2026-11-30T09:41:00.000Z","taskId":"t-1","msgId":null,"payload":{"payload":"x","n":1.50},"launch":false,"held":false,"collapseId":null,"threadId":null,"silent":false,"interruptionLevel":null,"expired":false}"#)
+                                "interruptionLevel", "expired", "via", "token", "apnsHeaders"])
+        #expect(json.compactText == #"{"id":17,"app":"com.example.shop","channel":"transparent","title":"官方客服","subtitle":null,"body":"订单 1270339 已发货","url":"3?_from=push","read":false,"offline":true,"receivedAt":"2026-11-30T09:41:00.000Z","taskId":"t-1","msgId":null,"payload":{"payload":"x","n":1.50},"launch":false,"held":false,"collapseId":null,"threadId":null,"silent":false,"interruptionLevel":null,"expired":false,"via":"socket","token":null,"apnsHeaders":null}"#)
+    }
+
+    @Test func aGatewayMessageCarriesItsViaTokenAndHeadersAndReadsBack() throws {
+        var original = Self.message()
+        original.payload = #"{"aps":{"alert":"Hi"}}"#
+        original.via = .apns
+        original.token = String(repeating: "ab", count: 32)
+        original.apnsHeaders = ["apns-topic": "com.example.shop", "apns-priority": "10", "apns-id": "0e5dd5b4-3b2f-4e5a-9c73-0e3c7b3e5f10"]
+        let json = original.wireJSON
+        let object = try #require(json.objectValue)
+        #expect(object["via"] == "apns")
+        #expect(object["token"] == .string(String(repeating: "ab", count: 32)))
+        #expect(JSON.object(try #require(object["apnsHeaders"]?.objectValue)).compactText
+                == #"{"apns-id":"0e5dd5b4-3b2f-4e5a-9c73-0e3c7b3e5f10","apns-priority":"10","apns-topic":"com.example.shop"}"#)
+        #expect(try Message(wire: object) == original)
+    }
+
+    @Test func anUnknownViaIsRefusedWhenReadBack() throws {
+        var object = try #require(Self.message().wireJSON.objectValue)
+        object["via"] = "pigeon"
+        #expect(throws: WireError.self) { try Message(wire: object) }
     }
 
     @Test func aMessageReadsBackFromItsWireObject() throws {

@@ -75,9 +75,10 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Starts a server and waits until it answers `ping` (up to 10 s).
     /// `shellPrefix`: shell commands run before the server is exec'd in the same process (a
-    /// `ulimit`, a `trap`), so its pid is still the server's.
+    /// `ulimit`, a `trap`), so its pid is still the server's. `environment` is added to the server's.
     public init(
-        folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false, shellPrefix: String? = nil
+        folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false, shellPrefix: String? = nil,
+        environment: [String: String] = [:]
     ) throws {
         self.folder = folder
         socket = folder.file("s.sock")
@@ -90,6 +91,9 @@ public final class ServerProcess: @unchecked Sendable {
         } else {
             process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
             process.arguments = arguments
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         _ = FileManager.default.createFile(atPath: folder.file("server.log"), contents: nil)
         log = FileHandle(forWritingAtPath: folder.file("server.log"))

@@ -1,0 +1,4 @@
+#ifndef PUSHDECK_CNGHTTP2_SHIM_H
+#define PUSHDECK_CNGHTTP2_SHIM_H
+#include <nghttp2/nghttp2.h>
+#endif

@@ -1,0 +1,110 @@
+// MARK: - The `device` and `key` ops on the wire (DESIGN §3 wave 2, §8)
+
+extension RequestFields {
+    /// A required non-empty string.
+    func requiredText(_ key: String, _ what: String) throws(WireError) -> String {
+        guard let value = object[key], value != .null else {
+            throw WireError("\"\(key)\" is required for op \(op) \(object["action"]?.stringValue ?? ""): \(what)")
+        }
+        guard case .string(let text) = value, !text.isEmpty else {
+            throw WireError("\"\(key)\" must be \(what); got \(Self.describe(value))")
+        }
+        return text
+    }
+
+    /// The op's `action`, one of `actions`.
+    static func action(of op: String, _ object: JSONObject, _ actions: [String]) throws(WireError) -> String {
+        guard case .string(let action)? = object["action"], actions.contains(action) else {
+            let got = object["action"].map(describe) ?? "nothing"
+            throw WireError("\"action\" must be one of \(actions.joined(separator: ", ")) for op \(op); got \(got)")
+        }
+        return action
+    }
+
+    /// A device token: hex digits, an even number of them; lower-cased.
+    func token(_ key: String) throws(WireError) -> String {
+        let token = try requiredText(key, "a device token (hex digits, an even number of them)")
+        guard Device.isHexToken(token) else {
+            throw WireError("\"\(key)\" must be a device token of hex digits, an even number of them; got \"\(token)\"")
+        }
+        return token.lowercased()
+    }
+}
+
+extension DeviceCommand {
+    public static let actions = ["add", "list", "remove", "unregister"]
+
+    /// Decodes a `{"op":"device","action":…}` object.
+    init(_ object: JSONObject) throws(WireError) {
+        switch try RequestFields.action(of: "device", object, Self.actions) {
+        case "add":
+            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor"])
+            let token = try fields.token("token")
+            let app = try fields.requiredText("app", "the app the token belongs to (bundle id, appKey or appId)")
+            self = .add(Device(token: token, app: app, vendor: try fields.choice("vendor", Vendor.self) ?? .apns))
+        case "list":
+            _ = try RequestFields(op: "device", object, accepted: ["action"])
+            self = .list
+        case "remove":
+            let fields = try RequestFields(op: "device", object, accepted: ["action", "token"])
+            self = .remove(token: try fields.token("token"))
+        default:
+            let fields = try RequestFields(op: "device", object, accepted: ["action", "token"])
+            self = .unregister(token: try fields.token("token"))
+        }
+    }
+
+    /// The request object a client sends for this command.
+    public var wireObject: JSONObject {
+        switch self {
+        case .add(let device):
+            ["op": "device", "action": "add", "token": .string(device.token), "app": .string(device.app),
+             "vendor": .string(device.vendor.rawValue)]
+        case .list: ["op": "device", "action": "list"]
+        case .remove(let token): ["op": "device", "action": "remove", "token": .string(token)]
+        case .unregister(let token): ["op": "device", "action": "unregister", "token": .string(token)]
+        }
+    }
+}
+
+extension KeyCommand {
+    public static let actions = ["add", "list", "remove"]
+
+    /// Decodes a `{"op":"key","action":…}` object.
+    init(_ object: JSONObject) throws(WireError) {
+        switch try RequestFields.action(of: "key", object, Self.actions) {
+        case "add":
+            let fields = try RequestFields(
+                op: "key", object, accepted: ["action", "vendor", "id", "team", "appKey", "secret"])
+            let vendor = try fields.choice("vendor", Vendor.self) ?? .apns
+            let id = try fields.requiredText("id", "the key's id (APNs: the 10-character key id)")
+            let secret = try fields.requiredText("secret", "the key itself (APNs: the .p8 file's PEM text)")
+            let team = object["team"].isAbsent ? nil : try fields.requiredText("team", "the team id")
+            let appKey = object["appKey"].isAbsent ? nil : try fields.requiredText("appKey", "the app key")
+            if vendor == .apns && team == nil {
+                throw WireError("\"team\" is required for an APNs key: the team id the provider token's iss names")
+            }
+            self = .add(ProviderKey(id: id, vendor: vendor, team: team, appKey: appKey, secret: secret))
+        case "list":
+            _ = try RequestFields(op: "key", object, accepted: ["action"])
+            self = .list
+        default:
+            let fields = try RequestFields(op: "key", object, accepted: ["action", "id"])
+            self = .remove(id: try fields.requiredText("id", "the key's id"))
+        }
+    }
+
+    /// The request object a client sends for this command.
+    public var wireObject: JSONObject {
+        switch self {
+        case .add(let key):
+            var object: JSONObject = ["op": "key", "action": "add", "vendor": .string(key.vendor.rawValue), "id": .string(key.id)]
+            if let team = key.team { object["team"] = .string(team) }
+            if let appKey = key.appKey { object["appKey"] = .string(appKey) }
+            object["secret"] = .string(key.secret)
+            return object
+        case .list: return ["op": "key", "action": "list"]
+        case .remove(let id): return ["op": "key", "action": "remove", "id": .string(id)]
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+// MARK: - The gateway's devices and keys (DESIGN §8)
+
+extension Inbox {
+    /// The device a vendor push names, registered on its first push: a gateway route has
+    /// already refused unknown tokens under `--devices strict`, so one reaching here is welcome.
+    /// The registration is written in the push's own transaction.
+    mutating func registerDevice(of push: Push, into outcome: inout Outcome) {
+        guard let token = push.token, devices[token] == nil else { return }
+        let vendor: Vendor
+        switch push.via {
+        case .apns: vendor = .apns
+        case .jpush: vendor = .jpush
+        case .getui: vendor = .getui
+        case .socket, .mqtt: return
+        }
+        let device = Device(token: token, app: push.app, vendor: vendor)
+        devices[token] = device
+        outcome.write(.device(device))
+    }
+
+    mutating func changeDevices(_ command: DeviceCommand, at date: Date, into outcome: inout Outcome) {
+        switch command {
+        case .add(let device):
+            // Adding again moves the token to the new app and registers it anew.
+            devices[device.token] = device
+            outcome.write(.device(device))
+            outcome.reply = Reply.ok(["device": device.wireJSON])
+        case .list:
+            outcome.reply = Reply.ok(["devices": .array(devices.values.sorted { $0.token < $1.token }.map(\.wireJSON))])
+        case .remove(let token):
+            guard devices.removeValue(forKey: token) != nil else {
+                outcome.reply = Reply.error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")
+                return
+            }
+            outcome.write(.removeDevice(token: token))
+            outcome.reply = Reply.ok()
+        case .unregister(let token):
+            guard var device = devices[token] else {
+                outcome.reply = Reply.error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")
+                return
+            }
+            if device.unregisteredAt == nil {
+                // Whole milliseconds, as the store keeps it and the 410's timestamp says it.
+                device.unregisteredAt = Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000)
+                devices[token] = device
+                outcome.write(.device(device))
+            }
+            outcome.reply = Reply.ok(["device": device.wireJSON])
+        }
+    }
+
+    mutating func changeKeys(_ command: KeyCommand, into outcome: inout Outcome) {
+        switch command {
+        case .add(let key):
+            providerKeys[key.id] = key
+            outcome.write(.providerKey(key))
+            outcome.reply = Reply.ok(["key": key.wireJSON])
+        case .list:
+            outcome.reply = Reply.ok(["keys": .array(providerKeys.values.sorted { $0.id < $1.id }.map(\.wireJSON))])
+        case .remove(let id):
+            guard providerKeys.removeValue(forKey: id) != nil else {
+                outcome.reply = Reply.error("no key with id \(id); nothing was changed ('pushdeck key list' shows them)")
+                return
+            }
+            outcome.write(.removeProviderKey(id: id))
+            outcome.reply = Reply.ok()
+        }
+    }
+
+    /// The APNs signing keys (`key add apns`).
+    public var apnsKeys: [ProviderKey] { providerKeys.values.filter { $0.vendor == .apns } }
+}

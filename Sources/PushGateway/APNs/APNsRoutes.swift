@@ -1,0 +1,192 @@
+import Foundation
+import PushCore
+
+/// The APNs provider API (DESIGN §8): `POST /3/device/{token}`, validated as Apple's
+/// "Sending notification requests to APNs" asks and refused with the reasons and statuses of
+/// "Handling error responses from APNs" (`APNsReason`). An accepted request becomes the same
+/// push request the socket takes, under the topic's app, recorded with `via: apns`, its token
+/// and its `apns-*` headers. A refusal changes nothing.
+public struct APNsRoutes: GatewayRoutes {
+    /// What an unknown token gets (`--devices`).
+    public var devices: DevicePolicy
+    /// Tokens already parsed and checked (a backend sends the same one for up to an hour).
+    let tokens = ProviderTokenCache()
+
+    public init(devices: DevicePolicy = .open) { self.devices = devices }
+
+    /// The request path's prefix; the token follows it.
+    public static let pathPrefix = "/3/device/"
+    /// The headers Apple refuses to see twice (`DuplicateHeaders`).
+    static let singleHeaders: Set<String> = [
+        "authorization", "apns-id", "apns-topic", "apns-push-type", "apns-priority", "apns-expiration",
+        "apns-collapse-id",
+    ]
+    /// The longest `apns-collapse-id`, in bytes.
+    public static let maxCollapseIdBytes = 64
+    /// A body that is not a JSON object: Apple documents no reason for it, so this one is
+    /// pushdeck's (a device would show nothing; storing it would hide the backend's bug).
+    public static let unreadablePayloadReason = "BadPayload"
+
+    public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
+        // The request's own apns-id is answered back even when it is refused as no UUID (clients
+        // such as aioapns match an error to its request by it); a new one when there is none.
+        let given = request.values("apns-id").first.flatMap { Self.isEchoable($0) ? $0 : nil }
+        let apnsId = given ?? UUID().uuidString.lowercased()
+        switch check(request, context: context) {
+        case .refused(let refusal):
+            return .respond(refusal.response(apnsId: apnsId))
+        case .accepted(let accepted):
+            var headers = accepted.headers
+            headers["apns-id"] = apnsId
+            // The payload as the route's check parsed it: the inbox's decoder reads it in place.
+            let push = PushRequest(
+                payloadText: accepted.payloadText, app: accepted.app, channel: .apns, parsed: accepted.parsed,
+                collapseId: headers["apns-collapse-id"], pushType: headers["apns-push-type"],
+                priority: headers["apns-priority"].flatMap { Int($0) }, via: .apns, token: accepted.token, headers: headers)
+            return .request(.push(push)) { reply in
+                guard reply["ok"] == .bool(true) else {
+                    // The store failed (or the inbox refused what the route let through): Apple's 500.
+                    return APNsRefusal(.internalServerError).response(apnsId: apnsId)
+                }
+                return HTTPResponse(status: 200, headers: [HTTPHeader("apns-id", apnsId)])
+            }
+        }
+    }
+
+    // MARK: - Validation
+
+    enum Outcome {
+        case accepted(Accepted)
+        case refused(APNsRefusal)
+    }
+
+    struct Accepted {
+        var token: String
+        var app: String
+        var headers: [String: String]
+        var payloadText: String
+        var parsed: JSONView
+    }
+
+    /// Every check of one request, in order: path, method, duplicates, provider token, headers,
+    /// payload, then the device.
+    func check(_ request: HTTPRequest, context: GatewayContext) -> Outcome {
+        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        guard path.hasPrefix(Self.pathPrefix) else { return .refused(APNsRefusal(.badPath)) }
+        let rawToken = String(path.dropFirst(Self.pathPrefix.count))
+        guard !rawToken.contains("/") else { return .refused(APNsRefusal(.badPath)) }
+        guard request.method == "POST" else { return .refused(APNsRefusal(.methodNotAllowed)) }
+        guard !rawToken.isEmpty else { return .refused(APNsRefusal(.missingDeviceToken)) }
+
+        var seen: Set<String> = []
+        for header in request.headers where Self.singleHeaders.contains(header.name) {
+            guard seen.insert(header.name).inserted else { return .refused(APNsRefusal(.duplicateHeaders)) }
+        }
+        func header(_ name: String) -> String? { request.values(name).first }
+
+        guard let authorization = header("authorization") else { return .refused(APNsRefusal(.missingProviderToken)) }
+        guard let token = tokens.token(authorization) else {
+            return .refused(APNsRefusal(.invalidProviderToken))
+        }
+        if let problem = tokens.problem(token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now) {
+            return .refused(APNsRefusal(problem))
+        }
+
+        guard Device.isHexToken(rawToken) else { return .refused(APNsRefusal(.badDeviceToken)) }
+        if let id = header("apns-id"), UUID(uuidString: id) == nil { return .refused(APNsRefusal(.badMessageId)) }
+        guard let topic = header("apns-topic"), !topic.isEmpty else { return .refused(APNsRefusal(.missingTopic)) }
+        guard Self.isTopic(topic) else { return .refused(APNsRefusal(.badTopic)) }
+        var pushType = APNsPushType.alert
+        if let text = header("apns-push-type") {
+            guard let known = APNsPushType(rawValue: text) else { return .refused(APNsRefusal(.invalidPushType)) }
+            pushType = known
+        }
+        if let priority = header("apns-priority") {
+            guard ["10", "5", "1"].contains(priority) else { return .refused(APNsRefusal(.badPriority)) }
+            // Apple: background pushes always use priority 5; "using priority 10 is an error".
+            if pushType == .background && priority == "10" { return .refused(APNsRefusal(.badPriority)) }
+        }
+        if let expiration = header("apns-expiration") {
+            guard !expiration.isEmpty, expiration.utf8.allSatisfy({ (0x30...0x39).contains($0) }), Int64(expiration) != nil
+            else { return .refused(APNsRefusal(.badExpirationDate)) }
+        }
+        if let collapseId = header("apns-collapse-id"), collapseId.utf8.count > Self.maxCollapseIdBytes {
+            return .refused(APNsRefusal(.badCollapseId))
+        }
+
+        guard !request.body.isEmpty else { return .refused(APNsRefusal(.payloadEmpty)) }
+        guard request.body.count <= pushType.payloadLimit else { return .refused(APNsRefusal(.payloadTooLarge)) }
+        let payloadText = String(decoding: request.body, as: UTF8.self)
+        guard let tape = try? JSONTape.parse(request.body),
+              (try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(
+                  PushRequest(payloadText: payloadText, channel: .apns, parsed: tape.root, via: .apns))) != nil
+        else {
+            return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
+        }
+
+        let deviceToken = rawToken.lowercased()
+        let app = Self.app(ofTopic: topic, pushType: pushType)
+        if let device = context.inbox.devices[deviceToken] {
+            guard device.vendor == .apns else { return .refused(APNsRefusal(.badDeviceToken)) }
+            guard device.app == app else { return .refused(APNsRefusal(.deviceTokenNotForTopic)) }
+            if let unregisteredAt = device.unregisteredAt {
+                return .refused(APNsRefusal(.unregistered, timestamp: Int64((unregisteredAt.timeIntervalSince1970 * 1000).rounded())))
+            }
+        } else if devices == .strict {
+            return .refused(APNsRefusal(.badDeviceToken))
+        }
+
+        var kept: [String: String] = [:]
+        for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
+        return .accepted(Accepted(token: deviceToken, app: app, headers: kept, payloadText: payloadText, parsed: tape.root))
+    }
+
+    /// A header value safe to answer back: printable ASCII, at most 128 bytes.
+    static func isEchoable(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 128 && value.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+
+    /// A topic is a bundle id, perhaps with a push type's suffix: letters, digits, `.`, `-`, `_`.
+    static func isTopic(_ topic: String) -> Bool {
+        topic.utf8.count <= 255 && topic.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+
+    /// The app (bundle id) a topic stands for: the push type's suffix taken off.
+    public static func app(ofTopic topic: String, pushType: APNsPushType) -> String {
+        if let suffix = pushType.topicSuffix, topic.hasSuffix(suffix), topic.count > suffix.count {
+            return String(topic.dropLast(suffix.count))
+        }
+        return topic
+    }
+}
+
+/// An APNs error answer: a reason, its status, and for `Unregistered` the time (ms) the token
+/// stopped being valid.
+public struct APNsRefusal: Sendable, Equatable {
+    public var reason: String
+    public var status: Int
+    public var timestamp: Int64?
+
+    public init(_ reason: APNsReason, timestamp: Int64? = nil) {
+        self.init(reason: reason.rawValue, status: reason.status, timestamp: timestamp)
+    }
+
+    public init(reason: String, status: Int, timestamp: Int64? = nil) {
+        self.reason = reason
+        self.status = status
+        self.timestamp = timestamp
+    }
+
+    /// The HTTP answer: status, `apns-id`, and the `{"reason":…}` body.
+    public func response(apnsId: String) -> HTTPResponse {
+        var body: JSONObject = ["reason": .string(reason)]
+        if let timestamp { body["timestamp"] = .number(JSONNumber(timestamp)) }
+        return HTTPResponse(
+            status: status,
+            headers: [HTTPHeader("apns-id", apnsId), HTTPHeader("content-type", "application/json")],
+            body: Array(JSON.object(body).compactText.utf8))
+    }
+}

@@ -1,0 +1,365 @@
+import COpenSSL
+import Glibc
+import PushCore
+
+/// What the gateway hands its requests to (the server): the state a route may read, and the
+/// inbox's request handling, answered after the turn's commit.
+public protocol GatewaySink: AnyObject {
+    /// The inbox and the time, for a route's `decide`.
+    func gatewayContext() -> GatewayContext
+    /// Handles `request` as a socket request; `completion` gets its reply once it is committed
+    /// (or the socket's error reply when the commit failed), on the loop thread.
+    func submit(_ request: Request, completion: @escaping (JSONObject) -> Void)
+}
+
+/// How the gateway is set up: where it listens, its TLS material, its limits.
+public struct GatewayConfiguration: Sendable {
+    public var address: GatewayAddress
+    public var certificatePath: String
+    public var keyPath: String
+    /// The CA that signed the certificate, when pushdeck made it (for `pushdeck gateway ca`).
+    public var caPath: String?
+    public var limits = GatewayLimits()
+    public init(address: GatewayAddress, certificatePath: String, keyPath: String, caPath: String? = nil) {
+        self.address = address
+        self.certificatePath = certificatePath
+        self.keyPath = keyPath
+        self.caPath = caPath
+    }
+}
+
+/// The provider gateway's transport: one TCP port, TLS (ALPN h2, http/1.1) everywhere and, on
+/// loopback, cleartext HTTP/2 (prior knowledge) and HTTP/1.1 too, told apart by the first bytes.
+/// It does no I/O of its own accord: the server's poll loop asks for its descriptors and tells
+/// it which are ready, and every request goes to the routes, then to the sink.
+public final class Gateway {
+    public let configuration: GatewayConfiguration
+    private let routes: any GatewayRoutes
+    private let listener: TCPListener
+    private let tls: TLSServerContext
+    private weak var sink: (any GatewaySink)?
+    private var connections: [Int32: GatewayConnection] = [:]
+    /// Connections with new output since the last flush (answers came after the commit).
+    private var dirty: Set<Int32> = []
+    private var nextID = 0
+    private var nextSweep: Int64 = 0
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private var refusedConnections = 0
+    private let log: @Sendable (String) -> Void
+    /// The clock of the timeouts (a manual one in tests).
+    private let time: any TimeSource
+
+    public init(
+        configuration: GatewayConfiguration, routes: any GatewayRoutes, time: any TimeSource = SystemTime(),
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(GatewayError) {
+        self.configuration = configuration
+        self.routes = routes
+        self.time = time
+        self.log = log
+        tls = try TLSServerContext(certificatePath: configuration.certificatePath, keyPath: configuration.keyPath)
+        listener = try TCPListener(configuration.address)
+        readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+    }
+
+    deinit {
+        close()
+        readBuffer.deallocate()
+    }
+
+    /// The address actually listened on (the chosen port for port 0).
+    public var address: GatewayAddress { listener.address }
+    public var connectionCount: Int { connections.count }
+
+    public func attach(_ sink: any GatewaySink) { self.sink = sink }
+
+    // MARK: - Poll
+
+    /// Appends the listener and every connection with the events each waits for.
+    public func pollEntries(into entries: inout [pollfd]) {
+        entries.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
+        let highWater = configuration.limits.outputHighWater
+        for connection in connections.values {
+            entries.append(pollfd(fd: connection.fd, events: connection.events(highWater: highWater), revents: 0))
+        }
+    }
+
+    /// One of the gateway's descriptors has events.
+    public func ready(_ entry: pollfd) {
+        if entry.fd == listener.fd {
+            accept()
+            return
+        }
+        guard let connection = connections[entry.fd] else { return }
+        let now = milliseconds()
+        connection.lastActivity = now
+        if entry.revents & Int16(POLLOUT) != 0 && !connection.flush() {
+            drop(connection)
+            return
+        }
+        if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 || connection.stage == .handshaking {
+            advance(connection)
+        }
+        if !connection.dead { pump(connection) }
+    }
+
+    /// Milliseconds until the gateway needs a turn for its timeouts, or nil.
+    public func timeout() -> Int64? {
+        guard !connections.isEmpty else { return nil }
+        return max(0, nextSweep - milliseconds())
+    }
+
+    /// After the turn's commit: writes the answers that came, closes what is over, and (once a
+    /// second) closes connections past their timeouts.
+    public func turnEnded() {
+        for fd in dirty {
+            if let connection = connections[fd] { pump(connection) }
+        }
+        dirty.removeAll(keepingCapacity: true)
+        let now = milliseconds()
+        if !connections.isEmpty && now >= nextSweep {
+            nextSweep = now + 1000
+            sweep(now: now)
+        }
+    }
+
+    /// Closes every connection, writing what it can first (the listening socket closes with the gateway).
+    public func close() {
+        for connection in connections.values {
+            _ = connection.flush()
+            connection.close()
+        }
+        connections.removeAll()
+    }
+
+    private func milliseconds() -> Int64 { time.now.nanoseconds / 1_000_000 }
+
+    // MARK: - Connections
+
+    private func accept() {
+        for _ in 0..<256 {
+            let fd: Int32
+            do {
+                guard let accepted = try listener.accept() else { return }
+                fd = accepted
+            } catch {
+                log("gateway: \(error)")
+                return
+            }
+            guard connections.count < configuration.limits.maxConnections else {
+                // A clear close, not a hang: at the cap the newcomer is refused at once.
+                refusedConnections += 1
+                if refusedConnections == 1 || refusedConnections % 1000 == 0 {
+                    log("gateway: \(connections.count) connections open, the most allowed; refused \(refusedConnections) so far")
+                }
+                var linger = linger(l_onoff: 1, l_linger: 0)
+                setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+                Glibc.close(fd)
+                continue
+            }
+            nextID += 1
+            let connection = GatewayConnection(fd: fd, id: nextID, cleartextAllowed: configuration.address.isLoopback, now: milliseconds())
+            connections[fd] = connection
+            if nextSweep == 0 { nextSweep = milliseconds() + 1000 }
+        }
+    }
+
+    /// Moves the connection on: sniff its first bytes, shake hands, or read requests.
+    private func advance(_ connection: GatewayConnection) {
+        if connection.stage == .sniffing && !sniff(connection) { return }
+        if connection.stage == .handshaking && !handshake(connection) { return }
+        guard connection.stage == .open else { return }
+        if connection.session == nil && !sniffDecrypted(connection) { return }
+        guard let session = connection.session else { return }
+        let alive = connection.read(into: readBuffer, chunk: 256 * 1024) { bytes in
+            if !session.receive(bytes) { connection.closing = true }
+        }
+        if !alive {
+            // The peer closed (or broke) its side: answer what is owed if we can, then close.
+            connection.closing = true
+            session.peerClosed()
+        }
+    }
+
+    /// Decides what the connection speaks from its first bytes. False: not decided yet, or closed.
+    private func sniff(_ connection: GatewayConnection) -> Bool {
+        var first: UInt8 = 0
+        let peeked = recv(connection.fd, &first, 1, Int32(MSG_PEEK))
+        if peeked == 0 || (peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            drop(connection)
+            return false
+        }
+        guard peeked == 1 else { return false }
+        if first == 0x16 && connection.sniffed.isEmpty {
+            // A TLS handshake record: OpenSSL reads the socket from here on.
+            guard let ssl = SSL_new(tls.context) else {
+                drop(connection)
+                return false
+            }
+            SSL_set_fd(ssl, connection.fd)
+            SSL_set_accept_state(ssl)
+            connection.ssl = ssl
+            connection.stage = .handshaking
+            return true
+        }
+        guard connection.cleartextAllowed else {
+            // Not loopback: TLS only. Anything else is closed unanswered.
+            drop(connection)
+            return false
+        }
+        // Cleartext: read (not peek) until the bytes match the HTTP/2 preface or cannot.
+        let count = recv(connection.fd, readBuffer.baseAddress, min(readBuffer.count, 64 * 1024), 0)
+        if count <= 0 {
+            if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { drop(connection) }
+            return false
+        }
+        connection.sniffed.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+        let preface = GatewayConnection.preface
+        let compared = min(connection.sniffed.count, preface.count)
+        let isHTTP2 = connection.sniffed.prefix(compared).elementsEqual(preface.prefix(compared))
+        if isHTTP2 && connection.sniffed.count < preface.count { return false }
+        start(connection, http2: isHTTP2)
+        let bytes = connection.sniffed
+        connection.sniffed = []
+        if let session = connection.session {
+            let accepted = bytes.withUnsafeBytes { session.receive($0) }
+            if !accepted { connection.closing = true }
+        }
+        return false
+    }
+
+    private func handshake(_ connection: GatewayConnection) -> Bool {
+        guard let ssl = connection.ssl else { return false }
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            var selected: UnsafePointer<UInt8>?
+            var length: UInt32 = 0
+            SSL_get0_alpn_selected(ssl, &selected, &length)
+            connection.stage = .open
+            // No ALPN at all (aioapns, older clients — Apple's servers take them): the decrypted
+            // first bytes tell, as they do in cleartext (`sniffDecrypted`).
+            guard let selected else { return true }
+            let http2 = String(decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self) == "h2"
+            start(connection, http2: http2)
+            return true
+        }
+        let error = SSL_get_error(ssl, result)
+        if error == pushdeck_SSL_ERROR_WANT_READ() {
+            connection.tlsWantsWrite = false
+            return false
+        }
+        if error == pushdeck_SSL_ERROR_WANT_WRITE() {
+            connection.tlsWantsWrite = true
+            return false
+        }
+        // Garbage, no common ALPN, a bad version: OpenSSL wrote its alert (when it could).
+        ERR_clear_error()
+        drop(connection)
+        return false
+    }
+
+    private func start(_ connection: GatewayConnection, http2: Bool) {
+        connection.stage = .open
+        let fd = connection.fd
+        let onRequest: (HTTPRequest, @escaping Responder) -> Void = { [weak self] request, respond in
+            self?.route(request, fd: fd, respond: respond)
+        }
+        if http2 {
+            guard let session = HTTP2Session(limits: configuration.limits, isTLS: connection.isTLS, onRequest: onRequest) else {
+                drop(connection)
+                return
+            }
+            connection.session = session
+        } else {
+            connection.session = HTTP1Session(limits: configuration.limits, isTLS: connection.isTLS, onRequest: onRequest)
+        }
+    }
+
+    /// TLS without ALPN: reads decrypted bytes until they match the HTTP/2 preface or cannot, then
+    /// starts that session and hands it the bytes. False: not decided yet, or closed.
+    private func sniffDecrypted(_ connection: GatewayConnection) -> Bool {
+        let preface = GatewayConnection.preface
+        let alive = connection.read(into: readBuffer, chunk: preface.count) { bytes in
+            connection.sniffed.append(contentsOf: bytes)
+        }
+        let compared = min(connection.sniffed.count, preface.count)
+        let isHTTP2 = connection.sniffed.prefix(compared).elementsEqual(preface.prefix(compared))
+        if !alive && connection.sniffed.isEmpty {
+            drop(connection)
+            return false
+        }
+        if connection.sniffed.isEmpty || (isHTTP2 && connection.sniffed.count < preface.count) {
+            if !alive { drop(connection) }
+            return false
+        }
+        start(connection, http2: isHTTP2)
+        let bytes = connection.sniffed
+        connection.sniffed = []
+        guard let session = connection.session else { return false }
+        if !bytes.withUnsafeBytes({ session.receive($0) }) { connection.closing = true }
+        if !alive {
+            connection.closing = true
+            session.peerClosed()
+            return false
+        }
+        return true
+    }
+
+    /// A whole request: the routes decide; an inbox request is answered after the commit.
+    private func route(_ request: HTTPRequest, fd: Int32, respond: @escaping Responder) {
+        guard let sink else {
+            respond(HTTPResponse(status: 503, body: Array(#"{"reason":"ServiceUnavailable"}"#.utf8)))
+            return
+        }
+        switch routes.decide(request, context: sink.gatewayContext()) {
+        case .respond(let response):
+            respond(response)
+            dirty.insert(fd)
+        case .request(let request, let answer):
+            sink.submit(request) { [weak self] reply in
+                respond(answer(reply))
+                self?.dirty.insert(fd)
+            }
+        }
+    }
+
+    /// Moves ready output from the session to the socket; closes what is over.
+    private func pump(_ connection: GatewayConnection) {
+        guard !connection.dead else { return }
+        let highWater = configuration.limits.outputHighWater
+        while true {
+            let before = connection.pendingOutput
+            connection.session?.produce(into: &connection.output, limit: highWater)
+            guard connection.flush() else {
+                drop(connection)
+                return
+            }
+            // Stop when nothing more came or the socket took no more.
+            if connection.pendingOutput == before || connection.pendingOutput > 0 { break }
+        }
+        if connection.pendingOutput == 0 && (connection.session?.isFinished ?? connection.closing) {
+            drop(connection)
+        }
+    }
+
+    private func drop(_ connection: GatewayConnection) {
+        connection.close()
+        connections[connection.fd] = nil
+        dirty.remove(connection.fd)
+    }
+
+    /// Closes connections past their timeouts: a handshake or first bytes that do not come, a
+    /// request that arrives too slowly, an idle connection kept too long.
+    private func sweep(now: Int64) {
+        let limits = configuration.limits
+        for connection in Array(connections.values) {
+            let idle = now - connection.lastActivity
+            let limit: Int64
+            switch connection.stage {
+            case .sniffing, .handshaking: limit = limits.handshakeTimeout
+            case .open: limit = connection.session?.isMidRequest == true ? limits.requestTimeout : limits.idleTimeout
+            }
+            if idle > limit { drop(connection) }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+import CHTTPParser
+
+/// HTTP/1.1 through libhttp-parser: it is fed bytes the connection already read (after sniffing
+/// the first bytes, and after OpenSSL decrypted them), which libmicrohttpd — owning its sockets —
+/// cannot take. Pipelined requests are answered in order; a parse error is answered 400 and closes.
+final class HTTP1Session: HTTPSession {
+    private let parser: UnsafeMutablePointer<http_parser>
+    private var settings = http_parser_settings()
+    private let limits: GatewayLimits
+    private let isTLS: Bool
+    private let onRequest: (HTTPRequest, @escaping Responder) -> Void
+
+    // The message being received.
+    private var target: [UInt8] = []
+    private var field: [UInt8] = []
+    private var value: [UInt8] = []
+    private var inValue = false
+    private var headers: [HTTPHeader] = []
+    private var body: [UInt8] = []
+    private var headerBytes = 0
+    private var refusal: Int?
+    private(set) var isMidRequest = false
+
+    /// Answers in request order: slot `firstSlot + i` is `slots[i]`, nil until answered.
+    private var slots: [[UInt8]?] = []
+    private var firstSlot = 0
+    /// The slot after which the connection closes (no keep-alive, or an error).
+    private var lastSlot: Int?
+    private var stopped = false
+
+    init(limits: GatewayLimits, isTLS: Bool, onRequest: @escaping (HTTPRequest, @escaping Responder) -> Void) {
+        self.limits = limits
+        self.isTLS = isTLS
+        self.onRequest = onRequest
+        parser = .allocate(capacity: 1)
+        http_parser_init(parser, HTTP_REQUEST)
+        settings.on_message_begin = { parser in HTTP1Session.of(parser).messageBegan() }
+        settings.on_url = { parser, at, length in HTTP1Session.of(parser).append(at, length, to: \.target) }
+        settings.on_header_field = { parser, at, length in
+            let session = HTTP1Session.of(parser)
+            if session.inValue { session.endHeader() }
+            return session.append(at, length, to: \.field)
+        }
+        settings.on_header_value = { parser, at, length in
+            let session = HTTP1Session.of(parser)
+            session.inValue = true
+            return session.append(at, length, to: \.value)
+        }
+        settings.on_headers_complete = { parser in HTTP1Session.of(parser).headersComplete() }
+        settings.on_body = { parser, at, length in HTTP1Session.of(parser).appendBody(at, length) }
+        settings.on_message_complete = { parser in HTTP1Session.of(parser).messageComplete() }
+    }
+
+    deinit { parser.deallocate() }
+
+    /// The session behind the parser's context pointer: the session owns the parser and the
+    /// parser calls back only inside `receive`, so the unretained pointer is alive.
+    private static func of(_ parser: UnsafeMutablePointer<http_parser>?) -> HTTP1Session {
+        // The data pointer is set in `receive` before any callback can run.
+        Unmanaged<HTTP1Session>.fromOpaque(UnsafeRawPointer(parser.unsafelyUnwrapped.pointee.data.unsafelyUnwrapped)).takeUnretainedValue()
+    }
+
+    var wantsInput: Bool { !stopped && slots.count < limits.maxPipelined }
+    var isFinished: Bool { stopped && slots.isEmpty }
+
+    func peerClosed() {
+        stopped = true
+        isMidRequest = false
+    }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !stopped, bytes.count > 0 else { return !stopped }
+        parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
+        let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
+        let parsed = http_parser_execute(parser, &settings, base, bytes.count)
+        let code = pushdeck_http_errno(parser)
+        if code == Int32(HPE_PAUSED.rawValue) { return true }
+        if code != Int32(HPE_OK.rawValue) {
+            refuse(refusal ?? 400, reason: refusal == nil ? String(cString: pushdeck_http_errno_name(parser)) : nil)
+            return false
+        }
+        if parsed < bytes.count || pushdeck_http_is_upgrade(parser) != 0 {
+            // An Upgrade request (h2c by upgrade is not offered: use prior knowledge or TLS).
+            stopped = true
+            lastSlot = firstSlot + slots.count - 1
+        }
+        return true
+    }
+
+    func produce(into output: inout [UInt8], limit: Int) {
+        while let first = slots.first, let bytes = first, output.count < limit {
+            output.append(contentsOf: bytes)
+            slots.removeFirst()
+            firstSlot += 1
+        }
+        if let lastSlot, firstSlot > lastSlot { slots.removeAll() }
+    }
+
+    // MARK: - Parser callbacks
+
+    private func messageBegan() -> Int32 {
+        target.removeAll(keepingCapacity: true)
+        headers.removeAll(keepingCapacity: true)
+        body.removeAll(keepingCapacity: true)
+        field.removeAll(keepingCapacity: true)
+        value.removeAll(keepingCapacity: true)
+        inValue = false
+        headerBytes = 0
+        refusal = nil
+        isMidRequest = true
+        return 0
+    }
+
+    private func append(_ at: UnsafePointer<CChar>?, _ length: Int, to path: ReferenceWritableKeyPath<HTTP1Session, [UInt8]>) -> Int32 {
+        headerBytes += length
+        guard headerBytes <= limits.maxHeaderBytes else {
+            refusal = 431
+            return 1
+        }
+        if let at { self[keyPath: path].append(contentsOf: UnsafeRawBufferPointer(start: at, count: length)) }
+        return 0
+    }
+
+    private func endHeader() {
+        headers.append(HTTPHeader(String(decoding: field, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self)))
+        headerBytes += 32
+        field.removeAll(keepingCapacity: true)
+        value.removeAll(keepingCapacity: true)
+        inValue = false
+    }
+
+    private func headersComplete() -> Int32 {
+        if inValue || !field.isEmpty { endHeader() }
+        if parser.pointee.content_length != UInt64.max && parser.pointee.content_length > UInt64(limits.maxBodyBytes) {
+            refusal = 413
+            return -1  // (1 and 2 would mean "no body"; anything else stops the parser)
+        }
+        // curl and others wait a second for `100 Continue` before a larger body.
+        if slots.isEmpty, headers.contains(where: { $0.name == "expect" && $0.value.lowercased() == "100-continue" }) {
+            slots.append(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        return 0
+    }
+
+    private func appendBody(_ at: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
+        guard body.count + length <= limits.maxBodyBytes else {
+            refusal = 413
+            return 1
+        }
+        if let at { body.append(contentsOf: UnsafeRawBufferPointer(start: at, count: length)) }
+        return 0
+    }
+
+    private func messageComplete() -> Int32 {
+        isMidRequest = false
+        let method = String(cString: pushdeck_http_method_name(parser))
+        let request = HTTPRequest(
+            method: method, path: String(decoding: target, as: UTF8.self), headers: headers, body: body,
+            version: .http1_1, isTLS: isTLS)
+        let keepAlive = http_should_keep_alive(parser) != 0
+        let slot = firstSlot + slots.count
+        slots.append(nil)
+        if !keepAlive {
+            stopped = true
+            lastSlot = slot
+        }
+        onRequest(request) { [weak self] response in self?.answer(slot, response, close: !keepAlive) }
+        if !keepAlive { http_parser_pause(parser, 1) }
+        return 0
+    }
+
+    // MARK: - Answers
+
+    private func answer(_ slot: Int, _ response: HTTPResponse, close: Bool) {
+        let index = slot - firstSlot
+        guard index >= 0, index < slots.count else { return }
+        slots[index] = Self.encode(response, close: close)
+    }
+
+    /// A refusal the peer's bytes earned: answered after what is already queued, then close.
+    private func refuse(_ status: Int, reason: String?) {
+        stopped = true
+        isMidRequest = false
+        let text = reason.map { "{\"reason\":\"\($0)\"}" } ?? "{\"reason\":\"\(String(cString: pushdeck_http_status_text(Int32(status))))\"}"
+        let response = HTTPResponse(status: status, headers: [HTTPHeader("content-type", "application/json")], body: Array(text.utf8))
+        slots.append(Self.encode(response, close: true))
+        lastSlot = firstSlot + slots.count - 1
+    }
+
+    static func encode(_ response: HTTPResponse, close: Bool) -> [UInt8] {
+        var text = "HTTP/1.1 \(response.status) \(String(cString: pushdeck_http_status_text(Int32(response.status))))\r\n"
+        for header in response.headers where header.name != "content-length" && header.name != "connection" {
+            text += "\(header.name): \(header.value)\r\n"
+        }
+        text += "content-length: \(response.body.count)\r\n"
+        if close { text += "connection: close\r\n" }
+        text += "\r\n"
+        return Array(text.utf8) + response.body
+    }
+}

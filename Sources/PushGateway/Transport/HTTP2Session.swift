@@ -1,0 +1,239 @@
+import CNGHTTP2
+
+/// HTTP/2 through nghttp2's server session: nghttp2 does the framing, HPACK, flow control and
+/// the protocol's checks, and no I/O — it is fed with `nghttp2_session_mem_recv` and drained with
+/// `nghttp2_session_mem_send`.
+final class HTTP2Session: HTTPSession {
+    /// One request stream while it arrives and until its answer is sent.
+    private final class Stream {
+        var method = ""
+        var path = ""
+        var headers: [HTTPHeader] = []
+        var body: [UInt8] = []
+        var headerBytes = 0
+        var refusal: Int?
+        var requested = false
+        var response: [UInt8] = []
+        var responseOffset = 0
+    }
+
+    private var session: OpaquePointer?
+    private let limits: GatewayLimits
+    private let isTLS: Bool
+    private let onRequest: (HTTPRequest, @escaping Responder) -> Void
+    private var streams: [Int32: Stream] = [:]
+    private var failed = false
+
+    init?(limits: GatewayLimits, isTLS: Bool, onRequest: @escaping (HTTPRequest, @escaping Responder) -> Void) {
+        self.limits = limits
+        self.isTLS = isTLS
+        self.onRequest = onRequest
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
+        defer { nghttp2_session_callbacks_del(callbacks) }
+        nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks) { _, frame, context in
+            guard let frame, let context else { return 0 }
+            return HTTP2Session.of(context).beginHeaders(frame.pointee)
+        }
+        nghttp2_session_callbacks_set_on_header_callback(callbacks) { _, frame, name, nameLength, value, valueLength, _, context in
+            guard let frame, let name, let value, let context else { return 0 }
+            return HTTP2Session.of(context).header(
+                frame.pointee, UnsafeRawBufferPointer(start: name, count: nameLength), UnsafeRawBufferPointer(start: value, count: valueLength))
+        }
+        nghttp2_session_callbacks_set_on_data_chunk_recv_callback(callbacks) { _, _, streamID, data, length, context in
+            guard let data, let context else { return 0 }
+            return HTTP2Session.of(context).data(streamID, UnsafeRawBufferPointer(start: data, count: length))
+        }
+        nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks) { _, frame, context in
+            guard let frame, let context else { return 0 }
+            return HTTP2Session.of(context).frameReceived(frame.pointee)
+        }
+        nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, context in
+            guard let context else { return 0 }
+            HTTP2Session.of(context).streams[streamID] = nil
+            return 0
+        }
+
+        // Limits chosen on purpose, not left to chance (each against a known attack):
+        var option: OpaquePointer?
+        guard nghttp2_option_new(&option) == 0, let option else { return nil }
+        defer { nghttp2_option_del(option) }
+        // SETTINGS/PING floods from a peer that never reads: at most this many ACKs queued,
+        // then the session ends with GOAWAY (nghttp2 calls it "flooded").
+        nghttp2_option_set_max_outbound_ack(option, 256)
+        // At most this many entries in one SETTINGS frame (a SETTINGS flood of huge frames).
+        nghttp2_option_set_max_settings(option, 16)
+        // Rapid reset (CVE-2023-44487): a burst of 200 RST_STREAMs, then 50 a second, else GOAWAY.
+        nghttp2_option_set_stream_reset_rate_limit(option, 200, 50)
+        // CONTINUATION flood (2024): at most 8 CONTINUATION frames after a HEADERS frame.
+        nghttp2_option_set_max_continuations(option, 8)
+        // Our HPACK encoder's table stays small (the peer may ask for more; we need none).
+        nghttp2_option_set_max_deflate_dynamic_table_size(option, 4096)
+        // Streams the client closed are forgotten at once: nothing to keep per finished stream.
+        nghttp2_option_set_no_closed_streams(option, 1)
+
+        var created: OpaquePointer?
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        guard nghttp2_session_server_new2(&created, callbacks, context, option) == 0, let created else { return nil }
+        session = created
+        // Concurrency and header size are SETTINGS the peer must honour; nghttp2 enforces the
+        // header list size itself (RST_STREAM / GOAWAY beyond it). The window: 32 streams of
+        // 4 KiB payloads fit without waiting for WINDOW_UPDATEs.
+        var settings = [
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limits.maxConcurrentStreams),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: UInt32(limits.maxHeaderBytes)),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(limits.maxBodyBytes)),
+        ]
+        nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
+        nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 1 << 20)
+    }
+
+    deinit { nghttp2_session_del(session) }
+
+    /// The session behind nghttp2's user-data pointer: nghttp2 calls back only inside
+    /// `mem_recv`/`mem_send`/`submit`, which this session calls, so the unretained pointer lives.
+    private static func of(_ context: UnsafeMutableRawPointer) -> HTTP2Session {
+        Unmanaged<HTTP2Session>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    var wantsInput: Bool { !failed && nghttp2_session_want_read(session) != 0 }
+    var isFinished: Bool { failed || (nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0) }
+    var isMidRequest: Bool { streams.values.contains { !$0.requested } }
+
+    func peerClosed() { failed = true }
+
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !failed, let base = bytes.baseAddress else { return !failed }
+        let result = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        if result < 0 {
+            // A protocol error, bad preface or flood: nghttp2 queued a GOAWAY where one is due.
+            failed = true
+            nghttp2_session_terminate_session(session, NGHTTP2_PROTOCOL_ERROR.rawValue)
+            return false
+        }
+        return true
+    }
+
+    func produce(into output: inout [UInt8], limit: Int) {
+        while output.count < limit {
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &data)
+            guard count > 0, let data else {
+                if count < 0 { failed = true }
+                return
+            }
+            output.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+        }
+    }
+
+    // MARK: - nghttp2 callbacks
+
+    private func beginHeaders(_ frame: nghttp2_frame) -> Int32 {
+        guard UInt32(frame.hd.type) == NGHTTP2_HEADERS.rawValue, frame.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
+        streams[frame.hd.stream_id] = Stream()
+        return 0
+    }
+
+    private func header(_ frame: nghttp2_frame, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
+        guard let stream = streams[frame.hd.stream_id], !stream.requested else { return 0 }
+        stream.headerBytes += name.count + value.count + 32
+        if stream.headerBytes > limits.maxHeaderBytes { stream.refusal = 431 }
+        guard stream.refusal == nil else { return 0 }
+        let nameText = String(decoding: name, as: UTF8.self)
+        let valueText = String(decoding: value, as: UTF8.self)
+        switch nameText {
+        case ":method": stream.method = valueText
+        case ":path": stream.path = valueText
+        case ":scheme", ":authority": break
+        default: stream.headers.append(HTTPHeader(nameText, valueText))
+        }
+        return 0
+    }
+
+    private func data(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard let stream = streams[streamID], !stream.requested, stream.refusal == nil else { return 0 }
+        if stream.body.count + bytes.count > limits.maxBodyBytes {
+            stream.refusal = 413
+            stream.body = []
+            return 0
+        }
+        stream.body.append(contentsOf: bytes)
+        return 0
+    }
+
+    private func frameReceived(_ frame: nghttp2_frame) -> Int32 {
+        let type = UInt32(frame.hd.type)
+        guard type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue,
+              UInt32(frame.hd.flags) & NGHTTP2_FLAG_END_STREAM.rawValue != 0 else { return 0 }
+        let streamID = frame.hd.stream_id
+        guard let stream = streams[streamID], !stream.requested else { return 0 }
+        stream.requested = true
+        if let refusal = stream.refusal {
+            let reason = refusal == 431 ? "HeadersTooLarge" : "PayloadTooLarge"
+            answer(streamID, HTTPResponse(status: refusal, headers: [HTTPHeader("content-type", "application/json")],
+                                          body: Array("{\"reason\":\"\(reason)\"}".utf8)))
+            return 0
+        }
+        let request = HTTPRequest(method: stream.method, path: stream.path, headers: stream.headers, body: stream.body,
+                                  version: .http2, isTLS: isTLS)
+        stream.headers = []
+        stream.body = []
+        onRequest(request) { [weak self] response in self?.answer(streamID, response) }
+        return 0
+    }
+
+    // MARK: - Answers
+
+    private func answer(_ streamID: Int32, _ response: HTTPResponse) {
+        // The client may have reset the stream meanwhile: then there is nothing to answer.
+        guard !failed, let stream = streams[streamID] else { return }
+        stream.response = response.body
+        stream.responseOffset = 0
+        var fields: [(String, String)] = [(":status", String(response.status))]
+        for header in response.headers { fields.append((header.name.lowercased(), header.value)) }
+        if !response.body.isEmpty { fields.append(("content-length", String(response.body.count))) }
+        // nghttp2 copies names and values during submit: one buffer lives across the call.
+        var text: [UInt8] = []
+        for (name, value) in fields {
+            text.append(contentsOf: name.utf8)
+            text.append(contentsOf: value.utf8)
+        }
+        text.withUnsafeMutableBufferPointer { buffer in
+            var offset = 0
+            var entries: [nghttp2_nv] = []
+            entries.reserveCapacity(fields.count)
+            for (name, value) in fields {
+                let nameStart = buffer.baseAddress.unsafelyUnwrapped + offset
+                offset += name.utf8.count
+                let valueStart = buffer.baseAddress.unsafelyUnwrapped + offset
+                offset += value.utf8.count
+                entries.append(nghttp2_nv(name: nameStart, value: valueStart, namelen: name.utf8.count,
+                                          valuelen: value.utf8.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+            }
+            if response.body.isEmpty {
+                nghttp2_submit_response(session, streamID, entries, entries.count, nil)
+            } else {
+                var provider = nghttp2_data_provider()
+                provider.read_callback = { _, streamID, buffer, length, flags, _, context in
+                    guard let buffer, let flags, let context else { return Int(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue) }
+                    return HTTP2Session.of(context).readResponse(streamID, into: buffer, length, flags: flags)
+                }
+                nghttp2_submit_response(session, streamID, entries, entries.count, &provider)
+            }
+        }
+    }
+
+    private func readResponse(_ streamID: Int32, into buffer: UnsafeMutablePointer<UInt8>, _ length: Int, flags: UnsafeMutablePointer<UInt32>) -> Int {
+        guard let stream = streams[streamID] else { return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue) }
+        let count = min(length, stream.response.count - stream.responseOffset)
+        stream.response.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { buffer.update(from: base + stream.responseOffset, count: count) }
+        }
+        stream.responseOffset += count
+        if stream.responseOffset == stream.response.count {
+            flags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
+            stream.response = []
+        }
+        return count
+    }
+}

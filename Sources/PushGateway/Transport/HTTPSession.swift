@@ -1,0 +1,42 @@
+/// Answers one request: called once, on the loop thread, when its response is known.
+typealias Responder = (HTTPResponse) -> Void
+
+/// One protocol spoken on a connection (HTTP/1.1 through http-parser, HTTP/2 through nghttp2).
+/// It is fed plaintext bytes and produces plaintext output; the connection moves the bytes.
+protocol HTTPSession: AnyObject {
+    /// Feeds what the peer sent. False: the peer broke the protocol; answer what is queued, then close.
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// Appends output that is ready (in order) to `output`, while `output` holds less than `limit`.
+    func produce(into output: inout [UInt8], limit: Int)
+    /// False while the session wants no more input for now (too much waiting to be answered).
+    var wantsInput: Bool { get }
+    /// True when the session is over: close once the output is written.
+    var isFinished: Bool { get }
+    /// The peer closed its side: nothing more comes; finish what is owed.
+    func peerClosed()
+    /// True while a request is half received (a slow client's clock runs).
+    var isMidRequest: Bool { get }
+}
+
+/// The limits every session applies (the defaults are for APNs-sized requests).
+public struct GatewayLimits: Sendable {
+    /// Request line (or pseudo-headers) plus headers, in bytes: beyond it, 431.
+    public var maxHeaderBytes = 16 * 1024
+    /// A request body: beyond it, 413. APNs' largest payload is 5 KiB; JPush/Getui bodies are larger.
+    public var maxBodyBytes = 64 * 1024
+    /// HTTP/2 streams open at once on one connection (SETTINGS_MAX_CONCURRENT_STREAMS).
+    public var maxConcurrentStreams: UInt32 = 128
+    /// Output waiting for a peer that does not read: past it, nothing more is read from it.
+    public var outputHighWater = 1 << 20
+    /// Open connections at most; more are accepted and closed at once.
+    public var maxConnections = 10_000
+    /// Requests of one HTTP/1.1 connection waiting for their answers, at most (pipelining).
+    public var maxPipelined = 64
+    /// Milliseconds to finish the TLS handshake or send the first bytes.
+    public var handshakeTimeout: Int64 = 10_000
+    /// Milliseconds a half-received request may take (slow clients).
+    public var requestTimeout: Int64 = 30_000
+    /// Milliseconds an idle connection is kept (APNs clients keep theirs open for long).
+    public var idleTimeout: Int64 = 3_600_000
+    public init() {}
+}

@@ -1,0 +1,153 @@
+import COpenSSL
+import Foundation
+import Glibc
+
+/// The provider gateway: h2load's throughput over h2c and its paced latency, and the memory of a
+/// thousand idle TLS connections.
+struct GatewayPhases {
+    let settings: Bench.Settings
+    let folder: String
+    static let token = String(repeating: "ab", count: 32)
+    /// A well-formed provider token (ES256 header, kid, iss, iat): what APNs requires, and all the
+    /// gateway checks while no key is registered. The bench measures the gateway, not signing.
+    static let authorization =
+        "bearer eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl"
+
+    func run(into results: inout Results, ingest: Double) throws {
+        let gatewayFolder = folder + "/gateway"
+        try FileManager.default.createDirectory(atPath: gatewayFolder, withIntermediateDirectories: true)
+        let server = try ServerUnderTest(
+            folder: gatewayFolder, arguments: ["serve", "--gateway", "127.0.0.1:0"], environment: ["XDG_DATA_HOME": gatewayFolder + "/data"])
+        defer { server.stop() }
+        let port = try gatewayPort(server.socket)
+        let payload = gatewayFolder + "/payload.json"
+        try Data(Self.payload()).write(to: URL(fileURLWithPath: payload))
+        let url = "http://127.0.0.1:\(port)/3/device/\(Self.token)"
+        let headers = ["-H", "apns-topic: com.example.bench", "-H", "apns-push-type: alert", "-H", "authorization: \(Self.authorization)"]
+
+        // Throughput: 4 connections × 32 streams over h2c.
+        let duration = settings.quick ? 2 : 5
+        let throughput = try h2load(["-c4", "-m32", "-D\(duration)", "-d", payload] + headers + [url])
+        results.record("gateway_msgs_per_s", throughput, "msgs/s")
+        results.record("gateway_ratio", throughput / ingest, "x")
+
+        // Latency at 1 000 requests/s: one connection, h2load's per-request log.
+        let log = gatewayFolder + "/latency.log"
+        _ = try h2load(["-c1", "-m1", "--rps=1000", "-D\(duration)", "-d", payload, "--log-file=\(log)"] + headers + [url])
+        let durations = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { line -> Double? in
+            let columns = line.split(separator: "\t")
+            guard columns.count == 3, columns[1] == "200", let micros = Double(columns[2]) else { return nil }
+            return micros / 1000
+        }.sorted()
+        guard !durations.isEmpty else { throw BenchError("h2load logged no answered request") }
+        results.record("gateway_ack_p50_ms", percentile(durations, 0.5), "ms")
+        results.record("gateway_ack_p99_ms", percentile(durations, 0.99), "ms")
+
+        // Memory: a thousand TLS connections, handshake done, left idle.
+        let idle = try IdleTLSConnections(port: port, count: 1000)
+        results.record("gateway_idle_tls_connections", Double(idle.count), "conns")
+        results.record("gateway_rss_1000_idle_tls_mb", try residentMegabytes(server.process.processIdentifier), "MB")
+        idle.close()
+    }
+
+    /// A 4 KiB APNs payload (the APNs limit is 4096 bytes).
+    static func payload() -> [UInt8] {
+        let head = #"{"aps":{"alert":{"title":"Bench","body":"a 4 KB payload through the gateway"},"badge":1},"pad":""#
+        let tail = #""}"#
+        return Array((head + String(repeating: "x", count: 4096 - head.utf8.count - tail.utf8.count) + tail).utf8)
+    }
+
+    func gatewayPort(_ socket: String) throws -> Int {
+        let client = try BenchSocket(path: socket)
+        try client.write(Array(#"{"op":"gateway"}"#.utf8) + [0x0A])
+        var port: Int?
+        try client.readLines(1) { line in
+            let text = String(decoding: line, as: UTF8.self)
+            if let range = text.range(of: #"127.0.0.1:"#) {
+                port = Int(text[range.upperBound...].prefix { $0.isNumber })
+            }
+        }
+        guard let port else { throw BenchError("the server names no gateway port") }
+        return port
+    }
+
+    /// Runs h2load; its requests per second. Fails when any request failed.
+    func h2load(_ arguments: [String]) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/h2load")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw BenchError("h2load (Debian nghttp2-client) cannot run: \(error)")
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // "requests: N total, N started, N done, N succeeded, 0 failed, 0 errored, 0 timeout"
+        guard let requests = output.split(separator: "\n").first(where: { $0.hasPrefix("requests:") }),
+              requests.contains(" 0 failed, 0 errored"),
+              let finished = output.split(separator: "\n").first(where: { $0.hasPrefix("finished in") }),
+              let rate = finished.split(separator: ",").dropFirst().first?.split(separator: " ").first.flatMap({ Double($0) })
+        else { throw BenchError("h2load failed: \(output)") }
+        return rate
+    }
+
+    func residentMegabytes(_ pid: Int32) throws -> Double {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { throw BenchError("no VmRSS for \(pid)") }
+        return kilobytes / 1024
+    }
+}
+
+/// TLS connections to the gateway, handshake done (ALPN h2), then left idle.
+final class IdleTLSConnections {
+    private var connections: [(fd: Int32, ssl: OpaquePointer)] = []
+    private let context: OpaquePointer
+    var count: Int { connections.count }
+
+    init(port: Int, count: Int) throws {
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw BenchError("SSL_CTX_new failed") }
+        self.context = context
+        let protocols: [UInt8] = [2] + Array("h2".utf8)
+        SSL_CTX_set_alpn_protos(context, protocols, UInt32(protocols.count))
+        for _ in 0..<count {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0, let ssl = SSL_new(context) else {
+                Glibc.close(fd)
+                throw BenchError("connection \(connections.count) to the gateway failed")
+            }
+            SSL_set_fd(ssl, fd)
+            guard SSL_connect(ssl) == 1 else {
+                SSL_free(ssl)
+                Glibc.close(fd)
+                throw BenchError("TLS handshake \(connections.count) with the gateway failed")
+            }
+            connections.append((fd, ssl))
+        }
+    }
+
+    func close() {
+        for (fd, ssl) in connections {
+            SSL_free(ssl)
+            Glibc.close(fd)
+        }
+        connections.removeAll()
+    }
+
+    deinit {
+        close()
+        SSL_CTX_free(context)
+    }
+}

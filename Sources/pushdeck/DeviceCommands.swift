@@ -1,0 +1,175 @@
+import Foundation
+import PushCore
+import PushGateway
+import PushServer
+import PushTUI
+
+/// `pushdeck device …` and `pushdeck key …` (DESIGN §2, §8): the gateway's devices and the
+/// vendors' keys, kept by the running pushdeck.
+enum DeviceCommands {
+    // MARK: - device
+
+    static func device(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try ClientCommands.socketPath(&arguments)
+        let app = try arguments.option("--app")
+        let vendorName = try arguments.option("--vendor")
+        let json = arguments.flag("--json")
+        let words = try arguments.positionals()
+        let actions = DeviceCommand.actions.joined(separator: ", ")
+        guard let action = words.first else { throw UsageError("give an action: \(actions)", command: "device") }
+        func token() throws(UsageError) -> String {
+            guard words.count == 2 else { throw UsageError("device \(action) takes one TOKEN", command: "device") }
+            guard Device.isHexToken(words[1]) else {
+                throw UsageError("'\(words[1])' is not a device token (hex digits, an even number of them)", command: "device")
+            }
+            return words[1].lowercased()
+        }
+        func refuseOptions() throws(UsageError) {
+            if app != nil || vendorName != nil { throw UsageError("--app and --vendor go with device add", command: "device") }
+        }
+        let command: DeviceCommand
+        switch action {
+        case "add":
+            let token = try token()
+            guard let app, !app.isEmpty else { throw UsageError("device add needs --app BUNDLE (the app the token belongs to)", command: "device") }
+            var vendor = Vendor.apns
+            if let vendorName {
+                guard let known = Vendor(rawValue: vendorName) else {
+                    throw UsageError("--vendor takes apns, jpush or getui, not '\(vendorName)'", command: "device")
+                }
+                vendor = known
+            }
+            command = .add(Device(token: token, app: app, vendor: vendor))
+        case "list":
+            try refuseOptions()
+            guard words.count == 1 else { throw UsageError("device list takes no TOKEN", command: "device") }
+            command = .list
+        case "remove":
+            try refuseOptions()
+            command = .remove(token: try token())
+        case "unregister":
+            try refuseOptions()
+            command = .unregister(token: try token())
+        default:
+            throw UsageError("unknown action '\(action)'; device takes \(actions)", command: "device")
+        }
+        if json && action != "list" { throw UsageError("--json goes with device list", command: "device") }
+        let client = try SocketClient(path: socket)
+        let reply = try ClientCommands.expectOK(client.request(Request.device(command)))
+        if case .list = command {
+            let devices = reply["devices"]?.arrayValue ?? []
+            writeLine(json ? JSON.array(devices).compactText : table(devices))
+        } else {
+            writeLine(JSON.object(reply).compactText)
+        }
+        return 0
+    }
+
+    /// The device list as a person reads it: token, app, vendor, and since when it is unregistered.
+    static func table(_ devices: [JSON]) -> String {
+        guard !devices.isEmpty else { return "no devices (a push through the gateway registers its token; or 'pushdeck device add')" }
+        var lines = ["TOKEN  APP  VENDOR  STATE"]
+        for device in devices {
+            let object = device.objectValue ?? [:]
+            let state = object["unregisteredAt"]?.stringValue.map { "unregistered since \($0)" } ?? "registered"
+            lines.append([
+                object["token"]?.stringValue ?? "", object["app"]?.stringValue ?? "", object["vendor"]?.stringValue ?? "", state,
+            ].map(Sanitize.inert).joined(separator: "  "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - key
+
+    static func key(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try ClientCommands.socketPath(&arguments)
+        let keyId = try arguments.option("--key-id")
+        let team = try arguments.option("--team")
+        let p8 = try arguments.option("--p8")
+        let appKey = try arguments.option("--app-key")
+        let appId = try arguments.option("--app-id")
+        let masterSecret = try arguments.option("--master-secret")
+        let json = arguments.flag("--json")
+        let words = try arguments.positionals()
+        let actions = KeyCommand.actions.joined(separator: ", ")
+        guard let action = words.first else { throw UsageError("give an action: \(actions)", command: "key") }
+        let given = [keyId, team, p8, appKey, appId, masterSecret].contains { $0 != nil }
+        let command: KeyCommand
+        switch action {
+        case "add":
+            guard words.count == 2, let vendor = Vendor(rawValue: words[1]) else {
+                throw UsageError("key add takes a vendor: apns, jpush or getui", command: "key")
+            }
+            command = .add(try providerKey(vendor, keyId: keyId, team: team, p8: p8, appKey: appKey, appId: appId, masterSecret: masterSecret))
+        case "list":
+            guard words.count == 1, !given else { throw UsageError("key list takes nothing more", command: "key") }
+            command = .list
+        case "remove":
+            guard words.count == 2, !given else { throw UsageError("key remove takes one ID", command: "key") }
+            command = .remove(id: words[1])
+        default:
+            throw UsageError("unknown action '\(action)'; key takes \(actions)", command: "key")
+        }
+        if json && action != "list" { throw UsageError("--json goes with key list", command: "key") }
+        let client = try SocketClient(path: socket)
+        let reply = try ClientCommands.expectOK(client.request(Request.key(command)))
+        if case .list = command {
+            let keys = reply["keys"]?.arrayValue ?? []
+            if json {
+                writeLine(JSON.array(keys).compactText)
+            } else if keys.isEmpty {
+                writeLine("no keys (the gateway takes any well-formed credential until one is added)")
+            } else {
+                writeLine((["ID  VENDOR  TEAM/APP KEY"] + keys.map { key in
+                    let object = key.objectValue ?? [:]
+                    return [object["id"]?.stringValue ?? "", object["vendor"]?.stringValue ?? "",
+                            object["team"]?.stringValue ?? object["appKey"]?.stringValue ?? "-"]
+                        .map(Sanitize.inert).joined(separator: "  ")
+                }).joined(separator: "\n"))
+            }
+        } else {
+            writeLine(JSON.object(reply).compactText)
+        }
+        return 0
+    }
+
+    /// The key `key add VENDOR` describes, checked before it is sent (an APNs .p8 must be a P-256 key).
+    private static func providerKey(
+        _ vendor: Vendor, keyId: String?, team: String?, p8: String?, appKey: String?, appId: String?, masterSecret: String?
+    ) throws -> ProviderKey {
+        func refuse(_ options: [(String, String?)]) throws(UsageError) {
+            if let extra = options.first(where: { $0.1 != nil }) {
+                throw UsageError("\(extra.0) does not go with key add \(vendor.rawValue)", command: "key")
+            }
+        }
+        switch vendor {
+        case .apns:
+            try refuse([("--app-key", appKey), ("--app-id", appId), ("--master-secret", masterSecret)])
+            guard let keyId, let team, let p8 else {
+                throw UsageError("key add apns needs --key-id K --team T --p8 FILE", command: "key")
+            }
+            guard let data = FileManager.default.contents(atPath: p8) else {
+                throw Failure(code: 2, message: "cannot read \(p8): no such file or not readable")
+            }
+            let pem = String(decoding: data, as: UTF8.self)
+            do {
+                try ES256.checkPrivateKey(pem: pem)
+            } catch {
+                throw Failure(code: 2, message: "\(p8) is not an APNs signing key: \(error)")
+            }
+            return ProviderKey(id: keyId, vendor: .apns, team: team, secret: pem)
+        case .jpush:
+            try refuse([("--key-id", keyId), ("--team", team), ("--p8", p8), ("--app-id", appId)])
+            guard let appKey, let masterSecret else {
+                throw UsageError("key add jpush needs --app-key K --master-secret S", command: "key")
+            }
+            return ProviderKey(id: appKey, vendor: .jpush, secret: masterSecret)
+        case .getui:
+            try refuse([("--key-id", keyId), ("--team", team), ("--p8", p8)])
+            guard let appId, let appKey, let masterSecret else {
+                throw UsageError("key add getui needs --app-id I --app-key K --master-secret S", command: "key")
+            }
+            return ProviderKey(id: appId, vendor: .getui, appKey: appKey, secret: masterSecret)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Bad input at the gateway: each gets a protocol-correct refusal or close, and the gateway goes
+/// on serving everyone else.
+// Serialized for the same reason as GatewayTests: floods and handshakes, one server at a time.
+@Suite(.serialized) struct GatewayAbuseTests {
+    static let payload = #"{"aps":{"alert":"still served"}}"#
+
+    /// A good client still gets its push through (and it is stored).
+    func stillServes(_ gateway: GatewayServer, _ context: String) throws {
+        let result = try gateway.curl(["--http2"], tls: true, body: Self.payload)
+        #expect(result.output.hasSuffix("200 2"), "after \(context): \(result.output)")
+    }
+
+    @Test func http1GarbageIsAnswered400AndClosed() throws {
+        let gateway = try GatewayServer()
+        let raw = try RawTCP(port: gateway.port)
+        raw.send("HELLO THERE\r\n\r\n")
+        let (bytes, closed) = raw.readUntilClosed()
+        #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 400 Bad Request\r\n"), "\(bytes)")
+        #expect(closed)
+        try stillServes(gateway, "garbage")
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() throws {
+        let gateway = try GatewayServer()
+        let raw = try RawTCP(port: gateway.port)
+        let body = Self.payload
+        raw.send("GET /nope HTTP/1.1\r\nHost: a\r\n\r\n"
+                 + "POST /3/device/00ff HTTP/1.1\r\nHost: a\r\napns-topic: a.b\r\nauthorization: \(APNsKeys.wellFormedAuthorization)\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)"
+                 + "GET /again HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        let text = String(decoding: raw.readUntilClosed().bytes, as: UTF8.self)
+        // Bodies have no line end after them: find every status line wherever it starts.
+        let statuses = text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { "HTTP/1.1 " + ($0.components(separatedBy: "\r\n").first ?? "") }
+        #expect(statuses == ["HTTP/1.1 404 Not Found", "HTTP/1.1 200 OK", "HTTP/1.1 404 Not Found"], "\(text)")
+    }
+
+    @Test(arguments: [(["--http1.1"], false, "1.1"), (["--http2-prior-knowledge"], false, "2"), (["--http2"], true, "2")])
+    func oversizedHeadersAndBodiesAreRefused(flags: [String], tls: Bool, version: String) throws {
+        let gateway = try GatewayServer()
+        let big = try gateway.curl(flags + ["-H", "x-big: " + String(repeating: "h", count: 20_000)], tls: tls, body: Self.payload)
+        #expect(big.output.hasSuffix("431 \(version)"), "\(big.output)")
+        let huge = try gateway.curl(flags, tls: tls, body: String(repeating: "b", count: 70_000))
+        #expect(huge.output.hasSuffix("413 \(version)"), "\(huge.output)")
+        #expect(try gateway.listJSON().trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        try stillServes(gateway, "oversized requests")
+    }
+
+    @Test func garbageInsteadOfAClientHelloIsClosed() throws {
+        let gateway = try GatewayServer()
+        let raw = try RawTCP(port: gateway.port)
+        raw.send([0x16, 0x03, 0x01, 0x00, 0x05] + Array("junk!junk!junk!".utf8))
+        let (_, closed) = raw.readUntilClosed()
+        #expect(closed)
+        try stillServes(gateway, "a bad ClientHello")
+    }
+
+    @Test func aClientHelloWithNoCommonALPNIsRefusedWithTheAlert() throws {
+        let gateway = try GatewayServer()
+        let result = try Spawn.run(
+            ["sh", "-c", "openssl s_client -connect 127.0.0.1:\(gateway.port) -alpn spdy/3 -CAfile \(gateway.ca) </dev/null 2>&1"],
+            captureOutput: true)
+        #expect(result.output.contains("no application protocol"), "\(result.output)")
+        // Offering no ALPN at all is fine: HTTP/1.1.
+        let plain = try Spawn.run(["curl", "-sS", "--no-alpn", "--http1.1", "--cacert", gateway.ca, "-o", "/dev/null", "-w", "%{http_code} %{http_version}",
+                                   "-H", "apns-topic: a.b", "-H", "authorization: \(APNsKeys.wellFormedAuthorization)", "--data-binary", Self.payload, "https://localhost:\(gateway.port)/3/device/00ff"], captureOutput: true)
+        #expect(plain.output == "200 1.1", "\(plain.output)")
+        try stillServes(gateway, "no common ALPN")
+    }
+
+    @Test(arguments: ["garbage", "rapid-reset", "continuation", "tls-garbage"])
+    func http2AbuseEndsTheConnection(mode: String) throws {
+        let gateway = try GatewayServer()
+        let result = try TestVenv.run("h2_abuse.py", [mode, String(gateway.port)])
+        let outcome = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        // GOAWAY (nghttp2's verdict) or the connection closed; never left open, never a crash.
+        #expect(outcome.hasPrefix("goaway") || outcome == "closed", "\(mode): \(result.output)")
+        try stillServes(gateway, mode)
+        #expect(try gateway.listJSON().contains("still served"))
+    }
+
+    @Test func aSettingsFloodThatNeverReadsStaysBoundedAndOthersGoOn() throws {
+        let gateway = try GatewayServer()
+        let result = try TestVenv.run("h2_abuse.py", ["settings-flood", String(gateway.port)])
+        #expect(result.output.hasPrefix("sent"), "\(result.output)")
+        try stillServes(gateway, "a SETTINGS flood")
+        let rss = try String(contentsOfFile: "/proc/\(gateway.server.process.processIdentifier)/status", encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+        #expect((rss ?? Int.max) < 128 * 1024, "RSS \(rss ?? -1) kB")
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+import PushCore
+import PushGateway
+import PushStore
+import Testing
+import TestSupport
+@testable import PushServer
+
+/// The gateway inside the server's loop, turn by turn, with a manual clock for its timeouts.
+@Suite struct GatewayLoopTests {
+    struct Loop {
+        let server: Server
+        let gateway: Gateway
+        let clock: ManualClock
+        let folder: TempFolder
+        var port: Int { Int(gateway.address.port) }
+    }
+
+    func loop(_ change: (inout GatewayLimits) -> Void = { _ in }) throws -> Loop {
+        let folder = TempFolder()
+        let clock = ManualClock()
+        let material = try TLSMaterial.local(in: folder.file("tls"))
+        var configuration = GatewayConfiguration(
+            address: GatewayAddress(host: "127.0.0.1", port: 0), certificatePath: material.certificatePath,
+            keyPath: material.keyPath, caPath: material.caPath)
+        change(&configuration.limits)
+        let server = try Server(store: try Store.inMemory(), listener: nil, signals: nil, time: clock)
+        let gateway = try Gateway(configuration: configuration, routes: APNsRoutes(), time: clock)
+        server.attach(gateway: gateway)
+        return Loop(server: server, gateway: gateway, clock: clock, folder: folder)
+    }
+
+    @Test func connectionsBeyondTheCapAreClosedAtOnceAndTheOthersStay() throws {
+        let loop = try loop { $0.maxConnections = 2 }
+        let first = try RawTCP(port: loop.port)
+        let second = try RawTCP(port: loop.port)
+        let third = try RawTCP(port: loop.port)
+        loop.server.turn(host: nil)
+        #expect(loop.gateway.connectionCount == 2)
+        #expect(third.readUntilClosed(timeout: 2).closed)
+        // The two within the cap are served.
+        first.send("GET /x HTTP/1.1\r\nHost: a\r\n\r\n")
+        second.send("GET /y HTTP/1.1\r\nHost: a\r\n\r\n")
+        for _ in 0..<4 where loop.gateway.connectionCount == 2 { loop.server.turn(host: nil) }
+        #expect(String(decoding: first.readUntilClosed(timeout: 0.5).bytes, as: UTF8.self).hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+        #expect(String(decoding: second.readUntilClosed(timeout: 0.5).bytes, as: UTF8.self).hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+    }
+
+    @Test func aConnectionThatSendsNothingIsClosedAfterTheHandshakeTimeout() throws {
+        let loop = try loop()
+        let silent = try RawTCP(port: loop.port)
+        loop.server.turn(host: nil)
+        #expect(loop.gateway.connectionCount == 1)
+        loop.clock.advance(by: 9)
+        loop.server.turn(host: nil)
+        #expect(loop.gateway.connectionCount == 1, "closed before its 10 s")
+        loop.clock.advance(by: 2)
+        loop.server.turn(host: nil)
+        #expect(loop.gateway.connectionCount == 0)
+        #expect(silent.readUntilClosed(timeout: 2).closed)
+    }
+
+    @Test func aRequestThatArrivesTooSlowlyIsClosedButAnIdleOneStays() throws {
+        let loop = try loop()
+        let slow = try RawTCP(port: loop.port)
+        let idle = try RawTCP(port: loop.port)
+        slow.send("POST /3/device/00ff HTTP/1.1\r\nHost: a\r\n")
+        idle.send("GET /x HTTP/1.1\r\nHost: a\r\n\r\n")
+        for _ in 0..<6 { loop.server.turn(host: nil) }
+        #expect(String(decoding: idle.readUntilClosed(timeout: 0.5).bytes, as: UTF8.self).hasPrefix("HTTP/1.1 404"))
+        loop.clock.advance(by: 31)
+        loop.server.turn(host: nil)
+        #expect(slow.readUntilClosed(timeout: 2).closed, "a half request is kept past 30 s")
+        #expect(loop.gateway.connectionCount == 1, "the idle keep-alive connection was closed too")
+    }
+
+    @Test func aGatewayPushIsStoredAndAnsweredAtTheEndOfItsTurn() throws {
+        let loop = try loop()
+        let client = try RawTCP(port: loop.port)
+        let body = #"{"aps":{"alert":"after commit"}}"#
+        client.send("POST /3/device/00ff HTTP/1.1\r\nHost: a\r\napns-topic: com.example.commit\r\nauthorization: \(APNsKeys.wellFormedAuthorization)\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)")
+        var answer = ""
+        for _ in 0..<6 where answer.isEmpty {
+            loop.server.turn(host: nil)
+            answer = String(decoding: client.readUntilClosed(timeout: 0.2).bytes, as: UTF8.self)
+        }
+        #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answer)")
+        // By the time the answer is out, the push is in the store (read back, not from memory).
+        let stored = try loop.server.store.page(ListQuery(limit: 10))
+        #expect(stored.map(\.app) == ["com.example.commit"])
+    }
+}

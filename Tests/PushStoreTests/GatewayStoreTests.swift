@@ -1,0 +1,83 @@
+import Foundation
+import PushCore
+@testable import PushStore
+import Testing
+import TestSupport
+
+/// The gateway's part of the store (migration 2): where a message came from, devices, keys.
+@Suite struct GatewayStoreTests {
+    static let token = String(repeating: "ab", count: 32)
+
+    @Test(arguments: StoreKind.allCases)
+    func aGatewayMessageKeepsViaTokenAndHeaders(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        defer { store.close() }
+        var message = Samples.message(1)
+        message.via = .apns
+        message.token = Self.token
+        message.apnsHeaders = ["apns-topic": "com.example.shop", "apns-collapse-id": "order-17", "apns-id": "x"]
+        try store.write([.insert(message), .insert(Samples.message(2))])
+        #expect(try store.message(id: 1) == message)
+        let plain = try #require(try store.message(id: 2))
+        #expect(plain.via == .socket && plain.token == nil && plain.apnsHeaders.isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func devicesAndKeysAreWrittenChangedRemovedAndLoaded(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        defer { store.close() }
+        let device = Device(token: Self.token, app: "com.example.shop")
+        var gone = Device(token: "0f0f", app: "com.example.other", vendor: .getui)
+        gone.unregisteredAt = Date(millisecondsSince1970: 1_700_000_000_123)
+        let key = ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "-----BEGIN PRIVATE KEY-----")
+        let jpush = ProviderKey(id: "appkey1", vendor: .jpush, secret: "master")
+        try store.write([.device(device), .device(gone), .providerKey(key), .providerKey(jpush)])
+        var inbox = try store.loadInbox()
+        #expect(inbox.devices == [device.token: device, gone.token: gone])
+        #expect(inbox.providerKeys == [key.id: key, jpush.id: jpush])
+
+        var moved = device
+        moved.app = "com.example.new"
+        try store.write([.device(moved), .removeDevice(token: gone.token), .removeProviderKey(id: jpush.id)])
+        inbox = try store.loadInbox()
+        #expect(inbox.devices == [device.token: moved])
+        #expect(inbox.providerKeys == [key.id: key])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func resetAllForgetsDevicesAndKeysAndResetOfAnAppKeepsThem(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        defer { store.close() }
+        let device = Device(token: Self.token, app: "com.example.shop")
+        let key = ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "PEM")
+        try store.write([.device(device), .providerKey(key)])
+        try store.write([.reset(app: "com.example.shop", all: false, idFloor: 0)])
+        #expect(try store.loadInbox().devices.count == 1)
+        try store.write([.reset(app: nil, all: true, idFloor: 0)])
+        let inbox = try store.loadInbox()
+        #expect(inbox.devices.isEmpty && inbox.providerKeys.isEmpty)
+    }
+
+    @Test func aVersion1DatabaseIsMigratedAndItsMessagesCameByTheSocket() throws {
+        let folder = TempFolder()
+        let path = folder.file("inbox.sqlite")
+        do {
+            let database = try Database(path: path)
+            try database.execute("PRAGMA application_id = \(Schema.applicationId)")
+            try database.execute(Schema.migrations[0])
+            try database.execute(
+                "INSERT INTO messages (id, app, channel, received_at, payload) VALUES (1, 'com.example.shop', 'apns', 5, '{}')")
+            try database.execute("PRAGMA user_version = 1")
+            database.close()
+        }
+        let store = try Store(path: path)
+        defer { store.close() }
+        let message = try #require(try store.message(id: 1))
+        #expect(message.via == .socket)
+        #expect(message.token == nil)
+        #expect(try store.loadInbox().devices.isEmpty)
+    }
+}

@@ -1,0 +1,141 @@
+"""HTTP/2 clients that misbehave on purpose, for the gateway's bad-input tests.
+
+Frames are made by the `h2` / `hyperframe` libraries (pinned in .ci/run's virtualenv), never by
+hand. Usage: h2_abuse.py MODE PORT. Prints one line: what the server did.
+"""
+import socket
+import sys
+import time
+
+import h2.config
+import h2.connection
+import h2.events
+from hyperframe.frame import ContinuationFrame, HeadersFrame, SettingsFrame, Frame
+
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+
+
+def connect(port):
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+    conn.initiate_connection()
+    sock.sendall(conn.data_to_send())
+    return sock, conn
+
+
+def outcome(sock, conn, seconds=5):
+    """Reads until GOAWAY or close; 'goaway CODE', 'closed' or 'open'."""
+    deadline = time.time() + seconds
+    sock.settimeout(0.5)
+    while time.time() < deadline:
+        try:
+            data = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            return "closed"
+        if not data:
+            return "closed"
+        try:
+            events = conn.receive_data(data)
+        except Exception as error:  # the connection is already broken on our side
+            return "error " + type(error).__name__
+        for event in events:
+            if isinstance(event, h2.events.ConnectionTerminated):
+                return "goaway %d" % event.error_code
+    return "open"
+
+
+def headers(stream_id):
+    return [(":method", "POST"), (":scheme", "http"), (":authority", "localhost"),
+            (":path", "/3/device/00ff"), ("apns-topic", "a.b")]
+
+
+def rapid_reset(port):
+    sock, conn = connect(port)
+    try:
+        for index in range(600):  # past the burst of 200 resets
+            stream = 1 + 2 * index
+            conn.send_headers(stream, headers(stream))
+            conn.reset_stream(stream)
+            sock.sendall(conn.data_to_send())
+    except (BrokenPipeError, ConnectionResetError):
+        return "closed"
+    except h2.exceptions.ProtocolError:
+        pass
+    return outcome(sock, conn)
+
+
+def continuation_flood(port):
+    sock, conn = connect(port)
+    encoded = conn.encoder.encode(headers(1))
+    first = HeadersFrame(1)
+    first.data = encoded
+    first.flags = set()
+    try:
+        sock.sendall(first.serialize())
+        for _ in range(100):  # past the limit of 8
+            more = ContinuationFrame(1)
+            more.data = b""
+            sock.sendall(more.serialize())
+    except (BrokenPipeError, ConnectionResetError):
+        return "closed"
+    return outcome(sock, conn)
+
+
+def settings_flood(port):
+    """SETTINGS frames without ever reading the ACKs; prints how many went out."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    frame = SettingsFrame(0).serialize()
+    sock.sendall(PREFACE + frame)
+    sock.settimeout(3)
+    sent = 0
+    try:
+        for _ in range(30):
+            sock.sendall(frame * 1000)
+            sent += 1000
+    except (BrokenPipeError, ConnectionResetError, socket.timeout):
+        pass
+    return "sent %d" % sent
+
+
+def garbage_after_preface(port):
+    sock, conn = connect(port)
+    sock.sendall(b"\x00\x00\x04\xff\x00\x00\x00\x00\x00" + b"junk" + b"\xde\xad\xbe\xef" * 64)
+    return outcome(sock, conn)
+
+
+def tls_garbage(port):
+    """A good TLS handshake, then bytes that are no TLS record."""
+    import ssl
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    context.set_alpn_protocols(["h2"])
+    wrapped = context.wrap_socket(raw, server_hostname="localhost")
+    plain = socket.socket(fileno=__import__("os").dup(wrapped.fileno()))
+    plain.sendall(b"\x00garbage that is no TLS record\r\n" * 8)
+    plain.settimeout(5)
+    try:
+        while True:
+            data = plain.recv(65536)
+            if not data:
+                return "closed"
+    except ConnectionResetError:
+        return "closed"
+    except socket.timeout:
+        return "open"
+
+
+MODES = {
+    "tls-garbage": tls_garbage,
+    "rapid-reset": rapid_reset,
+    "continuation": continuation_flood,
+    "settings-flood": settings_flood,
+    "garbage": garbage_after_preface,
+}
+
+if __name__ == "__main__":
+    print(MODES[sys.argv[1]](int(sys.argv[2])))
+    sys.stdout.flush()
