@@ -57,6 +57,7 @@ target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "
     -lssl -lcrypto -lnghttp2 -lhttp_parser
 target http1 Fuzz/HTTP1Fuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 target apns Fuzz/APNsFuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target vendors Fuzz/VendorFuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 
 # Seeds: every sample payload and test vector, plus the hand-written request sessions.
 seeds="$build/seeds"

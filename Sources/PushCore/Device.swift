@@ -34,6 +34,17 @@ public struct Device: Sendable, Equatable {
         ]))
     }
 
+    /// A token as `device` commands take it: APNs hex digits (lower-cased), or a JPush
+    /// registration id / Getui cid (letters, digits, `-`, `_`; up to 128, kept as written).
+    public static func normalizedToken(_ text: String) -> String? {
+        if isHexToken(text) { return text.lowercased() }
+        let isVendorToken = !text.isEmpty && text.utf8.count <= 128 && text.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        return isVendorToken ? text : nil
+    }
+
     /// Whether `text` is a token pushdeck takes: hex digits, an even number of them (APNs tokens
     /// are 64 on devices and 160 on the simulator; no length is assumed beyond that).
     public static func isHexToken(_ text: String) -> Bool {

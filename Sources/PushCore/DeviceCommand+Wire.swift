@@ -21,13 +21,13 @@ extension RequestFields {
         return action
     }
 
-    /// A device token: hex digits, an even number of them; lower-cased.
+    /// A device token: APNs hex digits (lower-cased), or a JPush registration id / Getui cid.
     func token(_ key: String) throws(WireError) -> String {
-        let token = try requiredText(key, "a device token (hex digits, an even number of them)")
-        guard Device.isHexToken(token) else {
-            throw WireError("\"\(key)\" must be a device token of hex digits, an even number of them; got \"\(token)\"")
+        let token = try requiredText(key, "a device token (hex digits, or a JPush registration id / Getui cid)")
+        guard let normalized = Device.normalizedToken(token) else {
+            throw WireError("\"\(key)\" must be a device token: hex digits, or a registration id / cid of letters, digits, '-' and '_'; got \"\(token)\"")
         }
-        return token.lowercased()
+        return normalized
     }
 }
 

@@ -17,8 +17,10 @@ extension Inbox {
         if case .object(let options)? = object["options"], let seconds = number(options["time_to_live"]), seconds >= 0 {
             return seconds
         }
-        if case .object(let settings)? = object["settings"], let milliseconds = number(settings["ttl"]), milliseconds >= 0 {
-            return milliseconds / 1000
+        if case .object(let settings)? = object["settings"], let milliseconds = number(settings["ttl"]) {
+            // Getui: -1 keeps nothing offline ("-1表示不设离线"): only a running app gets it.
+            if milliseconds == -1 { return 0 }
+            if milliseconds >= 0 { return milliseconds / 1000 }
         }
         if let milliseconds = number(object["offLineExpireTime"]), milliseconds >= 0 { return milliseconds / 1000 }
         return oneDay

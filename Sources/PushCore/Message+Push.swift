@@ -7,7 +7,7 @@ extension Message {
             id: id, app: push.app, channel: push.channel, title: push.title, subtitle: push.subtitle,
             body: push.body, url: push.url, offline: push.offline, receivedAt: receivedAt,
             taskId: push.taskId, msgId: push.msgId, payload: push.payload, via: push.via, token: push.token,
-            apnsHeaders: push.via == .apns ? push.headers : [:])
+            apnsHeaders: push.headers)
         collapseId = push.collapseId
         threadId = push.threadId
         relevance = push.relevance

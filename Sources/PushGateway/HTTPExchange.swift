@@ -43,6 +43,9 @@ public enum GatewayDecision: Sendable {
     /// request's wire reply (the same JSON object the socket would have sent) is turned into the
     /// HTTP answer by `answer`.
     case request(Request, answer: @Sendable (JSONObject) -> HTTPResponse)
+    /// Several requests, handled in order as if they came one after another (Getui's batch push);
+    /// once all are committed their wire replies, in order, go to `answer`.
+    case requests([Request], answer: @Sendable ([JSONObject]) -> HTTPResponse)
 }
 
 /// What a route may consult (read-only) when it decides: the inbox's current state and the time.

@@ -82,6 +82,10 @@ public struct InstantPlayer {
             apply(reduce(into: &inbox, .reset(app: step.app, all: false), now: now))
         case .badge(let change, let sync):
             apply(reduce(into: &inbox, .badge(app: step.app, change: change, sync: sync), now: now))
+        case .badgePolicy(let policy):
+            apply(reduce(into: &inbox, .setBadgePolicy(app: step.app ?? Inbox.defaultApp, policy), now: now))
+        case .sdkBadge(let call):
+            apply(reduce(into: &inbox, .sdkBadge(app: step.app ?? Inbox.defaultApp, call), now: now))
         case .wait(let seconds):
             advance(to: now + seconds)
         case .expect(let expectation):

@@ -42,6 +42,10 @@ public enum Action: Sendable, Equatable {
     case mode(PushMode)
     case read(ReadWhat)
     case badge(change: BadgeChange?, sync: Bool?)
+    /// `{"policy":"platform"}`: who moves the icon badge from now on (DESIGN §5).
+    case badgePolicy(BadgePolicy)
+    /// `{"sdk":"getui","call":"setBadge","value":3}`: an SDK's badge call, moving exactly its ledger.
+    case sdkBadge(SDKBadgeCall)
     case wait(Double)
     case expect(Expectation)
     /// Delete a message (what `record` writes for a deletion).
@@ -59,7 +63,7 @@ public enum Action: Sendable, Equatable {
         case .state: "state"
         case .mode: "mode"
         case .read: "read"
-        case .badge: "badge"
+        case .badge, .badgePolicy, .sdkBadge: "badge"
         case .wait: "wait"
         case .expect: "expect"
         case .delete: "delete"

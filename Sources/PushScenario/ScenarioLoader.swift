@@ -193,9 +193,29 @@ private struct Reader {
             guard actionValue == .bool(true) else { throw fail(actionPath, "must be true; got \(actionValue.compactText)") }
             action = .reset
         case "badge":
-            let badge = try object(actionValue, actionPath, accepted: ["set", "clear", "sync", "policy"])
-            if badge["policy"] != nil {
-                throw notSupported("\(actionPath).policy", "badge policies arrive with issue 13 (fidelity)")
+            let badge = try object(actionValue, actionPath, accepted: ["set", "clear", "sync", "policy", "sdk", "call", "value"])
+            if let policy = badge["policy"] {
+                guard badge.keys.count == 1 else { throw fail(actionPath, "\"policy\" goes alone (one change a step)") }
+                action = .badgePolicy(try choice(policy, "\(actionPath).policy", BadgePolicy.self))
+                break
+            }
+            if let sdk = badge["sdk"] {
+                guard Set(badge.keys).isSubset(of: ["sdk", "call", "value"]) else {
+                    throw fail(actionPath, "\"sdk\" goes with \"call\" and \"value\" only (one change a step)")
+                }
+                let chosen = try choice(sdk, "\(actionPath).sdk", SDKBadgeCall.SDK.self)
+                let call = try badge["call"].map { value throws(ScenarioError) in try string(value, "\(actionPath).call") }
+                guard let call else { throw fail(actionPath, "\"sdk\" needs \"call\": the SDK's badge call, like setBadge") }
+                let value = try badge["value"].map { value throws(ScenarioError) in try int(value, "\(actionPath).value") }
+                do {
+                    action = .sdkBadge(try SDKBadgeCall(sdk: chosen, call: call, value: value))
+                } catch {
+                    throw fail("\(actionPath).call", error.message)
+                }
+                break
+            }
+            if badge["call"] != nil || badge["value"] != nil {
+                throw fail(actionPath, "\"call\" and \"value\" go with \"sdk\"")
             }
             let set = try badge["set"].map { value throws(ScenarioError) in try int(value, "\(actionPath).set") }
             var clear = false
@@ -210,7 +230,7 @@ private struct Reader {
                 sync = bool
             }
             guard set != nil || clear || sync != nil else {
-                throw fail(actionPath, "needs \"set\", \"clear\", \"sync\" or \"policy\"")
+                throw fail(actionPath, "needs \"set\", \"clear\", \"sync\", \"policy\" or \"sdk\"")
             }
             action = .badge(change: set.map(BadgeChange.set) ?? (clear ? .clear : nil), sync: sync)
         case "wait": action = .wait(try seconds(actionValue, actionPath))

@@ -87,15 +87,17 @@ public enum DetailView {
             field("via", message.via.rawValue)
             field("token", message.token)
         }
-        if message.via == .apns {
-            // What the backend sent: the request line and its apns-* headers, as they came.
+        if message.via == .apns || message.via == .jpush || message.via == .getui {
+            // What the backend sent: the request line and its apns-* headers (JPush, Getui: the
+            // request's ids and options), as they came.
             result.append(Line(""))
             result.append(Line("request", style: Style(.header, bold: true)))
-            let requestLine = "POST /3/device/\(message.token ?? "")"
+            let requestLine = message.via == .apns
+                ? "POST /3/device/\(message.token ?? "")" : "POST \(message.apnsHeaders["path"] ?? "")"
             for part in Sanitize.inert(requestLine).wrapped(toColumns: max(1, room - 2)) {
                 result.append(Line(part, indent: 2))
             }
-            for (name, value) in message.apnsHeaders.sorted(by: { $0.key < $1.key }) {
+            for (name, value) in message.apnsHeaders.sorted(by: { $0.key < $1.key }) where name != "path" {
                 for part in Sanitize.inert("\(name): \(value)").wrapped(toColumns: max(1, room - 2)) {
                     result.append(Line(part, indent: 2))
                 }

@@ -31,6 +31,17 @@ struct GatewayPhases {
         results.record("gateway_msgs_per_s", throughput, "msgs/s")
         results.record("gateway_ratio", throughput / ingest, "x")
 
+        // JPush's Push API v3 as its SDKs call it: HTTP/1.1 keep-alive, 4 connections, one request
+        // in flight on each (no pipelining), Basic auth, a body near JPush's 4000-byte content limit.
+        let jpushBody = gatewayFolder + "/jpush.json"
+        try Data(Self.jpushPayload()).write(to: URL(fileURLWithPath: jpushBody))
+        let jpushURL = "http://127.0.0.1:\(port)/v3/push"
+        let basic = "Basic " + Data("benchappkey:benchsecret".utf8).base64EncodedString()
+        let jpush = try h2load(
+            ["--h1", "-c4", "-m1", "-D\(duration)", "-d", jpushBody, "-H", "content-type: application/json", "-H", "authorization: \(basic)", jpushURL])
+        results.record("jpush_msgs_per_s", jpush, "msgs/s")
+        results.record("jpush_gateway_ratio", jpush / throughput, "x")
+
         // Latency at 1 000 requests/s: one connection, h2load's per-request log.
         let log = gatewayFolder + "/latency.log"
         _ = try h2load(["-c1", "-m1", "--rps=1000", "-D\(duration)", "-d", payload, "--log-file=\(log)"] + headers + [url])
@@ -55,6 +66,13 @@ struct GatewayPhases {
         let head = #"{"aps":{"alert":{"title":"Bench","body":"a 4 KB payload through the gateway"},"badge":1},"pad":""#
         let tail = #""}"#
         return Array((head + String(repeating: "x", count: 4096 - head.utf8.count - tail.utf8.count) + tail).utf8)
+    }
+
+    /// A JPush push-API body: an iOS notification padded to about 3.9 KB of content.
+    static func jpushPayload() -> [UInt8] {
+        let head = #"{"platform":"all","audience":"all","notification":{"ios":{"alert":{"title":"Bench","body":"through JPush's API"},"badge":"+1","extras":{"pad":""#
+        let tail = #""}}},"options":{"time_to_live":60}}"#
+        return Array((head + String(repeating: "x", count: 3900 - head.utf8.count - tail.utf8.count) + tail).utf8)
     }
 
     func gatewayPort(_ socket: String) throws -> Int {

@@ -19,10 +19,10 @@ enum DeviceCommands {
         guard let action = words.first else { throw UsageError("give an action: \(actions)", command: "device") }
         func token() throws(UsageError) -> String {
             guard words.count == 2 else { throw UsageError("device \(action) takes one TOKEN", command: "device") }
-            guard Device.isHexToken(words[1]) else {
-                throw UsageError("'\(words[1])' is not a device token (hex digits, an even number of them)", command: "device")
+            guard let token = Device.normalizedToken(words[1]) else {
+                throw UsageError("'\(words[1])' is not a device token (APNs: hex digits, an even number of them; JPush/Getui: letters, digits, - and _)", command: "device")
             }
-            return words[1].lowercased()
+            return token
         }
         func refuseOptions() throws(UsageError) {
             if app != nil || vendorName != nil { throw UsageError("--app and --vendor go with device add", command: "device") }

@@ -8,12 +8,15 @@ struct GatewaySetup {
     var address: GatewayAddress
     var tls: TLSMaterial?
     var tlsFolder: String
+    /// How long a Getui token lives (`--getui-token-seconds`, for tests; a day by default).
+    var getuiTokenSeconds: TimeInterval = GetuiRoutes.defaultTokenSeconds
 
     /// Nil when `--gateway` is not given (then `--tls-*` are refused as meaningless).
     init?(_ arguments: inout Arguments, environment: [String: String]) throws(UsageError) {
         let value = arguments.optionalValue("--gateway", bare: GatewayAddress.defaultValue)
         let certificate = try arguments.option("--tls-cert")
         let key = try arguments.option("--tls-key")
+        let tokenSeconds = try arguments.option("--getui-token-seconds")
         guard let value else {
             if certificate != nil || key != nil {
                 throw UsageError("--tls-cert and --tls-key go with --gateway", command: arguments.command)
@@ -31,6 +34,12 @@ struct GatewaySetup {
         default: throw UsageError("--tls-cert and --tls-key go together", command: arguments.command)
         }
         tlsFolder = TLSMaterial.folder(environment: environment)
+        if let tokenSeconds {
+            guard let seconds = Double(tokenSeconds), seconds > 0, seconds <= GetuiRoutes.defaultTokenSeconds else {
+                throw UsageError("--getui-token-seconds takes seconds from 0 to 86400; got '\(tokenSeconds)'", command: arguments.command)
+            }
+            getuiTokenSeconds = seconds
+        }
     }
 
     /// Makes (or reuses) the certificate and listens.
@@ -39,7 +48,7 @@ struct GatewaySetup {
         var configuration = GatewayConfiguration(
             address: address, certificatePath: material.certificatePath, keyPath: material.keyPath, caPath: material.caPath)
         configuration.limits = GatewayLimits()
-        return try Gateway(configuration: configuration, routes: APNsRoutes(devices: devices), log: log)
+        return try Gateway(configuration: configuration, routes: ProviderRoutes(devices: devices, getuiTokenSeconds: getuiTokenSeconds), log: log)
     }
 }
 

@@ -47,12 +47,14 @@ enum Help {
               The full-screen notification center. It owns the socket and the store itself: no
               server to start first. Keys: ↑↓ move, ⏎ open, r read, a all read, c clear badge,
               m push on/off, f app state, d delete, / filter, o open banner, Esc dismiss, ? help, q quit.
-              --gateway [HOST:PORT]  also answer the APNs provider API over HTTP/2 and HTTP/1.1
+              --gateway [HOST:PORT]  also answer the APNs provider API (/3/), JPush's Push API v3
+                            (/v3/push) and Getui's REST API v2 (/v2/{appId}/…) over HTTP/2 and HTTP/1.1
                             (default 127.0.0.1:2197): TLS with ALPN h2/http/1.1; on loopback also
                             cleartext h2c (prior knowledge) and HTTP/1.1. Non-loopback: TLS only.
               --tls-cert F --tls-key F  the gateway's certificate and key (PEM); without them a local
                             CA and a certificate for localhost, 127.0.0.1, ::1 are made once under
                             $XDG_DATA_HOME/pushdeck/tls (see 'pushdeck gateway ca')
+              --getui-token-seconds S  how long a Getui token lives (default 86400; for tests)
             """,
         "serve": """
             pushdeck serve [--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]

@@ -43,7 +43,7 @@ import TestSupport
 
     @Test(arguments: [
         (["device"], "give an action"),
-        (["device", "add", "abc", "--app", "a"], "is not a device token"),
+        (["device", "add", "ab:cd", "--app", "a"], "is not a device token"),
         (["device", "add", "abcd"], "needs --app BUNDLE"),
         (["device", "add", "abcd", "--app", "a", "--vendor", "fcm"], "--vendor takes apns, jpush or getui"),
         (["device", "forget", "abcd"], "unknown action 'forget'"),

@@ -67,9 +67,12 @@ import TestSupport
         #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil, "\(ui.tmux.capture())")
         #expect(try runPushdeck(["mute", "--socket", ui.socket, "com.example.shop"]).status == 0)
         #expect(try runPushdeck(["quiet", "--socket", ui.socket, "03:00-03:01"]).status == 0)
-        let header = ui.tmux.waitFor { $0.split(separator: "\n").first?.contains("muted: com.example.shop") == true }
+        // The reply to `quiet` can come before the frame that shows it: wait for both on the header.
+        let header = ui.tmux.waitFor {
+            let top = $0.split(separator: "\n").first ?? ""
+            return top.contains("muted: com.example.shop") && top.contains("quiet 03:00-03:01")
+        }
         #expect(header != nil, "\(ui.tmux.capture())")
-        #expect(header?.split(separator: "\n").first?.contains("quiet 03:00-03:01") == true)
         // The muted app's push is listed (header stays on top: no banner); a time-sensitive one shows.
         #expect(try ui.send(["--app", "com.example.shop", "--title", "Muted one"]).status == 0)
         let listed = ui.tmux.waitFor { $0.contains("Muted one") }

@@ -114,8 +114,8 @@ import Testing
 
     @Test(arguments: [
         (#"{"op":"device"}"#, "\"action\" must be one of add, list, remove, unregister"),
-        (#"{"op":"device","action":"add","token":"abc","app":"a"}"#, "hex digits, an even number"),
-        (#"{"op":"device","action":"add","token":"zz","app":"a"}"#, "hex digits, an even number"),
+        (#"{"op":"device","action":"add","token":"ab cd","app":"a"}"#, "hex digits, or a registration id"),
+        (#"{"op":"device","action":"add","token":"zz!","app":"a"}"#, "hex digits, or a registration id"),
         (#"{"op":"device","action":"add","token":"abcd"}"#, "\"app\" is required"),
         (#"{"op":"device","action":"add","token":"abcd","app":"a","vendor":"fcm"}"#, "\"vendor\" must be one of apns, jpush, getui"),
         (#"{"op":"device","action":"remove"}"#, "\"token\" is required"),

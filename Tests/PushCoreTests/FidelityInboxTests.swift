@@ -374,6 +374,8 @@ struct ExpiryTests {
     @Test func timeToLiveComesFromEachVendorsField() {
         #expect(Inbox.timeToLive(of: #"{"message":{"msg_content":"x"},"options":{"time_to_live":60}}"#) == 60)
         #expect(Inbox.timeToLive(of: #"{"push_message":{"transmission":"x"},"settings":{"ttl":7200000}}"#) == 7200)
+        // Getui's -1: no offline keeping at all.
+        #expect(Inbox.timeToLive(of: #"{"push_message":{"transmission":"x"},"settings":{"ttl":-1}}"#) == 0)
         #expect(Inbox.timeToLive(of: #"{"payload":"x","offLine":true,"offLineExpireTime":30000}"#) == 30)
         #expect(Inbox.timeToLive(of: #"{"payload":"x"}"#) == 86_400)
     }

@@ -30,6 +30,32 @@ import Testing
         #expect(!shown.joined().contains("\u{1B}"))
     }
 
+    @Test func aJPushOrGetuiMessageShowsItsPathAndVendorIds() {
+        let jpush = Message(
+            id: 4, app: "4f3b2a1908f7e6d5c4b3a291", channel: .transparent, body: "Hi", receivedAt: Date(timeIntervalSince1970: 0),
+            payload: #"{"platform":"all"}"#, via: .jpush, token: "1a0018970a5c3d8e4d5",
+            apnsHeaders: ["path": "/v3/push", "msg_id": "18100000000123456", "sendno": "7"])
+        let shown = lines(jpush)
+        #expect(shown.contains("via        jpush"))
+        let request = shown.firstIndex(of: "request")
+        #expect(request != nil)
+        if let request {
+            #expect(Array(shown[(request + 1)...(request + 3)]) == ["  POST /v3/push", "  msg_id: 18100000000123456", "  sendno: 7"])
+        }
+        let getui = Message(
+            id: 5, app: "G5lfFkQZ008VoZUXydA2r2", channel: .transparent, body: "Hi", receivedAt: Date(timeIntervalSince1970: 0),
+            payload: "{}", via: .getui, token: "cid1",
+            apnsHeaders: ["path": "/v2/G5lfFkQZ008VoZUXydA2r2/push/single/cid", "request_id": "pushdeck-0001", "taskid": "RASS_1201_ab"])
+        let getuiShown = lines(getui)
+        if let request = getuiShown.firstIndex(of: "request") {
+            #expect(Array(getuiShown[(request + 1)...(request + 3)]) == [
+                "  POST /v2/G5lfFkQZ008VoZUXydA2r2/push/single/cid", "  request_id: pushdeck-0001", "  taskid: RASS_1201_ab",
+            ])
+        } else {
+            Issue.record("no request block for a Getui message")
+        }
+    }
+
     @Test func aSocketMessageShowsNoRequest() {
         let message = Message(id: 3, app: "com.example.shop", channel: .apns, receivedAt: Date(timeIntervalSince1970: 0), payload: "{}")
         let shown = lines(message)

@@ -320,6 +320,20 @@ public final class Gateway {
                 respond(answer(reply))
                 self?.dirty.insert(fd)
             }
+        case .requests(let requests, let answer):
+            guard !requests.isEmpty else {
+                respond(answer([]))
+                dirty.insert(fd)
+                return
+            }
+            let replies = ReplyCollector(count: requests.count)
+            for (index, request) in requests.enumerated() {
+                sink.submit(request) { [weak self] reply in
+                    guard let all = replies.add(reply, at: index) else { return }
+                    respond(answer(all))
+                    self?.dirty.insert(fd)
+                }
+            }
         }
     }
 
@@ -361,5 +375,24 @@ public final class Gateway {
             }
             if idle > limit { drop(connection) }
         }
+    }
+}
+
+/// The wire replies of one `.requests` decision as their commits come in (on the loop thread).
+final class ReplyCollector {
+    private var replies: [JSONObject?]
+    private var missing: Int
+
+    init(count: Int) {
+        replies = Array(repeating: nil, count: count)
+        missing = count
+    }
+
+    /// Keeps `reply`; all of them, in order, once the last has come.
+    func add(_ reply: JSONObject, at index: Int) -> [JSONObject]? {
+        guard replies.indices.contains(index), replies[index] == nil else { return nil }
+        replies[index] = reply
+        missing -= 1
+        return missing == 0 ? replies.compactMap { $0 } : nil
     }
 }

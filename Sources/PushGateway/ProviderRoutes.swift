@@ -1,0 +1,28 @@
+import PushCore
+
+/// The gateway's routes (DESIGN §8): one port, the three providers' APIs told apart by the path —
+/// `/v3/` JPush, `/v2/` Getui, everything else APNs (whose `BadPath` answers what nobody serves).
+public struct ProviderRoutes: GatewayRoutes {
+    public var apns: APNsRoutes
+    public var jpush: JPushRoutes
+    public var getui: GetuiRoutes
+
+    public init(apns: APNsRoutes, jpush: JPushRoutes, getui: GetuiRoutes) {
+        self.apns = apns
+        self.jpush = jpush
+        self.getui = getui
+    }
+
+    /// Every provider with the same device policy; Getui's tokens live `getuiTokenSeconds`.
+    public init(devices: DevicePolicy, getuiTokenSeconds: TimeInterval = GetuiRoutes.defaultTokenSeconds) {
+        self.init(
+            apns: APNsRoutes(devices: devices), jpush: JPushRoutes(devices: devices),
+            getui: GetuiRoutes(devices: devices, tokenSeconds: getuiTokenSeconds))
+    }
+
+    public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
+        if request.path.hasPrefix(JPushRoutes.pathPrefix) { return jpush.decide(request, context: context) }
+        if request.path.hasPrefix(GetuiRoutes.pathPrefix) { return getui.decide(request, context: context) }
+        return apns.decide(request, context: context)
+    }
+}
