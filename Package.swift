@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["PushCore", "PushServer", "PushTUI"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushTUI", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "PushGateway", "TestSupport"],
                     swiftSettings: strict),
         // Snapshots/ holds the grid snapshots the tests read by #filePath: not resources, not sources.

@@ -10,6 +10,7 @@ extension Message {
             apnsHeaders: push.headers)
         collapseId = push.collapseId
         threadId = push.threadId
+        relevance = push.relevance
         silent = push.silent
         interruption = push.interruption?.rawValue
     }

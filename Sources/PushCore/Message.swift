@@ -28,6 +28,8 @@ public struct Message: Sendable, Equatable, Identifiable {
     public var collapseId: String? = nil
     /// `aps.thread-id`: the list groups messages by it.
     public var threadId: String? = nil
+    /// `aps.relevance-score`: within an expanded thread the highest comes first, then the newest.
+    public var relevance: Double? = nil
     /// A silent (background) push: `content-available` without an alert, or push type background.
     public var silent: Bool = false
     /// `aps.interruption-level` as given (passive, active, time-sensitive, critical).

@@ -23,6 +23,8 @@ public struct Push: Sendable, Equatable {
     public var collapseId: String? = nil
     /// `aps.thread-id` (JPush `ios.thread-id`).
     public var threadId: String? = nil
+    /// `aps.relevance-score` (0…1): orders the messages of an expanded thread.
+    public var relevance: Double? = nil
     /// Silent: `content-available` without an alert, or the request's push type `background`.
     public var silent: Bool = false
     /// `aps.interruption-level` (JPush `ios.interruption-level`), when it is one of the four.

@@ -105,6 +105,7 @@ public struct PushDecoder: Sendable, Equatable {
         guard push.channel == .apns else { return }
         push.collapseId = request.collapseId ?? content.collapseId
         push.threadId = content.threadId
+        push.relevance = content.relevance
         push.interruption = content.interruption
         let noAlert = content.title == nil && content.subtitle == nil && content.body == nil
         push.silent = request.pushType == "background" || (content.contentAvailable && noAlert)
@@ -204,6 +205,7 @@ struct PushContent {
     var offline = false
     var badge: BadgeDirective?
     var threadId: String?
+    var relevance: Double?
     var contentAvailable = false
     var interruption: InterruptionLevel?
     var collapseId: String?
@@ -212,6 +214,7 @@ struct PushContent {
     /// `notification.ios` (custom data: never refused, an unknown level is ignored).
     mutating func readPresentation(_ dictionary: JSONView) {
         if threadId == nil { threadId = Self.looseText(dictionary["thread-id"]) }
+        if relevance == nil, let score = dictionary["relevance-score"]?.number?.double, score.isFinite { relevance = score }
         if let flag = dictionary["content-available"], flag.bool == true || flag.number?.int == 1 { contentAvailable = true }
         if interruption == nil, let level = dictionary["interruption-level"]?.string { interruption = InterruptionLevel(rawValue: level) }
     }

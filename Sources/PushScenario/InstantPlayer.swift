@@ -17,6 +17,9 @@ public struct InstantPlayer {
     /// The newest listed message, per app and over all (`read: "last"`).
     private var newest: [String: Int64] = [:]
     private var newestOverall: Int64?
+    /// The newest listed message per app and collapse id: the one a push with that id
+    /// replaces, as the server's store finds it (issue 13).
+    private var collapsed: [CollapseKey: Int64] = [:]
     private var lastReply: JSONObject?
     private var lastDelivered: Message?
     private var feedback: [Int] = []
@@ -56,7 +59,10 @@ public struct InstantPlayer {
         case .push(let push):
             let request = PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel, parsed: push.parsed)
             do {
-                let decoded = try decoder.decode(request)
+                var decoded = try decoder.decode(request)
+                if let collapseId = decoded.collapseId, decoded.channel == .apns {
+                    decoded.replacing = replaced(by: CollapseKey(app: decoded.app, collapseId: collapseId))
+                }
                 let wall = wallStart.addingTimeInterval(Double(now.nanoseconds) / 1e9)
                 lastReply = apply(reduce(into: &inbox, .push(decoded, at: wall), now: now))
             } catch {
@@ -101,6 +107,15 @@ public struct InstantPlayer {
             let id = app.map { newest[$0] } ?? newestOverall
             return id.flatMap { messages[$0] }.map { [$0] } ?? []
         }
+    }
+
+    /// The newest listed message of the app with the collapse id, if one is left.
+    private mutating func replaced(by key: CollapseKey) -> Message? {
+        if let id = collapsed[key], let message = messages[id], !message.held { return message }
+        // Deleted (a rare, slow path): an older one with the id, as the store would find.
+        collapsed[key] = messages.values
+            .filter { !$0.held && $0.app == key.app && $0.collapseId == key.collapseId }.map(\.id).max()
+        return collapsed[key].flatMap { messages[$0] }
     }
 
     /// Everything an expect can check, now.
@@ -175,6 +190,7 @@ public struct InstantPlayer {
             messages[id]?.launch = true
         case .reset(let app, _, _):
             messages = messages.filter { app != nil && $0.value.app != app }
+            collapsed = collapsed.filter { app != nil && $0.key.app != app }
             if let app { maybeUnread[app] = nil } else { maybeUnread = [:] }
             findNewest()
         case .replace(let message, _):
@@ -198,6 +214,10 @@ public struct InstantPlayer {
     /// A message now in the list: unread, and perhaps the newest.
     private mutating func listed(_ message: Message) {
         lastDelivered = message
+        if let collapseId = message.collapseId {
+            let key = CollapseKey(app: message.app, collapseId: collapseId)
+            collapsed[key] = max(collapsed[key] ?? 0, message.id)
+        }
         if !message.read { maybeUnread[message.app, default: []].append(message.id) }
         newest[message.app] = max(newest[message.app] ?? 0, message.id)
         newestOverall = max(newestOverall ?? 0, message.id)
@@ -212,6 +232,12 @@ public struct InstantPlayer {
             newestOverall = max(newestOverall ?? 0, message.id)
         }
     }
+}
+
+/// An app's collapse id.
+struct CollapseKey: Hashable {
+    var app: String
+    var collapseId: String
 }
 
 /// One expect's outcome.

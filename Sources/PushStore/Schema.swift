@@ -102,10 +102,16 @@ public enum Schema {
             secret  TEXT NOT NULL
         ) WITHOUT ROWID;
         """,
+        // (fidelity-2, issue 13) Threads: the list shows one row per (app, thread_id), found by
+        // this index (is there a newer listed message of the thread? its size, its members).
+        """
+        ALTER TABLE messages ADD COLUMN relevance REAL;  -- aps.relevance-score
+        CREATE INDEX messages_thread ON messages (app, thread_id, id) WHERE thread_id IS NOT NULL AND held = 0;
+        """,
     ]
 
     /// The columns of `messages` in the order every query selects them.
     static let messageColumns =
         "id, app, channel, title, subtitle, body, url, read, offline, launch, held, received_at, task_id, msg_id, payload"
-        + ", collapse_id, thread_id, silent, interruption, expired, via, token, apns_headers"
+        + ", collapse_id, thread_id, silent, interruption, expired, via, token, apns_headers, relevance"
 }

@@ -79,6 +79,11 @@ public final class Statement {
         try check(code)
     }
 
+    /// Binds `value`, or NULL when there is none.
+    public func bind(_ value: Double?, at index: Int32) throws(SQLiteError) {
+        if let value { try bind(value, at: index) } else { try bindNull(at: index) }
+    }
+
     public func bindNull(at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_null(try live(), index))
     }

@@ -209,7 +209,7 @@ extension Store {
             throw SQLiteError(
                 code: SQLITE_MISMATCH, message: "message \(id) has channel '\(channelName)', not apns or transparent")
         }
-        return Message(
+        var message = Message(
             id: id, app: row.string(at: 1) ?? "", channel: channel, title: row.string(at: 3),
             subtitle: row.string(at: 4), body: row.string(at: 5), url: row.string(at: 6), read: row.bool(at: 7),
             offline: row.bool(at: 8), launch: row.bool(at: 9), held: row.bool(at: 10),
@@ -218,6 +218,8 @@ extension Store {
             collapseId: row.string(at: 15), threadId: row.string(at: 16), silent: row.bool(at: 17),
             interruption: row.string(at: 18), expired: row.bool(at: 19), via: Via(rawValue: row.string(at: 20) ?? "") ?? .socket,
             token: row.string(at: 21), apnsHeaders: headers(from: row.string(at: 22)))
+        message.relevance = row.isNull(at: 23) ? nil : row.double(at: 23)
+        return message
     }
 
     /// The `apns_headers` column back into a dictionary (NULL or unreadable: none).

@@ -321,6 +321,7 @@ public final class Store {
         statement.stage(message.via.rawValue, at: 21)
         statement.stage(message.token, at: 22)
         statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 23)
+        try statement.bind(message.relevance, at: 24)
         try statement.runStaged()
     }
 
@@ -346,6 +347,7 @@ public final class Store {
         statement.stage(message.via.rawValue, at: 17)
         statement.stage(message.token, at: 18)
         statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 19)
+        try statement.bind(message.relevance, at: 20)
         try statement.runStaged()
     }
 

@@ -2,7 +2,10 @@
 public enum FooterView {
     /// Key hints of the list, longest first: the longest that fits is shown.
     public static let listHints = [
+        "↑↓ move  ⏎ open  r read  a all read  c clear badge  m push on/off  o open banner  t threads  / filter  ? help  q quit",
         "↑↓ move  ⏎ open  r read  a all read  c clear badge  m push on/off  o open banner  / filter  ? help  q quit",
+        "↑↓ move  ⏎ open  r read  a all  c clear  m push  o banner  t threads  ? help  q quit",
+        "↑↓ move  ⏎ open  r read  a all  c clear  m push  t threads  ? help  q quit",
         "↑↓ move  ⏎ open  r read  a all  c clear  m push  o banner  ? help  q quit",
         "⏎ open  m push  ? help  q quit",
         "? help  q quit",

@@ -10,12 +10,12 @@ public enum ListView {
             return
         }
         let columns = Columns(width: area.width)
-        for (index, message) in screen.rows.enumerated() {
+        for (index, row) in screen.listRows.enumerated() {
             let y = area.y + index
             guard y < area.maxY else { break }
             let isSelected = screen.rowsOffset + index == screen.selected
-            renderRow(message, into: &grid, x: area.x, y: y, columns: columns, selected: isSelected,
-                      date: date, timeZone: screen.timeZone)
+            renderRow(row.message, into: &grid, x: area.x, y: y, columns: columns, selected: isSelected,
+                      date: date, timeZone: screen.timeZone, lead: lead(of: row))
         }
     }
 
@@ -33,6 +33,16 @@ public enum ListView {
         let mark = message.expired ? ["[expired] "] : message.silent ? ["[silent] "] : []
         if title.isEmpty { return mark + [body.isEmpty ? (message.silent ? "background fetch" : "(no text)") : body] }
         return mark + (body.isEmpty ? [title] : [title, " — ", body])
+    }
+
+    /// What goes before a row's text: a thread's count (`▸ 3` folded, `▾ 3` open), or the indent
+    /// of a message shown under its thread's row.
+    static func lead(of row: ListRow) -> [String] {
+        switch row {
+        case .message: []
+        case .thread(_, let count, let expanded): [expanded ? "▾ " : "▸ ", String(count), " "]
+        case .member: ["  "]
+        }
     }
 
     /// Where each column starts at a given width.
@@ -60,7 +70,7 @@ public enum ListView {
     }
 
     private static func renderRow(_ message: Message, into grid: inout Grid, x: Int, y: Int, columns: Columns,
-                                  selected: Bool, date: Date, timeZone: TimeZone) {
+                                  selected: Bool, date: Date, timeZone: TimeZone, lead: [String]) {
         let role: ColorRole = selected ? .selection : .normal
         let plain = Style(role)
         let dim = Style(selected ? .selection : .dim, dim: !selected)
@@ -77,7 +87,7 @@ public enum ListView {
             grid.put(message.channel.shortName, x: x + channel, y: y, maxWidth: right - x - channel, style: dim)
         }
         let text = Style(role, bold: !message.read)
-        grid.put(summaryParts(of: message), x: x + columns.text, y: y, maxWidth: right - x - columns.text - 1, style: text)
+        grid.put(lead + summaryParts(of: message), x: x + columns.text, y: y, maxWidth: right - x - columns.text - 1, style: text)
     }
 
     private static func renderEmpty(into grid: inout Grid, area: Rect, filter: String) {

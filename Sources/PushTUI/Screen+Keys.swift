@@ -80,7 +80,8 @@ extension Screen {
         case .pageDown, .char(" "): return [.moveSelection(by: page)]
         case .home, .char("g"): return [.select(0)]
         case .end, .char("G"): return [.select(Int.max)]
-        case .enter, .right, .char("l"): return open(selectedMessage)
+        case .enter, .right, .char("l"): return open(selectedRow)
+        case .char("t"): return [.toggleGrouping]
         case .char("r"): return selectedMessage.map { [.send(.read([$0]))] } ?? []
         case .char("d"): return selectedMessage.map { [.send(.delete([$0]))] } ?? []
         case .char("/"): return [.openFilter]
@@ -93,9 +94,15 @@ extension Screen {
             let row = scrollOffset + (y - body.y)
             guard row < total else { return [] }
             // A click on the selected row opens it, as a second tap would.
-            return row == selected ? open(selectedMessage) : [.select(row)]
+            return row == selected ? open(selectedRow) : [.select(row)]
         default: return []
         }
+    }
+
+    /// Enter on a thread's row expands (or folds) it; on a message, opens it.
+    private func open(_ row: ListRow?) -> [UIAction] {
+        if case .thread(let message, _, _)? = row, let key = message.threadKey { return [.toggleThread(key)] }
+        return open(row?.message)
     }
 
     private func open(_ message: Message?) -> [UIAction] {

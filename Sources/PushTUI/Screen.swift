@@ -22,13 +22,19 @@ public struct Screen: Sendable, Equatable {
     /// The first detail line on screen.
     public private(set) var detailScroll = 0
     public private(set) var filter = ""
+    /// The list groups messages by thread (`t` toggles; on as on iOS).
+    public private(set) var grouped = true
+    /// The thread whose messages show under its row (Enter on the row toggles it).
+    public private(set) var expanded: ThreadKey?
     public private(set) var filterOpen = false
     /// The terminal size; the host sets it on resize before handing `Key.resize` in.
     public var size: Size {
         didSet { followSelection() }
     }
-    /// The loaded rows: messages `rowsOffset ..< rowsOffset + rows.count` of the filtered list.
-    public private(set) var rows: [Message] = []
+    /// The loaded rows: rows `rowsOffset ..< rowsOffset + listRows.count` of the list.
+    public private(set) var listRows: [ListRow] = []
+    /// The loaded rows' messages (a thread's row is its newest message).
+    public var rows: [Message] { listRows.map(\.message) }
     public private(set) var rowsOffset = 0
     /// How many messages the filtered list has.
     public private(set) var total = 0
@@ -42,8 +48,8 @@ public struct Screen: Sendable, Equatable {
     public var gatewayAddress: String?
     /// The time zone of weekdays and dates in the list.
     public var timeZone: TimeZone
-    /// The filter the loaded rows were loaded with.
-    private var loadedFilter = ""
+    /// The query the loaded rows were loaded with.
+    private var loadedQuery = ListQuery()
     /// The detail id last asked of the source (found or not), so a deleted one is not asked again.
     private var loadedDetailId: Int64?
 
@@ -57,11 +63,17 @@ public struct Screen: Sendable, Equatable {
     /// Rows of the list on screen at this size.
     public var listHeight: Int { layout.body.height }
 
-    /// The selected message, when its row is loaded.
-    public var selectedMessage: Message? {
+    /// What the list shows: the filter, grouping and the expanded thread.
+    public var query: ListQuery { ListQuery(filter: filter, grouped: grouped, expanded: expanded) }
+
+    /// The selected row, when it is loaded.
+    public var selectedRow: ListRow? {
         let index = selected - rowsOffset
-        return rows.indices.contains(index) ? rows[index] : nil
+        return listRows.indices.contains(index) ? listRows[index] : nil
     }
+
+    /// The selected message (a thread's row: its newest), when its row is loaded.
+    public var selectedMessage: Message? { selectedRow?.message }
 
     /// The message `r` and `d` act on: the detail view's, else the selected one.
     public var currentMessage: Message? {
@@ -75,7 +87,7 @@ public struct Screen: Sendable, Equatable {
         case .detail(let id):
             return loadedDetailId != id
         case .list:
-            return loadedFilter != filter || rowsOffset != scrollOffset
+            return loadedQuery != query || rowsOffset != scrollOffset
                 || rows.count < min(listHeight, max(0, total - scrollOffset))
         }
     }
@@ -87,7 +99,7 @@ public struct Screen: Sendable, Equatable {
         // At the top the list follows the newest message (a live feed); elsewhere the selection
         // stays on its message when newer ones arrive above it.
         let previous = selected == 0 ? nil : selectedMessage?.id
-        total = source.count(filter: filter)
+        total = source.count(query)
         selected = clampRow(selected)
         followSelection()
         loadPage(from: source)
@@ -107,9 +119,9 @@ public struct Screen: Sendable, Equatable {
     }
 
     private mutating func loadPage(from source: some MessageSource) {
-        rows = listHeight > 0 ? source.page(offset: scrollOffset, limit: listHeight, filter: filter) : []
+        listRows = listHeight > 0 ? source.rows(offset: scrollOffset, limit: listHeight, query: query) : []
         rowsOffset = scrollOffset
-        loadedFilter = filter
+        loadedQuery = query
     }
 
     // MARK: - Screen moves
@@ -160,6 +172,12 @@ public struct Screen: Sendable, Equatable {
                 filter = ""
                 resetSelection()
             }
+        case .toggleGrouping:
+            grouped.toggle()
+            expanded = nil
+            resetSelection()
+        case .toggleThread(let thread):
+            expanded = expanded == thread ? nil : thread
         case .send, .quit:
             break
         }

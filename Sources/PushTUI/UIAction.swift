@@ -17,6 +17,10 @@ public enum UIAction: Sendable, Equatable {
     case filterBackspace
     case closeFilter
     case clearFilter
+    /// Group the list by thread, or list every message on its own (`t`).
+    case toggleGrouping
+    /// Show (or fold again) a thread's messages under its row.
+    case toggleThread(ThreadKey)
 
     // MARK: For the host
     /// Send this event to the reducer.

@@ -21,6 +21,7 @@ final class TerminalUI: ServerHost {
     private var framesDrawn = 0
     private let listedCounts = ListedCounts()
     private let search = FilterSearch()
+    private let threads = ThreadIndex()
     private var shownSearch = -1
     private let notes: Notes
 
@@ -117,10 +118,18 @@ final class TerminalUI: ServerHost {
             }
         }
         screen.searching = search.isSearching && !screen.filter.isEmpty
+        if screen.query.groups {
+            do {
+                try threads.update(in: server.store)
+            } catch {
+                threads.reset()
+                screen.status = "store: \(error)"
+            }
+        }
         if server.revision != shownRevision || screen.needsLoad || search.generation != shownSearch {
             screen.load(from: StoreMessages(
                 store: server.store, counts: listedCounts, revision: server.revision,
-                search: screen.filter.isEmpty ? nil : search
+                search: screen.filter.isEmpty ? nil : search, threads: threads
             ) { [notes] in notes.add($0) })
             shownRevision = server.revision
             shownSearch = search.generation

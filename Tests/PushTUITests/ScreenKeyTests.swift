@@ -223,6 +223,13 @@ final class CountingSource: MessageSource, @unchecked Sendable {
 
     func message(id: Int64) -> Message? { message(index: total - Int(id)) }
 
+    // No threads: the grouped list is the flat one.
+    func groupedCount() -> Int { total }
+    func groupedPage(offset: Int, limit: Int) -> [Message] { page(offset: offset, limit: limit, filter: "") }
+    func threadSize(_ thread: ThreadKey) -> Int { 0 }
+    func groupedPosition(of thread: ThreadKey) -> Int? { nil }
+    func threadMembers(_ thread: ThreadKey, offset: Int, limit: Int) -> [Message] { [] }
+
     private func message(index: Int) -> Message {
         SampleMessages.message(Int64(total - index), title: "Message \(total - index)", read: index % 3 == 0,
                                secondsAgo: Double(index) * 60)

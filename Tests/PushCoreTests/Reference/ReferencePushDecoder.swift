@@ -117,6 +117,10 @@ struct ReferencePushDecoder: Sendable {
                 let looks = aps.flatMap { if case .object(let object) = $0 { [object] } else { nil } } ?? shown.looks
                 push.collapseId = request.collapseId ?? jpushCollapseId
                 push.threadId = looks.lazy.compactMap { ReferencePushContent.looseText($0["thread-id"]) }.first
+                push.relevance = looks.lazy.compactMap { look -> Double? in
+                    guard case .number(let number)? = look["relevance-score"], number.double.isFinite else { return nil }
+                    return number.double
+                }.first
                 push.interruption = looks.lazy.compactMap { look -> InterruptionLevel? in
                     guard case .string(let name)? = look["interruption-level"] else { return nil }
                     return InterruptionLevel(rawValue: name)
