@@ -43,13 +43,22 @@ static inline mmask_t pd_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t pd_button5_pressed(void) { return BUTTON5_PRESSED; }
 
 // Mouse events the UI uses: a left click (pressed or clicked, so it works with mouseinterval 0),
-// the wheel (buttons 4 and 5), and pointer moves (the banner's timer pauses under the pointer).
+// double and triple clicks (even with mouseinterval 0, curses merges the reports of one read into
+// them: two quick clicks that arrive together would otherwise be lost), the wheel (buttons 4 and
+// 5), and pointer moves (the banner's timer pauses under the pointer).
 static inline mmask_t pd_mouse_mask(void) {
-    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION;
+    return BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED
+        | BUTTON4_PRESSED | BUTTON5_PRESSED | REPORT_MOUSE_POSITION;
 }
+// How many left clicks the event stands for: 3, 2, 1, or 0 when it is no left click.
+static inline int pd_mouse_clicks(mmask_t state) {
+    if (state & BUTTON1_TRIPLE_CLICKED) return 3;
+    if (state & BUTTON1_DOUBLE_CLICKED) return 2;
+    return (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0;
+}
+static inline mmask_t pd_button1_double_clicked(void) { return BUTTON1_DOUBLE_CLICKED; }
 static inline int pd_mouse_is_move(mmask_t state) { return (state & REPORT_MOUSE_POSITION) != 0; }
 static inline mmask_t pd_report_mouse_position(void) { return REPORT_MOUSE_POSITION; }
-static inline int pd_mouse_is_click(mmask_t state) { return (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0; }
 static inline int pd_mouse_is_wheel_up(mmask_t state) { return (state & BUTTON4_PRESSED) != 0; }
 static inline int pd_mouse_is_wheel_down(mmask_t state) { return (state & BUTTON5_PRESSED) != 0; }
 

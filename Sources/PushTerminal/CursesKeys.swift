@@ -36,12 +36,14 @@ public enum CursesKeys {
         }
     }
 
-    /// A mouse event from its button state and cell.
-    public static func mouse(state: mmask_t, x: Int32, y: Int32) -> Key? {
-        if pd_mouse_is_click(state) != 0 { return .mouse(.click(x: Int(x), y: Int(y))) }
-        if pd_mouse_is_wheel_up(state) != 0 { return .mouse(.wheelUp) }
-        if pd_mouse_is_wheel_down(state) != 0 { return .mouse(.wheelDown) }
-        if pd_mouse_is_move(state) != 0 { return .mouse(.move(x: Int(x), y: Int(y))) }
-        return nil
+    /// The keys a mouse event stands for, from its button state and cell: a double (triple)
+    /// click is two (three) clicks, so the second opens the row the first selected.
+    public static func mouse(state: mmask_t, x: Int32, y: Int32) -> [Key] {
+        let clicks = Int(pd_mouse_clicks(state))
+        if clicks > 0 { return Array(repeating: .mouse(.click(x: Int(x), y: Int(y))), count: clicks) }
+        if pd_mouse_is_wheel_up(state) != 0 { return [.mouse(.wheelUp)] }
+        if pd_mouse_is_wheel_down(state) != 0 { return [.mouse(.wheelDown)] }
+        if pd_mouse_is_move(state) != 0 { return [.mouse(.move(x: Int(x), y: Int(y)))] }
+        return []
     }
 }

@@ -286,8 +286,8 @@ public final class CursesTerminal {
                 let code = Int32(bitPattern: value)
                 if code == pd_key_mouse() {
                     var event = MEVENT()
-                    if getmouse(&event) == pd_ok(), let key = CursesKeys.mouse(state: event.bstate, x: event.x, y: event.y) {
-                        keys.append(key)
+                    if getmouse(&event) == pd_ok() {
+                        keys += CursesKeys.mouse(state: event.bstate, x: event.x, y: event.y)
                     }
                 } else if let key = CursesKeys.key(functionKey: code) {
                     keys.append(key)

@@ -112,6 +112,25 @@ import TestSupport
         #expect(ui.tmux.exitStatus() == 0)
     }
 
+    /// A double click whose reports arrive together (one read) opens the row: curses merges them
+    /// into one double-click event, which was not asked for and so was lost.
+    @Test func aDoubleClickArrivingInOneReadOpensTheRow() throws {
+        let ui = try Running()
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil)
+        #expect(try runPushdeck(["app", "background", "--socket", ui.socket]).status == 0)
+        for title in ["Order number 1", "Order number 2", "Order number 3"] {
+            #expect(try ui.send(["--title", title, "--app", "com.example.shop"]).status == 0)
+        }
+        let listed = ui.tmux.waitFor { $0.contains("Order number 1") && $0.contains("3 unread") }
+        let lines = listed?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        let row = try #require(lines.firstIndex { $0.contains("Order number 2") }, "\(listed ?? "")")
+        try ui.tmux.doubleClick(x: 10, y: row)
+        let opened = ui.tmux.waitFor { $0.contains("payload") && $0.contains("2 unread") }
+        #expect(opened?.contains("\"title\": \"Order number 2\"") == true, "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("q")
+        #expect(ui.tmux.exitStatus() == 0)
+    }
+
     @Test func theFilterShowsOnlyMatchesAndKeepsUpWithNewPushes() throws {
         let ui = try Running()
         #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil)

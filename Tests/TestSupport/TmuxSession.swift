@@ -34,6 +34,13 @@ public final class TmuxSession: @unchecked Sendable {
         try sendMouse(button: 3, x: x, y: y)
     }
 
+    /// Two clicks at (`x`, `y`) whose four reports reach the program in one write, as a fast
+    /// double click over a busy link does (curses then merges them into a double click).
+    public func doubleClick(x: Int, y: Int) throws {
+        let reports = [0, 3, 0, 3].flatMap { mouseReport(button: $0, x: x, y: y) }
+        try tmux(["send-keys", "-t", name, "-H"] + reports)
+    }
+
     /// The pointer moved to (`x`, `y`) with no button down: the motion report of any-motion
     /// mouse mode (1003), button code 3 plus the motion flag 32.
     public func move(x: Int, y: Int) throws {
@@ -46,8 +53,12 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     private func sendMouse(button: Int, x: Int, y: Int) throws {
-        let bytes = [0x1B, 0x5B, 0x4D, 32 + button, 33 + x, 33 + y].map { String($0, radix: 16) }
-        try tmux(["send-keys", "-t", name, "-H"] + bytes)
+        try tmux(["send-keys", "-t", name, "-H"] + mouseReport(button: button, x: x, y: y))
+    }
+
+    /// An X10 mouse report (ESC [ M b x y) as the hex bytes `send-keys -H` takes.
+    private func mouseReport(button: Int, x: Int, y: Int) -> [String] {
+        [0x1B, 0x5B, 0x4D, 32 + button, 33 + x, 33 + y].map { String($0, radix: 16) }
     }
 
     /// The pane's title (what an OSC 0/2 sequence would change).
