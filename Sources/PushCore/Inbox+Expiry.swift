@@ -29,7 +29,7 @@ extension Inbox {
     /// Held messages whose time to live has run out at `date` leave the queue: listed as
     /// expired (read, never counted), never delivered late.
     mutating func expireHeld(at date: Date, into outcome: inout Outcome) {
-        let expired = held.filter { $0.receivedAt.addingTimeInterval(Self.timeToLive(of: $0.payload)) <= date }
+        let expired = held.filter { Self.expiry(of: $0) <= date }
         guard !expired.isEmpty else { return }
         let ids = Set(expired.map(\.id))
         removeHeld(ids)
