@@ -112,7 +112,7 @@ extension Inbox {
     /// The further messages of one request (a JPush body with `notification` and `message`),
     /// each received as if pushed on its own, right after the first. The reply is the first
     /// message's, with `also` listing what became of each further one (`id`, `channel`,
-    /// `delivered`, `held`, `reason`) and `badge` the icon after all of them.
+    /// `delivered`, `held`, `stored`, `reason`) and `badge` the icon after all of them.
     mutating func receiveAlso(_ pushes: [Push], at date: Date, now: Instant, into outcome: inout Outcome) {
         guard var reply = outcome.reply else { return }
         var also: [JSON] = []
@@ -121,7 +121,7 @@ extension Inbox {
             guard let part = outcome.reply else { continue }
             var entry = JSONObject()
             entry["channel"] = .string(push.channel.rawValue)
-            for key in ["id", "delivered", "held", "reason"] { if let value = part[key] { entry[key] = value } }
+            for key in ["id", "delivered", "held", "stored", "reason"] { if let value = part[key] { entry[key] = value } }
             also.append(.object(entry))
             if let badge = part["badge"] { reply["badge"] = badge }
         }

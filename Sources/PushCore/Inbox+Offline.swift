@@ -28,13 +28,19 @@ extension Inbox {
     /// Most pass-through messages JPush keeps for an offline device ("at most the latest 5").
     static let jpushOfflineLimit = 5
 
+    /// How long APNs keeps a notification without `apns-expiration`: "30 days or less" (Apple,
+    /// "Sending notification requests to APNs"); pushdeck keeps it the 30 days.
+    static let apnsStorage: TimeInterval = 30 * 86_400
+
     /// When a stored message stops being worth delivering: `apns-expiration` (UNIX seconds) when
-    /// the APNs request gave it, else its arrival plus the vendor's time to live.
+    /// the APNs request gave it, else its arrival plus the vendor's time to live (an APNs
+    /// notification with none: 30 days; pass-through: one day, as `timeToLive`).
     static func expiry(of message: Message) -> Date {
         if let text = message.apnsHeaders["apns-expiration"], let seconds = Int64(text) {
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
-        return message.receivedAt.addingTimeInterval(timeToLive(of: message.payload))
+        let fallback = message.channel == .apns ? apnsStorage : 86_400
+        return message.receivedAt.addingTimeInterval(vendorTimeToLive(of: message.payload) ?? fallback)
     }
 
     /// A push for an offline device: stored as the vendor stores it, not delivered. APNs keeps

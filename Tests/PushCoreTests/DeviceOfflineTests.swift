@@ -89,9 +89,22 @@ struct DeviceOfflineTests {
         #expect(s.send(.expireHeld(at: s.clock.wallNow)).writes == [.expire([3])])
         s.clock.advance(by: 30)
         #expect(s.send(.expireHeld(at: s.clock.wallNow)).writes == [.expire([1])])
+        // Without apns-expiration APNs keeps it up to 30 days; a day is not enough to lose it.
+        #expect(s.send(.expireHeld(at: s.clock.wallNow.addingTimeInterval(86_400))).writes.isEmpty)
+        #expect(s.send(.expireHeld(at: s.clock.wallNow.addingTimeInterval(30 * 86_400))).writes == [.expire([2])])
         online(&s)
-        #expect(s.inbox.unread == [news: 1])
-        #expect(s.inbox.banner?.message.body == "no expiration")
+        #expect(s.inbox.unread.isEmpty && s.inbox.held.isEmpty)
+    }
+
+    @Test func withinTheirExpiryStoredMessagesAreDelivered() {
+        var s = Scenario()
+        offline(&s)
+        s.push(apns("a minute", expiration: Int(s.clock.wallNow.timeIntervalSince1970) + 60))
+        s.clock.advance(by: 59)
+        #expect(s.send(.expireHeld(at: s.clock.wallNow)).writes.isEmpty)
+        online(&s)
+        #expect(s.inbox.unread == [shop: 1])
+        #expect(s.inbox.banner?.message.body == "a minute")
     }
 
     @Test func expirationZeroIsNotStoredAtAll() {
