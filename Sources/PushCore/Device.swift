@@ -16,8 +16,12 @@ public struct Device: Sendable, Equatable {
     public var vendor: Vendor
     /// Set by `device unregister`: APNs answers 410 `Unregistered` with this time from then on.
     public var unregisteredAt: Date?
+    /// Set by `device offline`: its pushes are stored by the vendor (APNs only the latest per
+    /// app, JPush at most 5) until `device online` (issue 13).
+    public var offline: Bool
 
-    public init(token: String, app: String, vendor: Vendor = .apns, unregisteredAt: Date? = nil) {
+    public init(token: String, app: String, vendor: Vendor = .apns, unregisteredAt: Date? = nil, offline: Bool = false) {
+        self.offline = offline
         self.token = token
         self.app = app
         self.vendor = vendor
@@ -31,6 +35,7 @@ public struct Device: Sendable, Equatable {
             (key: "app", value: .string(app)),
             (key: "vendor", value: .string(vendor.rawValue)),
             (key: "unregisteredAt", value: .string(orNull: unregisteredAt.map(RFC3339.string(from:)))),
+            (key: "state", value: .string(offline ? "offline" : "online")),
         ]))
     }
 

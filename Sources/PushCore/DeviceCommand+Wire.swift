@@ -32,7 +32,7 @@ extension RequestFields {
 }
 
 extension DeviceCommand {
-    public static let actions = ["add", "list", "remove", "unregister"]
+    public static let actions = ["add", "list", "remove", "unregister", "online", "offline"]
 
     /// Decodes a `{"op":"device","action":…}` object.
     init(_ object: JSONObject) throws(WireError) {
@@ -48,6 +48,10 @@ extension DeviceCommand {
         case "remove":
             let fields = try RequestFields(op: "device", object, accepted: ["action", "token"])
             self = .remove(token: try fields.token("token"))
+        case let state where state == "online" || state == "offline":
+            // Without a token: the socket's default device.
+            let fields = try RequestFields(op: "device", object, accepted: ["action", "token"])
+            self = .setOffline(token: object["token"].isAbsent ? nil : try fields.token("token"), state == "offline")
         default:
             let fields = try RequestFields(op: "device", object, accepted: ["action", "token"])
             self = .unregister(token: try fields.token("token"))
@@ -63,6 +67,9 @@ extension DeviceCommand {
         case .list: ["op": "device", "action": "list"]
         case .remove(let token): ["op": "device", "action": "remove", "token": .string(token)]
         case .unregister(let token): ["op": "device", "action": "unregister", "token": .string(token)]
+        case .setOffline(let token, let offline):
+            token.map { ["op": "device", "action": offline ? "offline" : "online", "token": .string($0)] }
+                ?? ["op": "device", "action": offline ? "offline" : "online"]
         }
     }
 }

@@ -53,6 +53,9 @@ public struct InboxSettings: Sendable, Equatable {
     public var muted: [String: Date?]
     /// Scheduled do-not-disturb, when set.
     public var quiet: QuietHours?
+    /// The socket's default device is offline (issue 13): pushes without a known device token
+    /// are stored as APNs and the vendors store them, delivered on `device online`.
+    public var deviceOffline: Bool = false
 
     public init(
         mode: PushMode = .on, appState: AppState = .foreground, dropped: Int = 0, badgeSync: Bool = true,

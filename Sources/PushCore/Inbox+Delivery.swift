@@ -18,6 +18,10 @@ extension Inbox {
             ]
             return
         }
+        if isDeviceOffline(push.token) {
+            storeOffline(push, at: date, into: &outcome)
+            return
+        }
         if let old = push.replacing, Self.collapses(push, onto: old) {
             replace(old, with: push, at: date, now: now, into: &outcome)
             return
@@ -108,7 +112,7 @@ extension Inbox {
     /// The further messages of one request (a JPush body with `notification` and `message`),
     /// each received as if pushed on its own, right after the first. The reply is the first
     /// message's, with `also` listing what became of each further one (`id`, `channel`,
-    /// `delivered`, `held`, `reason`) and `badge` the icon after all of them.
+    /// `delivered`, `held`, `stored`, `reason`) and `badge` the icon after all of them.
     mutating func receiveAlso(_ pushes: [Push], at date: Date, now: Instant, into outcome: inout Outcome) {
         guard var reply = outcome.reply else { return }
         var also: [JSON] = []
@@ -117,7 +121,7 @@ extension Inbox {
             guard let part = outcome.reply else { continue }
             var entry = JSONObject()
             entry["channel"] = .string(push.channel.rawValue)
-            for key in ["id", "delivered", "held", "reason"] { if let value = part[key] { entry[key] = value } }
+            for key in ["id", "delivered", "held", "stored", "reason"] { if let value = part[key] { entry[key] = value } }
             also.append(.object(entry))
             if let badge = part["badge"] { reply["badge"] = badge }
         }
@@ -148,12 +152,19 @@ extension Inbox {
         return badge
     }
 
-    /// Delivers the held queue, oldest first and marked offline, once the app is in the
-    /// foreground with push on. One banner at most — the newest, counting the rest as `+N` —
-    /// instead of a storm of them.
+    /// Delivers the held queue, oldest first and marked offline, with push on: pass-through
+    /// once the app is in the foreground, APNs notifications stored for an offline device once
+    /// it is online (in any app state; terminated, the newest launches the app). Nothing for a
+    /// device still offline. One banner at most, in the foreground — the newest, counting the
+    /// rest as `+N` — instead of a storm of them.
     mutating func releaseHeldIfDue(now: Instant, into outcome: inout Outcome) {
-        guard settings.appState == .foreground, settings.mode == .on, !held.isEmpty else { return }
-        let released = releaseAllHeld().map { message in
+        guard settings.mode == .on, !held.isEmpty else { return }
+        let due = held.filter { message in
+            !isDeviceOffline(message.token) && (message.channel == .apns || settings.appState == .foreground)
+        }
+        guard !due.isEmpty else { return }
+        removeHeld(Set(due.map(\.id)))
+        let released = due.map { message in
             var message = message
             message.held = false
             message.offline = true
@@ -163,7 +174,12 @@ extension Inbox {
         for message in released {
             deliver(message, directive: badgeDirective(of: message), into: &outcome)
         }
-        if let newest = released.last { showBanner(newest, at: now, arrivals: released.count) }
+        if settings.appState == .terminated, let newest = released.last(where: { $0.channel == .apns && !$0.silent }) {
+            outcome.write(.setLaunch(newest.id))
+            launchId = newest.id
+        }
+        let shown = released.filter { !$0.silent }
+        if settings.appState == .foreground, let newest = shown.last { showBanner(newest, at: now, arrivals: shown.count) }
     }
 
     /// How a held message moves the badge: its payload decoded again — with the server's own

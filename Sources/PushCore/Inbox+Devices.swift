@@ -20,15 +20,22 @@ extension Inbox {
         outcome.write(.device(device))
     }
 
-    mutating func changeDevices(_ command: DeviceCommand, at date: Date, into outcome: inout Outcome) {
+    mutating func changeDevices(_ command: DeviceCommand, at date: Date, now: Instant, into outcome: inout Outcome) {
         switch command {
+        case .setOffline(let token, let offline):
+            setDeviceOffline(token: token, offline, now: now, into: &outcome)
         case .add(let device):
-            // Adding again moves the token to the new app and registers it anew.
+            // Adding again moves the token to the new app and registers it anew (its state kept).
+            var device = device
+            device.offline = devices[device.token]?.offline ?? false
             devices[device.token] = device
             outcome.write(.device(device))
             outcome.reply = Reply.ok(["device": device.wireJSON])
         case .list:
-            outcome.reply = Reply.ok(["devices": .array(devices.values.sorted { $0.token < $1.token }.map(\.wireJSON))])
+            outcome.reply = Reply.ok([
+                "devices": .array(devices.values.sorted { $0.token < $1.token }.map(\.wireJSON)),
+                "defaultDevice": .string(settings.deviceOffline ? "offline" : "online"),
+            ])
         case .remove(let token):
             guard devices.removeValue(forKey: token) != nil else {
                 outcome.reply = Reply.error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")

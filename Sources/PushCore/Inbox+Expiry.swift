@@ -8,8 +8,12 @@ extension Inbox {
     /// (milliseconds), Getui's `offLineExpireTime` (milliseconds, with `offLine`). One day when
     /// the payload says nothing.
     public static func timeToLive(of payload: String) -> TimeInterval {
-        let oneDay: TimeInterval = 86_400
-        guard case .object(let object)? = try? JSON.parse(Array(payload.utf8)) else { return oneDay }
+        vendorTimeToLive(of: payload) ?? 86_400
+    }
+
+    /// The time to live the payload's own vendor field gives, if any (see `timeToLive`).
+    static func vendorTimeToLive(of payload: String) -> TimeInterval? {
+        guard case .object(let object)? = try? JSON.parse(Array(payload.utf8)) else { return nil }
         func number(_ value: JSON?) -> Double? {
             if case .number(let number)? = value { return Double(number.text) }
             return nil
@@ -23,13 +27,13 @@ extension Inbox {
             if milliseconds >= 0 { return milliseconds / 1000 }
         }
         if let milliseconds = number(object["offLineExpireTime"]), milliseconds >= 0 { return milliseconds / 1000 }
-        return oneDay
+        return nil
     }
 
     /// Held messages whose time to live has run out at `date` leave the queue: listed as
     /// expired (read, never counted), never delivered late.
     mutating func expireHeld(at date: Date, into outcome: inout Outcome) {
-        let expired = held.filter { $0.receivedAt.addingTimeInterval(Self.timeToLive(of: $0.payload)) <= date }
+        let expired = held.filter { Self.expiry(of: $0) <= date }
         guard !expired.isEmpty else { return }
         let ids = Set(expired.map(\.id))
         removeHeld(ids)

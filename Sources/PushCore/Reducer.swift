@@ -51,7 +51,7 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
     case .tick:
         if inbox.banner != nil, inbox.bannerPhase(at: now) == .gone { inbox.banner = nil }
     case .device(let command, let at):
-        inbox.changeDevices(command, at: at, into: &outcome)
+        inbox.changeDevices(command, at: at, now: now, into: &outcome)
     case .key(let command):
         inbox.changeKeys(command, into: &outcome)
     }

@@ -35,6 +35,8 @@ public enum DeviceCommand: Sendable, Equatable {
     case list
     case remove(token: String)
     case unregister(token: String)
+    /// `device online|offline [TOKEN]`: nil is the socket's default device (issue 13).
+    case setOffline(token: String?, Bool)
 }
 
 /// The `key` op: `action` add, list or remove.

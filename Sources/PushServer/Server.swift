@@ -365,6 +365,8 @@ public final class Server {
             case .ping:
                 return Reply.ok(["version": .string(Version.current)])
             case .device(let command):
+                // Stored messages past their expiry go before a device coming online could get them.
+                if case .setOffline = command { dispatch(.expireHeld(at: time.wallNow)) }
                 return dispatch(.device(command, at: time.wallNow)) ?? Reply.ok()
             case .key(let command):
                 return dispatch(.key(command)) ?? Reply.ok()

@@ -108,6 +108,11 @@ public enum Schema {
         ALTER TABLE messages ADD COLUMN relevance REAL;  -- aps.relevance-score
         CREATE INDEX messages_thread ON messages (app, thread_id, id) WHERE thread_id IS NOT NULL AND held = 0;
         """,
+        // (device-offline, issue 13) A gateway device can be offline: its pushes are stored
+        // (held) until `device online`. The socket's default device is the setting device_offline.
+        """
+        ALTER TABLE devices ADD COLUMN offline INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// The columns of `messages` in the order every query selects them.

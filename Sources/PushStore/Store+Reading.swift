@@ -48,7 +48,7 @@ extension Store {
         var inbox = Inbox(
             badges: badges, unread: unread.filter { $0.value > 0 }, settings: try Self.settings(from: values),
             nextId: max(highestId, idFloor) + 1, held: held, launchId: launchId, bannerSeconds: bannerSeconds)
-        for device in try database.prepare("SELECT token, app, vendor, unregistered_at FROM devices")
+        for device in try database.prepare("SELECT token, app, vendor, unregistered_at, offline FROM devices")
             .rows(Self.device(from:))
         {
             inbox.devices[device.token] = device
@@ -68,7 +68,8 @@ extension Store {
         }
         return Device(
             token: token, app: row.string(at: 1) ?? "", vendor: vendor,
-            unregisteredAt: row.isNull(at: 3) ? nil : Date(millisecondsSince1970: row.int64(at: 3)))
+            unregisteredAt: row.isNull(at: 3) ? nil : Date(millisecondsSince1970: row.int64(at: 3)),
+            offline: row.bool(at: 4))
     }
 
     static func providerKey(from row: Statement) throws(SQLiteError) -> ProviderKey {
@@ -295,6 +296,10 @@ extension Store {
         if let value = values[SettingKey.quiet], value != "off" {
             guard let quiet = QuietHours(value) else { throw invalid(SettingKey.quiet, value, "HH:MM-HH:MM or off") }
             settings.quiet = quiet
+        }
+        if let value = values[SettingKey.deviceOffline] {
+            guard let offline = Bool(value) else { throw invalid(SettingKey.deviceOffline, value, "true or false") }
+            settings.deviceOffline = offline
         }
         return settings
     }

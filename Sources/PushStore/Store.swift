@@ -247,6 +247,7 @@ public final class Store {
             })
             try setting(SettingKey.muted, JSON.object(muted).compactText)
             try setting(SettingKey.quiet, settings.quiet?.description ?? "off")
+            try setting(SettingKey.deviceOffline, settings.deviceOffline ? "true" : "false")
         case .device(let device):
             try writes.device.bind(device.token, at: 1)
             try writes.device.bind(device.app, at: 2)
@@ -256,6 +257,7 @@ public final class Store {
             } else {
                 try writes.device.bindNull(at: 4)
             }
+            try writes.device.bind(device.offline, at: 5)
             try writes.device.run()
         case .removeDevice(let token):
             try writes.removeDevice.bind(token, at: 1)

@@ -77,9 +77,9 @@ struct WriteStatements {
             "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         device = try database.prepare(
             """
-            INSERT INTO devices (token, app, vendor, unregistered_at) VALUES (?1, ?2, ?3, ?4)
+            INSERT INTO devices (token, app, vendor, unregistered_at, offline) VALUES (?1, ?2, ?3, ?4, ?5)
             ON CONFLICT (token) DO UPDATE SET app = excluded.app, vendor = excluded.vendor,
-                unregistered_at = excluded.unregistered_at
+                unregistered_at = excluded.unregistered_at, offline = excluded.offline
             """)
         removeDevice = try database.prepare("DELETE FROM devices WHERE token = ?1")
         providerKey = try database.prepare(

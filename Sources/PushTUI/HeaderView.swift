@@ -47,6 +47,13 @@ public enum HeaderView {
                 let now = date.map { inbox.isQuiet(at: $0) } ?? false
                 parts.append((level < 2 ? "quiet \(quiet)" + (now ? " (now)" : "") : "quiet", now ? warning : base))
             }
+            // Offline devices (issue 13): what the vendors store for them until `device online`.
+            let offline = inbox.offlineDeviceCount
+            if offline > 0 {
+                let what = offline == 1 ? "device offline" : "\(offline) devices offline"
+                let stored = inbox.storedOfflineCount
+                parts.append((level < 2 ? "\(what), \(stored) stored" : "offline", warning))
+            }
             if inbox.dropped > 0 {
                 parts.append((level >= 1 ? "\(inbox.dropped) dropped" : "\(inbox.dropped) dropped while off", warning))
             }

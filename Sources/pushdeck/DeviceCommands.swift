@@ -50,6 +50,10 @@ enum DeviceCommands {
         case "unregister":
             try refuseOptions()
             command = .unregister(token: try token())
+        case "online", "offline":
+            // Without TOKEN: the socket's default device (pushes with no known device token).
+            try refuseOptions()
+            command = .setOffline(token: words.count == 1 ? nil : try token(), action == "offline")
         default:
             throw UsageError("unknown action '\(action)'; device takes \(actions)", command: "device")
         }
@@ -58,24 +62,31 @@ enum DeviceCommands {
         let reply = try ClientCommands.expectOK(client.request(Request.device(command)))
         if case .list = command {
             let devices = reply["devices"]?.arrayValue ?? []
-            writeLine(json ? JSON.array(devices).compactText : table(devices))
+            let defaultState = reply["defaultDevice"]?.stringValue ?? "online"
+            writeLine(json ? JSON.array(devices).compactText : table(devices, defaultDevice: defaultState))
         } else {
             writeLine(JSON.object(reply).compactText)
         }
         return 0
     }
 
-    /// The device list as a person reads it: token, app, vendor, and since when it is unregistered.
-    static func table(_ devices: [JSON]) -> String {
-        guard !devices.isEmpty else { return "no devices (a push through the gateway registers its token; or 'pushdeck device add')" }
+    /// The device list as a person reads it: token, app, vendor, whether it is offline and
+    /// since when it is unregistered; and the socket's default device when it is offline.
+    static func table(_ devices: [JSON], defaultDevice: String = "online") -> String {
+        let defaultLine = "default device (socket pushes without a device token): \(defaultDevice)"
+        guard !devices.isEmpty else {
+            return "no devices (a push through the gateway registers its token; or 'pushdeck device add')\n" + defaultLine
+        }
         var lines = ["TOKEN  APP  VENDOR  STATE"]
         for device in devices {
             let object = device.objectValue ?? [:]
-            let state = object["unregisteredAt"]?.stringValue.map { "unregistered since \($0)" } ?? "registered"
+            var state = object["unregisteredAt"]?.stringValue.map { "unregistered since \($0)" } ?? "registered"
+            if object["state"]?.stringValue == "offline" { state += ", offline" }
             lines.append([
                 object["token"]?.stringValue ?? "", object["app"]?.stringValue ?? "", object["vendor"]?.stringValue ?? "", state,
             ].map(Sanitize.inert).joined(separator: "  "))
         }
+        lines.append(defaultLine)
         return lines.joined(separator: "\n")
     }
 

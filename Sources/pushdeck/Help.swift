@@ -23,7 +23,7 @@ enum Help {
           pushdeck demo   [--speed X]
           pushdeck ping
           pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]
-                          | remove TOKEN | unregister TOKEN
+                          | remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]
           pushdeck key    add apns --key-id K --team T --p8 FILE | list [--json] | remove ID
           pushdeck gateway [ca]
           pushdeck reset  [--app A] [--all]
@@ -218,13 +218,20 @@ enum Help {
             """,
         "device": """
             pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]
-                            | remove TOKEN | unregister TOKEN
+                            | remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]
               The devices the provider gateway knows. A token (hex digits, an even number of them:
               64 on a phone, 160 on the simulator) belongs to one app of one vendor.
               add          register TOKEN to BUNDLE (again: moves it, and registers it anew)
               list         the devices: a table, or with --json a JSON array
               remove       forget TOKEN (under --devices open its next push registers it again)
               unregister   APNs answers 410 Unregistered, with this moment's timestamp, from now on
+              offline      the device is out of reach: the vendors store its pushes (APNs only the
+                           latest per app, JPush at most 5 pass-through messages; apns-expiration
+                           and the TTLs expire them, expiration 0 is not stored); the reply says
+                           "delivered":false,"stored":true and the gateway still answers 200
+              online       delivers what was stored; the app state decides banner, list or hold
+              Without TOKEN, offline and online name the default device: the one socket pushes
+              (and pushes whose token no device has) go to.
               A push to a token of another app is refused with DeviceTokenNotForTopic.
             """,
         "key": """

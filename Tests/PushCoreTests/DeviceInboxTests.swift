@@ -56,7 +56,7 @@ import Testing
         let later = Self.at.addingTimeInterval(60)
         #expect(reduce(into: &inbox, .device(.unregister(token: Self.token), at: later), now: .zero)
                 == [.reply(Reply.ok(["device": gone.wireJSON]))])
-        #expect(reduce(into: &inbox, .device(.list, at: Self.at), now: .zero) == [.reply(Reply.ok(["devices": [gone.wireJSON]]))])
+        #expect(reduce(into: &inbox, .device(.list, at: Self.at), now: .zero) == [.reply(Reply.ok(["devices": [gone.wireJSON], "defaultDevice": "online"]))])
         #expect(reduce(into: &inbox, .device(.remove(token: Self.token), at: Self.at), now: .zero)
                 == [.store(.removeDevice(token: Self.token)), .reply(Reply.ok())])
         #expect(inbox.devices.isEmpty)

@@ -33,6 +33,7 @@ struct RequestEncodeTests {
         .gateway,
         .device(.add(Device(token: String(repeating: "0f", count: 80), app: "com.example.shop", vendor: .getui))),
         .device(.list), .device(.remove(token: "abcd")), .device(.unregister(token: "abcd")),
+        .device(.setOffline(token: "abcd", true)), .device(.setOffline(token: nil, false)),
         .key(.add(ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "-----BEGIN PRIVATE KEY-----\nx\n"))),
         .key(.add(ProviderKey(id: "appid", vendor: .getui, appKey: "k", secret: "s"))),
         .key(.list), .key(.remove(id: "ABC123DEFG")),

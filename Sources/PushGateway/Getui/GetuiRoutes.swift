@@ -83,7 +83,7 @@ public struct GetuiRoutes: GatewayRoutes {
 
     /// Online when the app runs; offline when it is terminated (held, or through APNs).
     static func status(_ reply: JSONObject, terminated: Bool) -> String {
-        reply["held"] == .bool(true) || terminated ? "successed_offline" : "successed_online"
+        reply["held"] == .bool(true) || reply["stored"] == .bool(true) || terminated ? "successed_offline" : "successed_online"
     }
 
     /// `push/single/batch/cid`: `msg_list` of single pushes, each checked as one; all or none.
