@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "PushServer", dependencies: ["PushCore", "PushStore", "PushGateway", "CSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
-        .target(name: "PushScenario", dependencies: ["PushCore", "PushServer"], swiftSettings: strict),
+        .target(name: "PushScenario", dependencies: ["PushCore", "PushServer", "PushGateway"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
             dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "PushGatewayTests", dependencies: ["PushGateway", "COpenSSL", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushGateway", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["pushdeck", "PushCore", "PushServer", "TestSupport"],
                     swiftSettings: strict),
     ]

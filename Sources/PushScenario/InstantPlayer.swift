@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushGateway
 
 /// Plays a scenario in process: an in-memory inbox driven by the pure reducer on a manual clock.
 /// An hour of pushes and banners takes milliseconds and gives the same result every run.
@@ -23,6 +24,8 @@ public struct InstantPlayer {
     private var lastReply: JSONObject?
     private var lastDelivered: Message?
     private var feedback: [Int] = []
+    /// The gateway's routes, as `pushdeck serve --gateway` runs them (devices open).
+    let routes = ProviderRoutes(devices: .open)
 
     public init(bannerSeconds: Double = Banner.defaultSeconds, wallStart: Date = Date(timeIntervalSince1970: 1_764_547_200),
                 maxPayloadBytes: Int = 4096) {
@@ -56,18 +59,10 @@ public struct InstantPlayer {
     /// Runs one step; for an expect, what it found.
     public mutating func run(_ step: Step) -> ExpectOutcome? {
         switch step.action {
+        case .push(let push) where push.via != .socket:
+            lastReply = gateway(push, app: step.app)
         case .push(let push):
-            let request = PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel, parsed: push.parsed)
-            do {
-                var decoded = try decoder.decode(request)
-                if let collapseId = decoded.collapseId, decoded.channel == .apns {
-                    decoded.replacing = replaced(by: CollapseKey(app: decoded.app, collapseId: collapseId))
-                }
-                let wall = wallStart.addingTimeInterval(Double(now.nanoseconds) / 1e9)
-                lastReply = apply(reduce(into: &inbox, .push(decoded, at: wall), now: now))
-            } catch {
-                lastReply = Reply.error(error.message)
-            }
+            lastReply = handle(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel, parsed: push.parsed)))
         case .state(let state):
             apply(reduce(into: &inbox, .setAppState(state), now: now))
         case .mode(let mode):
@@ -96,6 +91,91 @@ public struct InstantPlayer {
             break
         }
         return nil
+    }
+
+    /// The scenario's wall time: what messages are stamped with and what the gateway's routes see.
+    var wallNow: Date { wallStart.addingTimeInterval(Double(now.nanoseconds) / 1e9) }
+
+    /// A request as the server's loop handles it (a socket push, or what the gateway made of
+    /// a vendor's request); its wire reply.
+    mutating func handle(_ request: Request) -> JSONObject? {
+        guard case .push(let push) = request else {
+            return Reply.error("only pushes are played through the gateway")
+        }
+        do {
+            var decoded = try decoder.decode(push)
+            if let collapseId = decoded.collapseId, decoded.channel == .apns {
+                decoded.replacing = replaced(by: CollapseKey(app: decoded.app, collapseId: collapseId))
+            }
+            return apply(reduce(into: &inbox, .push(decoded, at: wallNow), now: now))
+        } catch {
+            return Reply.error(error.message)
+        }
+    }
+
+    /// A push as if through the APNs or JPush gateway: the HTTP request that gateway would get,
+    /// decided by the very routes the running gateway uses. A refusal is the step's reply with
+    /// `delivered: false` and the vendor's reason; an accepted request is handled as a push.
+    mutating func gateway(_ push: ScenarioPush, app: String?) -> JSONObject? {
+        let request = Self.gatewayRequest(push, app: app ?? Inbox.defaultApp, now: wallNow)
+        switch routes.decide(request, context: GatewayContext(inbox: inbox, now: wallNow)) {
+        case .respond(let response):
+            return Self.refusal(response)
+        case .request(let request, _):
+            return handle(request)
+        case .requests(let requests, _):
+            var reply: JSONObject? = Reply.error("the gateway made no push of the request")
+            for request in requests { reply = handle(request) }
+            return reply
+        }
+    }
+
+    /// The HTTP request a backend would send: `POST /3/device/{token}` with the step's headers,
+    /// or `POST /v3/push` with HTTP Basic `app:secret`. Headers the step leaves out that any
+    /// backend sends are added: an APNs provider token (well-formed, unsigned: with no key
+    /// registered the gateway accepts it) and `apns-topic` = the step's app; JPush's
+    /// `authorization`. A header the step gives is sent exactly as given.
+    static func gatewayRequest(_ push: ScenarioPush, app: String, now: Date) -> HTTPRequest {
+        var headers = push.headers
+        func lacks(_ name: String) -> Bool { !headers.contains { $0.name == name } }
+        let path: String
+        if push.via == .jpush {
+            path = JPushRoutes.pushPath
+            if lacks("authorization") {
+                headers.append(HTTPHeader("authorization", "Basic " + Data("\(app):pushdeck-scenario".utf8).base64EncodedString()))
+            }
+        } else {
+            path = APNsRoutes.pathPrefix + (push.token ?? "")
+            if lacks("authorization") { headers.append(HTTPHeader("authorization", providerToken(issuedAt: now))) }
+            if lacks("apns-topic") { headers.append(HTTPHeader("apns-topic", app)) }
+        }
+        return HTTPRequest(method: "POST", path: path, headers: headers, body: Array(push.payloadText.utf8), version: .http2, isTLS: false)
+    }
+
+    /// `bearer` and a well-formed ES256 JWT issued `issuedAt`, its signature zeros.
+    static func providerToken(issuedAt: Date) -> String {
+        let header = JSON.object(["alg": "ES256", "kid": "PUSHDECK01"]).compactText
+        let claims = JSON.object(["iss": "PUSHDECK01", "iat": .number(JSONNumber(Int64(issuedAt.timeIntervalSince1970)))]).compactText
+        return "bearer " + [Array(header.utf8), Array(claims.utf8), [UInt8](repeating: 0, count: 64)]
+            .map(ProviderToken.base64URL).joined(separator: ".")
+    }
+
+    /// A gateway's refusal as a step reply: not delivered, the vendor's reason (APNs `reason`;
+    /// JPush's error code, as text) and its HTTP status.
+    static func refusal(_ response: HTTPResponse) -> JSONObject {
+        var reason = "HTTP \(response.status)"
+        var message: String?
+        if case .object(let body)? = try? JSON.parse(response.body) {
+            if let text = body["reason"]?.stringValue {
+                reason = text
+            } else if case .object(let error)? = body["error"], let code = error["code"]?.intValue {
+                reason = String(code)
+                message = error["message"]?.stringValue
+            }
+        }
+        var reply: JSONObject = ["ok": false, "delivered": false, "reason": .string(reason), "status": .number(JSONNumber(response.status))]
+        if let message { reply["error"] = .string(message) }
+        return reply
     }
 
     /// The message a read or delete step means (none when there is no such message).

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushGateway
 
 /// A scenario file that cannot be played: the file, the step (1-based) and the field's path,
 /// and what is accepted. Found at load, before anything runs.
@@ -241,11 +242,36 @@ private struct Reader {
 
     func push(_ value: JSON, _ path: String, payload view: JSONView?) throws(ScenarioError) -> ScenarioPush {
         let fields = try object(value, path, accepted: ["payload", "file", "channel", "via", "token", "headers"])
-        if let via = fields["via"], via != .string("socket") {
-            throw notSupported("\(path).via", "pushes through the gateway (\(via.compactText)) arrive with issue 12; \"socket\" is played")
+        let via = try gatewayVia(fields["via"], "\(path).via")
+        var token: String?
+        var headers: [HTTPHeader] = []
+        if via == .socket {
+            for key in ["token", "headers"] where fields[key] != nil {
+                throw fail("\(path).\(key)", "goes with \"via\": \"apns\" or \"jpush\" (a socket push has no \(key))")
+            }
+        } else {
+            if fields["channel"] != nil {
+                throw fail("\(path).channel", "goes with a socket push only; through the gateway the vendor's request says")
+            }
+            if live {
+                throw fail("\(path).via", "a push through the \(via.rawValue) gateway is played by instant play only (no --live)")
+            }
+            token = try fields["token"].map { value throws(ScenarioError) in try string(value, "\(path).token") }
+            if via == .apns && token == nil {
+                throw fail(path, "\"via\": \"apns\" needs \"token\": the device token (hex) the request is sent to")
+            }
+            if let value = fields["headers"] {
+                guard case .object(let members) = value else {
+                    throw fail("\(path).headers", "must be an object of header names to strings; got \(value.kindName)")
+                }
+                for (name, header) in members.members {
+                    guard case .string(let text) = header else {
+                        throw fail("\(path).headers.\(name)", "must be a string; got \(header.compactText)")
+                    }
+                    headers.append(HTTPHeader(name.lowercased(), text))
+                }
+            }
         }
-        if fields["token"] != nil { throw notSupported("\(path).token", "device tokens arrive with issue 12 (gateway)") }
-        if fields["headers"] != nil { throw notSupported("\(path).headers", "gateway headers arrive with issue 12 (gateway)") }
         let channel = try fields["channel"].map { value throws(ScenarioError) in try choice(value, "\(path).channel", Channel.self) }
         let text: String
         var parsed: JSONView?
@@ -274,7 +300,19 @@ private struct Reader {
         case (nil, nil): throw fail(path, "needs \"payload\" (an object) or \"file\" (a payload file)")
         default: throw fail(path, "give \"payload\" or \"file\", not both")
         }
-        return ScenarioPush(payloadText: text, channel: channel, parsed: parsed)
+        return ScenarioPush(payloadText: text, channel: channel, parsed: parsed, via: via, token: token, headers: headers)
+    }
+
+    /// A push step's `via`: socket (the default), apns or jpush.
+    func gatewayVia(_ value: JSON?, _ path: String) throws(ScenarioError) -> Via {
+        guard let value else { return .socket }
+        switch value {
+        case .string("socket"): return .socket
+        case .string("apns"): return .apns
+        case .string("jpush"): return .jpush
+        case .string("getui"): throw notSupported(path, "Getui needs its auth exchange (a token from /v2/{appId}/auth first)")
+        default: throw fail(path, "must be one of socket, apns, jpush; got \(value.compactText)")
+        }
     }
 
     func expectation(_ value: JSON, _ path: String) throws(ScenarioError) -> Expectation {

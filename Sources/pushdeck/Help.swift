@@ -195,7 +195,8 @@ enum Help {
               pushes and banners takes milliseconds, the same on every run; no server needed.
               --live        into the running pushdeck, at the scenario's times (× --speed X;
                             --instant: no waiting). held, dropped, banner and callback expects
-                            are checked only without --live.
+                            are checked only without --live; pushes "via" apns/jpush (the
+                            gateway's own checks) are played only without --live.
               --junit FILE  write JUnit XML: one test case per expect, failures with the message
               --json        print a JSON report instead of text
               Prints each failure as FILE: step N (at T s): field: expected X, got Y, then a

@@ -130,15 +130,20 @@ struct Recorder {
         (list?.arrayValue ?? []).compactMap { $0.intValue.flatMap { ids[Int64($0)] } }
     }
 
-    /// A push step. Its source goes with it: a push through a gateway (issue 12) keeps its `via`
-    /// and `token`, which play refuses as "not supported yet" until it can send them that way.
+    /// A push step. Its source goes with it: a push through a gateway keeps its `via`, its
+    /// `token` and (APNs) its `apns-*` headers, so instant play sends it through the same routes
+    /// again; JPush's body is the payload (its audience says who). Getui's `via` is kept, and
+    /// play refuses it as not supported yet (Getui needs its auth exchange).
     private mutating func push(app: String, payload: JSON?, channel: JSON?, source: JSONObject) {
         guard let payload, case .object = payload else { return }
         var push: JSONObject = ["payload": payload]
-        if let channel, channel != .null { push["channel"] = channel }
         if let via = source["via"], via != .null, via != "socket" {
+            // No channel: through a gateway the vendor's request decides it.
             push["via"] = via
             if let token = source["token"], token != .null { push["token"] = token }
+            if via == "apns", let headers = source["apnsHeaders"], case .object = headers { push["headers"] = headers }
+        } else if let channel, channel != .null {
+            push["channel"] = channel
         }
         step(["push": .object(push)], app: app)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushGateway
 import PushScenario
 import Testing
 
@@ -59,9 +60,21 @@ import Testing
         (#"{"name":"x","steps":[{"mode":"sideways"}]}"#, "t.json: step 1: steps[0].mode: must be one of on, off"),
         (#"{"name":"x","steps":[{"push":{"payload":[1]}}]}"#, "t.json: step 1: steps[0].push.payload: must be a JSON object"),
         (#"{"name":"x","steps":[{"push":{"payload":{},"headers":{"apns-topic":"a"}}}]}"#,
-         "t.json: step 1: steps[0].push.headers: not supported yet"),
-        (#"{"name":"x","steps":[{"push":{"payload":{},"via":"apns"}}]}"#, "t.json: step 1: steps[0].push.via: not supported yet"),
-        (#"{"name":"x","steps":[{"push":{"payload":{},"token":"ab"}}]}"#, "t.json: step 1: steps[0].push.token: not supported yet"),
+         "t.json: step 1: steps[0].push.headers: goes with \"via\": \"apns\" or \"jpush\""),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"via":"socket","token":"ab"}}]}"#,
+         "t.json: step 1: steps[0].push.token: goes with \"via\""),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"via":"apns"}}]}"#, "t.json: step 1: steps[0].push: \"via\": \"apns\" needs \"token\""),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"via":"fcm"}}]}"#,
+         "t.json: step 1: steps[0].push.via: must be one of socket, apns, jpush; got \"fcm\""),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"via":"getui"}}]}"#,
+         "t.json: step 1: steps[0].push.via: not supported yet: Getui needs its auth exchange"),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"via":"apns","token":7}}]}"#, "t.json: step 1: steps[0].push.token: must be a non-empty string; got 7"),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"via":"apns","token":"ab","headers":["apns-topic"]}}]}"#,
+         "t.json: step 1: steps[0].push.headers: must be an object of header names to strings; got an array"),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"via":"apns","token":"ab","headers":{"apns-priority":10}}}]}"#,
+         "t.json: step 1: steps[0].push.headers.apns-priority: must be a string; got 10"),
+        (#"{"name":"x","steps":[{"push":{"payload":{},"via":"jpush","channel":"apns"}}]}"#,
+         "t.json: step 1: steps[0].push.channel: goes with a socket push only"),
         (#"{"name":"x","steps":[{"badge":{"policy":"device"}}]}"#, "t.json: step 1: steps[0].badge.policy: must be one of app, platform"),
         (#"{"name":"x","steps":[{"badge":{"policy":"platform","set":1}}]}"#, "t.json: step 1: steps[0].badge: \"policy\" goes alone"),
         (#"{"name":"x","steps":[{"badge":{"sdk":"getui","call":"clearBadge"}}]}"#, "t.json: step 1: steps[0].badge.call: getui has no badge call 'clearBadge'"),
@@ -77,6 +90,34 @@ import Testing
     func badFilesSayWhereAndWhat(_ text: String, _ message: String) {
         let said = error(text)
         #expect(said.hasPrefix(message), "\(said)")
+    }
+
+    @Test func aGatewayPushKeepsItsViaTokenAndHeadersInOrder() throws {
+        let text = #"""
+            {"name":"x","steps":[
+              {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"x"}},"via":"apns","token":"ab12",
+               "headers":{"APNs-Topic":"com.example.shop","apns-collapse-id":"c"}}},
+              {"app":"k","push":{"payload":{"platform":"all"},"via":"jpush","token":"ignored"}},
+              {"push":{"payload":{},"via":"socket"}}
+            ]}
+            """#
+        let steps = try ScenarioLoader.parse(Array(text.utf8), file: "t.json").steps
+        guard case .push(let apns) = steps[0].action, case .push(let jpush) = steps[1].action, case .push(let socket) = steps[2].action else {
+            Issue.record("not three pushes: \(steps)")
+            return
+        }
+        #expect(apns.via == .apns)
+        #expect(apns.token == "ab12")
+        #expect(apns.headers == [HTTPHeader("apns-topic", "com.example.shop"), HTTPHeader("apns-collapse-id", "c")])
+        #expect(jpush.via == .jpush)
+        #expect(jpush.headers.isEmpty)
+        #expect(socket.via == .socket)
+    }
+
+    @Test func liveRefusesGatewayPushes() {
+        let text = #"{"name":"x","steps":[{"push":{"payload":{"aps":{}},"via":"apns","token":"ab"}}]}"#
+        #expect(error(text) == "loaded")
+        #expect(error(text, live: true).hasPrefix("t.json: step 1: steps[0].push.via: a push through the apns gateway is played by instant play only"))
     }
 
     @Test func liveRefusesWhatTheSocketCannotShow() {

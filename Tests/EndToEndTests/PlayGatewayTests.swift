@@ -1,0 +1,57 @@
+import Foundation
+import PushCore
+import Testing
+import TestSupport
+
+/// Issue 14: scenario pushes `via` the APNs/JPush gateway, through the real binary.
+@Suite(.serialized) struct PlayGatewayTests {
+    @Test func aRecordedGatewaySessionPlaysBackThroughTheSameRoutes() throws {
+        let gateway = try GatewayServer()
+        let server = gateway.server
+        let file = server.folder.file("recorded.json")
+        let record = try BackgroundCommand(["record", file], socket: server.socket, folder: server.folder, name: "record")
+        let deadline = Date().addingTimeInterval(10)
+        while !record.stderrSoFar.contains("recording to") && Date() < deadline { usleep(5_000) }
+        #expect(try server.run(["app", "background"]).status == 0)
+        for alert in ["packed", "shipped"] {
+            let sent = try gateway.curl(["--http1.1", "-H", "apns-collapse-id: order-7"], tls: false,
+                                        body: #"{"aps":{"alert":""# + alert + #"","badge":1}}"#)
+            #expect(sent.output.hasSuffix("200 1.1"), "\(sent.output)")
+        }
+        let body = #"{"platform":["ios"],"audience":{"registration_id":["1a0018970a"]},"notification":{"ios":{"alert":"jpush"}}}"#
+        let jpush = try Spawn.run(["curl", "-sS", "--max-time", "10", "-u", "shopkey:secret", "--data-binary", body,
+                                   "-w", "\n%{http_code}", "http://\(gateway.address)/v3/push"], captureOutput: true)
+        #expect(jpush.output.hasSuffix("200"), "\(jpush.output)")
+        #expect(try server.run(["expect", "--app", "com.example.gateway", "--unread", "1", "--timeout", "5"]).status == 0)
+        #expect(try server.run(["expect", "--app", "shopkey", "--unread", "1", "--timeout", "5"]).status == 0)
+        record.interrupt()
+        let done = try #require(record.wait(seconds: 10))
+        #expect(done.status == 0, "\(done.stderr)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains(#""via":"apns","token":"0123abcd","headers":{"#), "\(text)")
+        #expect(text.contains(#""apns-collapse-id":"order-7""#), "\(text)")
+        #expect(text.contains(#""via":"jpush""#), "\(text)")
+        let played = try runPushdeck(["play", file])
+        #expect(played.status == 0, "\(played.stdout)\(played.stderr)")
+        #expect(played.stdout.contains("all passed"), "\(played.stdout)")
+    }
+
+    @Test func aGatewayRefusalIsAVerdictAndLivePlayRefusesGatewayPushes() throws {
+        let folder = TempFolder()
+        let file = folder.file("refused.json")
+        try Data("""
+            {"name":"refused","steps":[
+              {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"x"}},"via":"apns","token":"not-hex"}},
+              {"app":"com.example.shop","expect":{"delivered":false,"reason":"BadDeviceToken","unread":0}},
+              {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"x"}},"via":"apns","token":"ab12","headers":{"apns-push-type":"pager"}}},
+              {"app":"com.example.shop","expect":{"delivered":true}}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let played = try runPushdeck(["play", file])
+        #expect(played.status == 1)
+        #expect(played.stdout == "\(file): step 4 (at 0 s): delivered: expected true, got false\nrefused: 2 expects, 1 failed\n", "\(played.stdout)")
+        let live = try runPushdeck(["play", "--live", "--socket", folder.file("none.sock"), file])
+        #expect(live.status == 2)
+        #expect(live.stderr.contains("\(file): step 1: steps[0].push.via: a push through the apns gateway is played by instant play only"), "\(live.stderr)")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import PushCore
+import PushScenario
+import Testing
+
+/// Issue 14: a push step `via` the APNs or JPush gateway is decided by the gateway's own routes;
+/// a refusal is the step's reply (`delivered: false`, the vendor's reason), an acceptance a push.
+@Suite struct InstantGatewayTests {
+    private func play(_ steps: String) throws -> PlayResult {
+        var player = InstantPlayer()
+        let text = #"{"name":"gateway","steps":["# + steps + "]}"
+        return player.play(try ScenarioLoader.parse(Array(text.utf8), file: "gateway.json"))
+    }
+
+    private static let token = String(repeating: "ab", count: 32)
+
+    private static func apns(_ alert: String, headers: String, token: String = token) -> String {
+        #"{"app":"com.example.shop","push":{"payload":{"aps":{"alert":""# + alert + #"","badge":1}},"via":"apns","token":""#
+            + token + #"","headers":"# + headers + "}}"
+    }
+
+    @Test func anAPNsPushIsDeliveredAndItsCollapseIdReplacesTheEarlierOne() throws {
+        let headers = #"{"apns-topic":"com.example.shop","apns-push-type":"alert","apns-collapse-id":"order-7"}"#
+        let result = try play("""
+            {"app":"com.example.shop","state":"background"},
+            \(Self.apns("packed", headers: headers)),
+            {"app":"com.example.shop","expect":{"delivered":true,"unread":1,"badge":1}},
+            {"at":10,"app":"com.example.shop","push":{"payload":{"aps":{"alert":"other"}},"via":"apns","token":"\(Self.token)"}},
+            \(Self.apns("shipped", headers: headers)),
+            {"app":"com.example.shop","expect":{"delivered":true,"unread":2,"badge":1}}
+            """)
+        #expect(result.expects.count == 2)
+        #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
+    }
+
+    @Test(arguments: [
+        (apns("x", headers: #"{"apns-topic":"com.example.shop"}"#, token: "not-hex"), "BadDeviceToken"),
+        (apns("x", headers: #"{"apns-collapse-id":"\#(String(repeating: "c", count: 65))"}"#), "BadCollapseId"),
+        (apns("x", headers: #"{"apns-push-type":"pager"}"#), "InvalidPushType"),
+        (apns("x", headers: #"{"authorization":"bearer abc.def"}"#), "InvalidProviderToken"),
+        (apns("x", headers: #"{"apns-topic":"com.example.shop","APNS-TOPIC":"com.example.shop"}"#), "DuplicateHeaders"),
+        (#"{"app":"shopkey","push":{"payload":{"platform":["android"],"audience":"all","notification":{"android":{"alert":"x"}}},"via":"jpush"}}"#, "1011"),
+        (#"{"app":"shopkey","push":{"payload":{"platform":["ios"],"audience":"all"},"via":"jpush","headers":{"authorization":"Bearer x"}}}"#, "1004"),
+    ])
+    func aRefusedPushIsNotDeliveredAndSaysTheVendorsReason(_ push: String, _ reason: String) throws {
+        let app = push.contains("shopkey") ? "shopkey" : "com.example.shop"
+        let result = try play("""
+            \(push),
+            {"app":"\(app)","expect":{"delivered":false,"reason":"\(reason)","unread":0,"badge":0}}
+            """)
+        #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
+    }
+
+    @Test func aScenarioNeedNotSignAProviderTokenNorNameTheTopic() throws {
+        let result = try play("""
+            {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"hi"}},"via":"apns","token":"\(Self.token)"}},
+            {"app":"com.example.shop","expect":{"delivered":true,"unread":1}}
+            """)
+        #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
+    }
+
+    @Test func aJPushBodyWithANotificationAndAMessageDeliversTwoMessages() throws {
+        let result = try play("""
+            {"app":"shopkey","state":"background"},
+            {"app":"shopkey","push":{"via":"jpush","payload":{"platform":["ios"],"audience":{"registration_id":["1a0018970a"]},"notification":{"ios":{"alert":"hello","badge":"+1"}},"message":{"msg_content":"data"}}}},
+            {"app":"shopkey","expect":{"delivered":true,"unread":2}},
+            {"app":"other","expect":{"unread":0}}
+            """)
+        #expect(result.expects.count == 2)
+        #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
+    }
+}
