@@ -147,8 +147,9 @@ import TestSupport
         let first = try #require(calls[0]["data"]?.objectValue)
         #expect(first.members.count == 1)
         #expect(first.members.first?.value.objectValue?[Self.cid] == "successed_online")
-        // The same request_id again is refused as Getui does.
-        #expect(calls[2]["code"] == 20003)
+        // The same request_id again is refused with Getui's 20001 and its "{param} cannot be repeat." msg.
+        #expect(calls[2]["code"] == 20001)
+        #expect(calls[2]["msg"]?.stringValue?.hasPrefix("request_id cannot be repeat.") == true)
         #expect(calls[3]["data"]?.objectValue?["taskid"]?.stringValue?.hasPrefix("RASS_") == true)
         // A batch: one task per message.
         #expect(calls[4]["data"]?.objectValue?.members.count == 2)
@@ -177,12 +178,16 @@ import TestSupport
         let timestamp = String(Int64(Date().timeIntervalSince1970 * 1000))
         let sign = try runProgram(["sh", "-c", "printf %s \"$1\" | sha256sum | cut -d' ' -f1", "sh", Self.getuiKey + timestamp + Self.getuiSecret]).output
         let bad = try curl(gateway, base + "/auth", headers: [type], body: #"{"sign": "\#(String(repeating: "0", count: 64))","timestamp": "\#(timestamp)","appkey": "\#(Self.getuiKey)"}"#)
+        #expect(bad.status == 400)
         #expect(bad.body?["code"] == 20001)
         let auth = try curl(gateway, base + "/auth", headers: [type], body: #"{"sign": "\#(sign)","timestamp": "\#(timestamp)","appkey": "\#(Self.getuiKey)"}"#)
         #expect(auth.status == 200)
         let token = try #require(auth.body?["data"]?.objectValue?["token"]?.stringValue)
         let body = try String(contentsOf: PackagePaths.resources.appendingPathComponent("gateway/getui/single-cid-transmission.json"), encoding: .utf8)
-        #expect(try curl(gateway, base + "/push/single/cid", headers: [type], body: body).body?["code"] == 10001)
+        // No token: Getui's 10001 with its HTTP 401, which its SDKs answer by fetching a new token.
+        let noToken = try curl(gateway, base + "/push/single/cid", headers: [type], body: body)
+        #expect(noToken.status == 401)
+        #expect(noToken.body?["code"] == 10001)
         // The app is terminated: the pass-through is held, and Getui says offline.
         #expect(try gateway.server.run(["app", "terminated"]).status == 0)
         let held = try curl(gateway, base + "/push/single/cid", headers: [type, "token: \(token)"], body: body)

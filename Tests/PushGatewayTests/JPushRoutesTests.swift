@@ -35,17 +35,48 @@ func jpushCode(_ decision: GatewayDecision) -> (status: Int, code: Int?) {
     return (response.status, body?.objectValue?["error"]?.objectValue?["code"]?.intValue)
 }
 
+/// A refusal's message.
+func jpushMessage(_ decision: GatewayDecision) -> String {
+    guard case .respond(let response) = decision else { return "" }
+    return (try? JSON.parse(response.body))?.objectValue?["error"]?.objectValue?["message"]?.stringValue ?? ""
+}
+
 @Suite struct JPushErrorTableTests {
-    /// JPush's Push API v3 response codes with their HTTP status, row by row.
-    static let jpush: [(Int, Int)] = [
-        (1000, 500), (1001, 405), (1002, 400), (1003, 400), (1004, 401), (1005, 400), (1008, 400), (1009, 400),
-        (1011, 400), (1020, 404), (1030, 503), (2002, 429), (2003, 400), (2004, 403), (2005, 403),
+    /// JPush's Push API v3 response codes with their HTTP status, row by row, as jpush/jpush-docs
+    /// `zh/jpush/server/push/rest_api_v3_push.md` ("调用返回") lists them, and the message: the
+    /// server's own words where JPush's repositories record them (1004 in that page's failed
+    /// response, 1011 in jpush-api-php-client issue 10 and jpush-api-java-client issue 88), else
+    /// the English table's description (`en/docs/jpush/server/push/rest_api_v3_push.md`; 1012,
+    /// 2006 and 2007 only the Chinese table has).
+    static let jpush: [(Int, Int, String)] = [
+        (1000, 500, "Internal System Error"), (1001, 405, "Only HTTP Post methods are supported"),
+        (1002, 400, "Necessary parameters are missed."), (1003, 400, "The parameter value is illegal"),
+        (1004, 401, "Authen failed"), (1005, 400, "Message body is too large"), (1008, 400, "Illegal app_key parameter"),
+        (1009, 400, "Unsupported key in push object"), (1011, 400, "cannot find user by this audience"),
+        (1012, 400, "符合当前条件的推送已超过限制"), (1020, 404, "Only supports HTTPS requests"), (1030, 503, "Internal service timeout"),
+        (2002, 429, "Call frequency of API exceeds the limit of the application"),
+        (2003, 403, "The appkey has been restricted from calling the API"),
+        (2004, 403, "No permission to perform the current operation"),
+        (2005, 403, "The amount of information sent exceeds a reasonable range."), (2006, 403, "非VIP用户。"), (2007, 403, "无权调用此接口。"),
     ]
 
-    @Test(arguments: jpush) func everyCodeHasJPushsStatus(code: Int, status: Int) throws {
+    @Test(arguments: jpush) func everyCodeHasJPushsStatusAndMessage(code: Int, status: Int, message: String) throws {
         let row = try #require(JPushError(rawValue: code))
         #expect(row.status == status)
-        #expect(!row.message.isEmpty)
+        #expect(row.message == message)
+    }
+
+    /// 1003 as JPush's servers word it (jpush-api-java-client issue 174: `'time_to_live' value is invalid.`).
+    @Test func anInvalidFieldIsNamedAsJPushNamesIt() throws {
+        let body = #"{"platform":"all","audience":"all","notification":{"alert":"x"},"options":{"time_to_live":-1}}"#
+        guard case .respond(let response) = JPushRoutes().decide(jpushRequest(body: body), context: JPushRoutesTests.context) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(response.status == 400)
+        let error = try #require(try JSON.parse(response.body).objectValue?["error"]?.objectValue)
+        #expect(error["code"] == 1003)
+        #expect(error["message"]?.stringValue?.hasPrefix("'time_to_live' value is invalid.") == true)
     }
 
     @Test func theTableHasNoOtherRows() {
@@ -136,6 +167,7 @@ func jpushCode(_ decision: GatewayDecision) -> (status: Int, code: Int?) {
         ("no msg_content", jpushRequest(body: #"{"platform":"all","audience":"all","message":{"title":"t"}}"#), 400, 1002),
         ("bad badge", jpushRequest(body: #"{"platform":"all","audience":"all","notification":{"ios":{"alert":"a","badge":"x1"}}}"#), 400, 1003),
         ("too long", jpushRequest(body: #"{"platform":"all","audience":"all","notification":{"alert":""# + String(repeating: "长", count: 1400) + #""}}"#), 400, 1005),
+        ("message over 4000 bytes", jpushRequest(body: #"{"platform":"all","audience":"all","message":{"msg_content":""# + String(repeating: "m", count: 3990) + #""}}"#), 400, 1005),
         ("negative ttl", jpushRequest(body: #"{"platform":"all","audience":"all","notification":{"alert":"Hi"},"options":{"time_to_live":-1}}"#), 400, 1003),
         ("long collapse id", jpushRequest(body: #"{"platform":"all","audience":"all","notification":{"alert":"Hi"},"options":{"apns_collapse_id":""# + String(repeating: "c", count: 65) + #""}}"#), 400, 1003),
     ]
@@ -144,6 +176,22 @@ func jpushCode(_ decision: GatewayDecision) -> (status: Int, code: Int?) {
         let result = jpushCode(JPushRoutes().decide(request, context: Self.context))
         #expect(result.status == status, "\(label)")
         #expect(result.code == code, "\(label)")
+    }
+
+    /// JPush's 1005 for iOS: `"ios":{ }` and what the braces hold at most 2000 bytes (its
+    /// `notification.ios` section), the alert taken from `notification.alert` when `ios` has none.
+    @Test func theIOSNotificationHoldsAtMost2000Bytes() throws {
+        func body(_ alertBytes: Int) -> String {
+            #"{"platform":"all","audience":"all","notification":{"alert":""# + String(repeating: "a", count: alertBytes) + #""}}"#
+        }
+        // "ios":{"alert":"…"} is 18 bytes around the text.
+        #expect(JPushRoutes.iosNotificationBytes(try JSON.parse(#"{"alert":"abc"}"#)) == #""ios":{"alert":"abc"}"#.utf8.count)
+        #expect(JPushRoutes.iosNotificationBytes(try JSON.parse(#"{"alert":"abc","ios":{"badge":1}}"#)) == #""ios":{"badge":1,"alert":"abc"}"#.utf8.count)
+        guard case .request = JPushRoutes().decide(jpushRequest(body: body(2000 - 18)), context: Self.context) else {
+            Issue.record("2000 bytes were refused: \(jpushMessage(JPushRoutes().decide(jpushRequest(body: body(2000 - 18)), context: Self.context)))")
+            return
+        }
+        #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body(2001 - 18)), context: Self.context)) == (400, 1005))
     }
 
     @Test func aRegisteredKeyChecksTheMasterSecret() {

@@ -16,8 +16,11 @@ public struct JPushRoutes: GatewayRoutes {
     public static let pathPrefix = "/v3/"
     public static let pushPath = "/v3/push"
     public static let validatePath = "/v3/push/validate"
-    /// JPush: a notification and a message together hold at most 4000 bytes.
-    public static let maxContentBytes = 4000
+    /// JPush's 1005 (its "调用返回" table and the `notification.ios` section of
+    /// jpush/jpush-docs `zh/jpush/server/push/rest_api_v3_push.md`): the iOS notification,
+    /// `"ios":{ }` and what the braces hold, at most 2000 bytes of UTF-8; the iOS message at most 4000.
+    public static let maxIOSNotificationBytes = 2000
+    public static let maxMessageBytes = 4000
     /// JPush keeps offline messages at most 10 days (`time_to_live` in seconds).
     public static let maxTimeToLive = 864_000
     /// The most registration ids one push names.
@@ -82,11 +85,11 @@ public struct JPushRoutes: GatewayRoutes {
         case .array(let items) where !items.isEmpty:
             let names = items.compactMap(\.stringValue)
             guard names.count == items.count, names.allSatisfy(Self.platforms.contains) else {
-                return .failure(JPushRefusal(.invalidParameter, "platform must be \"all\" or a list of ios, android, winphone, hmos, quickapp"))
+                return .failure(JPushRefusal.invalid("platform", "It must be \"all\" or a list of ios, android, winphone, hmos, quickapp."))
             }
             guard names.contains("ios") else { return .failure(JPushRefusal(.noTarget, "platform does not include ios")) }
         default:
-            return .failure(JPushRefusal(.invalidParameter, "platform must be \"all\" or a list of ios, android, winphone, hmos, quickapp"))
+            return .failure(JPushRefusal.invalid("platform", "It must be \"all\" or a list of ios, android, winphone, hmos, quickapp."))
         }
 
         // audience: "all" or registration ids (tags, aliases and segments name no device here).
@@ -101,11 +104,11 @@ public struct JPushRoutes: GatewayRoutes {
             guard case .array(let items) = ids, !items.isEmpty, items.count <= Self.maxRegistrationIds,
                   items.allSatisfy({ ($0.stringValue.map { !$0.isEmpty && $0.utf8.count <= 128 }) ?? false })
             else {
-                return .failure(JPushRefusal(.invalidParameter, "audience.registration_id must be a list of 1 to \(Self.maxRegistrationIds) ids"))
+                return .failure(JPushRefusal.invalid("registration_id", "It must be a list of 1 to \(Self.maxRegistrationIds) ids."))
             }
             registrationIds = items.compactMap(\.stringValue)
         default:
-            return .failure(JPushRefusal(.invalidParameter, "audience must be \"all\" or an object"))
+            return .failure(JPushRefusal.invalid("audience", "It must be \"all\" or an object."))
         }
 
         // notification and/or message.
@@ -115,17 +118,23 @@ public struct JPushRoutes: GatewayRoutes {
             return .failure(JPushRefusal(.missingParameter, "notification or message"))
         }
         if let notification {
-            guard case .object(let object) = notification else { return .failure(JPushRefusal(.invalidParameter, "notification must be an object")) }
-            if let problem = Self.iosProblem(object["ios"]) { return .failure(JPushRefusal(.invalidParameter, problem)) }
+            guard case .object(let object) = notification else { return .failure(JPushRefusal.invalid("notification", "It must be an object.")) }
+            if let problem = Self.iosProblem(object["ios"]) { return .failure(problem) }
         }
         if let message {
-            guard case .object(let object) = message else { return .failure(JPushRefusal(.invalidParameter, "message must be an object")) }
+            guard case .object(let object) = message else { return .failure(JPushRefusal.invalid("message", "It must be an object.")) }
             guard let content = object["msg_content"] else { return .failure(JPushRefusal(.missingParameter, "message.msg_content")) }
-            guard content.stringValue != nil else { return .failure(JPushRefusal(.invalidParameter, "message.msg_content must be a string")) }
+            guard content.stringValue != nil else { return .failure(JPushRefusal.invalid("msg_content", "It must be a string.")) }
         }
-        let contentBytes = (notification?.compactText.utf8.count ?? 0) + (message?.compactText.utf8.count ?? 0)
-        guard contentBytes <= Self.maxContentBytes else {
-            return .failure(JPushRefusal(.tooLarge, "notification and message hold \(contentBytes) bytes; the limit is \(Self.maxContentBytes)"))
+        // 1005 as JPush's table words the iOS limits: `"ios":{…}` at most 2000 bytes, the message
+        // at most 4000.
+        let iosBytes = Self.iosNotificationBytes(notification)
+        guard iosBytes <= Self.maxIOSNotificationBytes else {
+            return .failure(JPushRefusal(.tooLarge, "the iOS notification (\"ios\":{…}) holds \(iosBytes) bytes; the limit is \(Self.maxIOSNotificationBytes)"))
+        }
+        let messageBytes = message?.compactText.utf8.count ?? 0
+        guard messageBytes <= Self.maxMessageBytes else {
+            return .failure(JPushRefusal(.tooLarge, "the message holds \(messageBytes) bytes; the limit is \(Self.maxMessageBytes)"))
         }
 
         // options.
@@ -133,11 +142,11 @@ public struct JPushRoutes: GatewayRoutes {
         var sendno = "0"
         var overrideMsgId: String?
         if let options = body["options"] {
-            guard case .object(let object) = options else { return .failure(JPushRefusal(.invalidParameter, "options must be an object")) }
+            guard case .object(let object) = options else { return .failure(JPushRefusal.invalid("options", "It must be an object.")) }
             func integer(_ name: String, in range: ClosedRange<Int64>) -> Result<String?, JPushRefusal> {
                 guard let value = object[name] else { return .success(nil) }
                 guard case .number(let number) = value, let int = Int64(number.text), range.contains(int) else {
-                    return .failure(JPushRefusal(.invalidParameter, "options.\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)"))
+                    return .failure(JPushRefusal.invalid(name, "It must be an integer from \(range.lowerBound) to \(range.upperBound)."))
                 }
                 return .success(String(int))
             }
@@ -154,12 +163,12 @@ public struct JPushRoutes: GatewayRoutes {
             case .success(let value): overrideMsgId = value
             }
             if let production = object["apns_production"] {
-                guard let flag = production.boolValue else { return .failure(JPushRefusal(.invalidParameter, "options.apns_production must be true or false")) }
+                guard let flag = production.boolValue else { return .failure(JPushRefusal.invalid("apns_production", "It must be true or false.")) }
                 kept["apns_production"] = flag ? "true" : "false"
             }
             if let collapse = object["apns_collapse_id"] {
                 guard let text = collapse.stringValue, text.utf8.count <= 64 else {
-                    return .failure(JPushRefusal(.invalidParameter, "options.apns_collapse_id must be a string of at most 64 bytes"))
+                    return .failure(JPushRefusal.invalid("apns_collapse_id", "It must be a string of at most 64 bytes."))
                 }
                 kept["apns_collapse_id"] = text
             }
@@ -200,6 +209,22 @@ public struct JPushRoutes: GatewayRoutes {
         return .success(Accepted(push: push, sendno: sendno, msgId: msgId, validateOnly: path == Self.validatePath))
     }
 
+    /// The bytes of `"ios":{…}` as JPush hands it on for iOS: `notification.ios`, its `alert`
+    /// taken from `notification.alert` when it has none.
+    static func iosNotificationBytes(_ notification: JSON?) -> Int {
+        guard case .object(let object)? = notification else { return 0 }
+        let label = #""ios":"#.utf8.count
+        let alert = object["alert"].map { #","alert":"#.utf8.count + $0.compactText.utf8.count } ?? 0
+        switch object["ios"] {
+        case .object(let ios)?:
+            return label + JSON.object(ios).compactText.utf8.count + (ios["alert"] == nil ? alert : 0)
+        case let other?:
+            return label + other.compactText.utf8.count
+        case nil:
+            return alert == 0 ? 0 : label + 2 + alert - 1
+        }
+    }
+
     /// `Authorization: Basic base64(appKey:masterSecret)`, taken apart; 1004 when it is not one.
     static func credentials(_ header: String?) -> Result<(String, String), JPushRefusal> {
         guard let header else { return .failure(JPushRefusal(.authenticationFailed, "no Authorization header")) }
@@ -222,25 +247,25 @@ public struct JPushRoutes: GatewayRoutes {
         }
     }
 
-    /// What is wrong with `notification.ios`, if anything: an object whose `alert` is a string or
-    /// an object and whose `badge` is an integer ≥ 0 or `"+N"`/`"-N"`/`"N"`.
-    static func iosProblem(_ ios: JSON?) -> String? {
+    /// What is wrong with `notification.ios`, if anything (as JPush's 1003 names it): an object
+    /// whose `alert` is a string or an object and whose `badge` is an integer ≥ 0 or
+    /// `"+N"`/`"-N"`/`"N"`.
+    static func iosProblem(_ ios: JSON?) -> JPushRefusal? {
         guard let ios else { return nil }
-        guard case .object(let object) = ios else { return "notification.ios must be an object" }
+        guard case .object(let object) = ios else { return .invalid("ios", "notification.ios must be an object.") }
         switch object["alert"] {
         case nil, .string?, .object?: break
-        default: return "notification.ios.alert must be a string or an object"
+        default: return .invalid("alert", "notification.ios.alert must be a string or an object.")
         }
+        let badge = JPushRefusal.invalid("badge", "notification.ios.badge must be an integer ≥ 0 or \"+N\"/\"-N\".")
         switch object["badge"] {
         case nil: break
         case .number(let number)?:
-            guard let value = number.int, value >= 0 else { return "notification.ios.badge must be an integer ≥ 0 or \"+N\"/\"-N\"" }
+            guard let value = number.int, value >= 0 else { return badge }
         case .string(let text)?:
             let digits = text.first == "+" || text.first == "-" ? text.dropFirst() : Substring(text)
-            guard !digits.isEmpty, digits.utf8.count <= 6, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-                return "notification.ios.badge must be an integer ≥ 0 or \"+N\"/\"-N\""
-            }
-        default: return "notification.ios.badge must be an integer ≥ 0 or \"+N\"/\"-N\""
+            guard !digits.isEmpty, digits.utf8.count <= 6, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return badge }
+        default: return badge
         }
         return nil
     }
