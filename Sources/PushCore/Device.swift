@@ -19,13 +19,31 @@ public struct Device: Sendable, Equatable {
     /// Set by `device offline`: its pushes are stored by the vendor (APNs only the latest per
     /// app, JPush at most 5) until `device online` (issue 13).
     public var offline: Bool
+    /// The JPush/Getui tags the app set on this device (`device add --tag`), sorted, each once:
+    /// a JPush `audience` of `tag`/`tag_and`/`tag_not` finds the device by them.
+    public var tags: [String]
+    /// The device's alias (`device add --alias`; one per device, as JPush and Getui bind it): a
+    /// JPush `audience.alias` or Getui's `push/single/alias` finds the device by it.
+    public var alias: String?
 
-    public init(token: String, app: String, vendor: Vendor = .apns, unregisteredAt: Date? = nil, offline: Bool = false) {
+    public init(
+        token: String, app: String, vendor: Vendor = .apns, unregisteredAt: Date? = nil, offline: Bool = false,
+        tags: [String] = [], alias: String? = nil
+    ) {
         self.offline = offline
         self.token = token
         self.app = app
         self.vendor = vendor
         self.unregisteredAt = unregisteredAt
+        self.tags = Array(Set(tags)).sorted()
+        self.alias = alias
+    }
+
+    /// Whether `text` is a tag or an alias as JPush takes them: 1 to 40 bytes of UTF-8 (its
+    /// Push API v3 `audience` table), no control characters (JPush allows letters, digits, `_`,
+    /// CJK and `@!#$&*+=.|￥`; pushdeck is more lenient but keeps a tag on one line).
+    public static func isTagOrAlias(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 40 && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// The device's wire object (`device list`).
@@ -36,6 +54,8 @@ public struct Device: Sendable, Equatable {
             (key: "vendor", value: .string(vendor.rawValue)),
             (key: "unregisteredAt", value: .string(orNull: unregisteredAt.map(RFC3339.string(from:)))),
             (key: "state", value: .string(offline ? "offline" : "online")),
+            (key: "tags", value: .array(tags.map(JSON.string))),
+            (key: "alias", value: .string(orNull: alias)),
         ]))
     }
 

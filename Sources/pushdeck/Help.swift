@@ -22,8 +22,8 @@ enum Help {
           pushdeck watch  [--topic T]...
           pushdeck demo   [--speed X]
           pushdeck ping
-          pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]
-                          | remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]
+          pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] [--tag T]... [--alias A]
+                          | list [--json] | remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]
           pushdeck key    add apns --key-id K --team T --p8 FILE | list [--json] | remove ID
           pushdeck gateway [ca]
           pushdeck reset  [--app A] [--all]
@@ -217,11 +217,14 @@ enum Help {
               Checks that a server answers; prints its version.
             """,
         "device": """
-            pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]
-                            | remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]
+            pushdeck device add TOKEN --app BUNDLE [--vendor apns|jpush|getui] [--tag T]... [--alias A]
+                            | list [--json] | remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]
               The devices the provider gateway knows. A token (hex digits, an even number of them:
               64 on a phone, 160 on the simulator) belongs to one app of one vendor.
-              add          register TOKEN to BUNDLE (again: moves it, and registers it anew)
+              add          register TOKEN to BUNDLE (again: moves it, and registers it anew);
+                           --tag (repeatable) and --alias set the JPush/Getui tags and alias a
+                           JPush audience tag/tag_and/tag_not/alias or Getui push/single/alias
+                           finds the device by (1 to 40 bytes each; adding again replaces them)
               list         the devices: a table, or with --json a JSON array
               remove       forget TOKEN (under --devices open its next push registers it again)
               unregister   APNs answers 410 Unregistered, with this moment's timestamp, from now on

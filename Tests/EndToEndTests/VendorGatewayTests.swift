@@ -12,6 +12,7 @@ import TestSupport
     static let masterSecret = "5e987ac6d2e04d95a9d8f0d1"
     static let registrationId = "1a0018970a5c3d8e4d5"
     static let foreignId = "170976fa8a8620ca1e1"
+    static let taggedId = "1104a89792a8a5f4c1d"
     static let appId = "G5lfFkQZ008VoZUXydA2r2"
     static let getuiKey = "xCGkZR1bCp6gscLUB20Dl4"
     static let getuiSecret = "RuxlC8ExWA7T4NFoJhQFd6"
@@ -50,17 +51,20 @@ import TestSupport
         let gateway = try GatewayServer()
         #expect(try gateway.server.run(["key", "add", "jpush", "--app-key", Self.appKey, "--master-secret", Self.masterSecret]).status == 0)
         #expect(try gateway.server.run(["device", "add", Self.foreignId, "--app", "another-app", "--vendor", "jpush"]).status == 0)
-        let results = try python("jpush_send.py", [String(gateway.port), Self.appKey, Self.masterSecret, Self.registrationId, Self.foreignId], gateway: gateway)
+        #expect(try gateway.server.run(["device", "add", Self.taggedId, "--app", Self.appKey, "--vendor", "jpush",
+                                        "--tag", "深圳", "--tag", "女", "--tag", "会员", "--alias", "alias1"]).status == 0)
+        let results = try python(
+            "jpush_send.py", [String(gateway.port), Self.appKey, Self.masterSecret, Self.registrationId, Self.foreignId, Self.taggedId], gateway: gateway)
         let byCase = Dictionary(results.map { ($0["case"]?.stringValue ?? "?", $0) }, uniquingKeysWith: { first, _ in first })
-        for name in ["all", "ios", "message", "both", "validate"] {
+        for name in ["all", "ios", "message", "both", "validate", "alias", "tag", "tag-not"] {
             #expect(byCase[name]?["status"] == 200, "\(name): \(byCase[name].map { JSON.object($0).compactText } ?? "none")")
             #expect(byCase[name]?["msg_id"]?.stringValue?.isEmpty == false, "\(name)")
         }
         #expect(byCase["both"]?["sendno"] == "12345")
         #expect(byCase["all"]?["sendno"] == "0")
-        // Tags and aliases name no device here; a registration id of another app is no target.
-        #expect(byCase["alias"]?["error_code"] == 1011)
-        #expect(byCase["alias"]?["status"] == 400)
+        // A tag nobody carries, and a registration id of another app, are no target: 1011, 400.
+        #expect(byCase["nobody"]?["error_code"] == 1011)
+        #expect(byCase["nobody"]?["status"] == 400)
         #expect(byCase["foreign"]?["error_code"] == 1011)
         // The SDK turns a 401 into its Unauthorized exception.
         #expect(byCase["bad-secret"]?["unauthorized"] == true)
@@ -71,7 +75,7 @@ import TestSupport
         let jpush = stored.filter { $0["via"] == "jpush" }
         #expect(jpush.count == stored.count)
         let storedIds = Set(jpush.compactMap { $0["apnsHeaders"]?.objectValue?["msg_id"]?.stringValue })
-        for name in ["all", "ios", "message", "both"] {
+        for name in ["all", "ios", "message", "both", "alias", "tag", "tag-not"] {
             #expect(storedIds.contains(byCase[name]?["msg_id"]?.stringValue ?? "-"), "\(name) not stored")
         }
         #expect(!storedIds.contains(byCase["validate"]?["msg_id"]?.stringValue ?? "-"))
@@ -82,6 +86,11 @@ import TestSupport
         #expect(Set(pair.compactMap { $0["channel"]?.stringValue }) == ["apns", "transparent"])
         #expect(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["ios"]?["msg_id"] }?["channel"] == "apns")
         #expect(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["message"]?["msg_id"] }?["channel"] == "transparent")
+        // The tag and alias audiences reached the tagged device: recorded under its registration id.
+        for name in ["alias", "tag", "tag-not"] {
+            let reached = jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase[name]?["msg_id"] }
+            #expect(reached?["token"] == .string(Self.taggedId), "\(name)")
+        }
         let both = try #require(pair.first)
         #expect(both["token"] == .string(Self.registrationId))
         #expect(both["apnsHeaders"]?.objectValue?["sendno"] == "12345")

@@ -41,6 +41,13 @@ func jpushMessage(_ decision: GatewayDecision) -> String {
     return (try? JSON.parse(response.body))?.objectValue?["error"]?.objectValue?["message"]?.stringValue ?? ""
 }
 
+extension String {
+    /// The `audience` of a JPush body, as text.
+    var audience: String {
+        ((try? JSON.parse(self))?.objectValue?["audience"]).map(\.compactText) ?? ""
+    }
+}
+
 @Suite struct JPushErrorTableTests {
     /// JPush's Push API v3 response codes with their HTTP status, row by row, as jpush/jpush-docs
     /// `zh/jpush/server/push/rest_api_v3_push.md` ("调用返回") lists them, and the message: the
@@ -223,6 +230,53 @@ func jpushMessage(_ decision: GatewayDecision) -> String {
         #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body), context: GatewayContext(inbox: inbox, now: now))) == (400, 1011))
         inbox.devices[jpushRegistrationId] = Device(token: jpushRegistrationId, app: jpushKey, vendor: .apns)
         #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body), context: GatewayContext(inbox: inbox, now: now))) == (400, 1011))
+    }
+
+    /// JPush's audience table: tag is OR, tag_and AND, tag_not the NOT of an OR, alias OR, the
+    /// kinds ANDed; only this appKey's registered JPush devices count; none is 1011.
+    @Test func tagsAndAliasesFindTheAppKeysDevices() throws {
+        var inbox = Inbox()
+        inbox.devices["rid-shenzhen"] = Device(token: "rid-shenzhen", app: jpushKey, vendor: .jpush, tags: ["深圳", "女", "会员"], alias: "892")
+        inbox.devices["rid-beijing"] = Device(token: "rid-beijing", app: jpushKey, vendor: .jpush, tags: ["北京"], alias: "4314")
+        inbox.devices["rid-other-app"] = Device(token: "rid-other-app", app: "another", vendor: .jpush, tags: ["深圳", "女", "会员"])
+        inbox.devices["rid-gone"] = Device(token: "rid-gone", app: jpushKey, vendor: .jpush, unregisteredAt: now, tags: ["广州", "女", "会员"])
+        let context = GatewayContext(inbox: inbox, now: now)
+        func reached(_ audience: String) -> [String]? {
+            let body = #"{"platform":"all","audience":\#(audience),"notification":{"alert":"Hi"}}"#
+            guard case .request(.push(let push), _) = JPushRoutes(devices: .strict).decide(jpushRequest(body: body), context: context) else { return nil }
+            return push.headers["registration_id"]?.split(separator: ",").map(String.init)
+        }
+        #expect(reached(try GatewayFixtures.text("jpush", "push-tag-and.json").audience) == ["rid-shenzhen"])
+        #expect(reached(try GatewayFixtures.text("jpush", "push-alias.json").audience) == ["rid-beijing", "rid-shenzhen"])
+        #expect(reached(#"{"tag":["深圳","北京"]}"#) == ["rid-beijing", "rid-shenzhen"])
+        #expect(reached(#"{"tag":["深圳","北京"],"tag_not":["女"]}"#) == ["rid-beijing"])
+        #expect(reached(#"{"tag_and":["深圳","北京"]}"#) == nil)
+        #expect(reached(#"{"alias":["892"],"registration_id":["rid-beijing"]}"#) == nil)
+        #expect(reached(#"{"alias":["892"],"registration_id":["rid-beijing","rid-shenzhen"]}"#) == ["rid-shenzhen"])
+        // Nobody: 1011, JPush's words first.
+        let body = #"{"platform":"all","audience":{"tag":["广州"]},"notification":{"alert":"Hi"}}"#
+        #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body), context: context)) == (400, 1011))
+        #expect(jpushMessage(JPushRoutes().decide(jpushRequest(body: body), context: context)).hasPrefix("cannot find user by this audience"))
+        // The push is recorded under the first device it reaches.
+        guard case .request(.push(let push), _) = JPushRoutes().decide(
+            jpushRequest(body: try GatewayFixtures.text("jpush", "push-tag-not-message.json")), context: context)
+        else {
+            Issue.record("refused")
+            return
+        }
+        #expect(push.token == "rid-beijing")
+    }
+
+    static let twentyOneTags = (1...21).map { "\"t\($0)\"" }.joined(separator: ",")
+    static let badAudiences: [(String, Int)] = [
+        (#"{"tag":[""]}"#, 1003), (#"{"alias":["\#(String(repeating: "a", count: 41))"]}"#, 1003), (#"{"tag":"深圳"}"#, 1003),
+        (#"{"tag":["# + twentyOneTags + "]}", 1003), (#"{"city":["深圳"]}"#, 1003), ("{}", 1003),
+        (#"{"tag":[]}"#, 1003), (#"{"segment":["s1"]}"#, 1011), (#"{"abtest":["a1"]}"#, 1011), (#"{"tag":["nobody"]}"#, 1011),
+    ]
+
+    @Test(arguments: badAudiences) func badOrEmptyAudiences(audience: String, code: Int) {
+        let body = #"{"platform":"all","audience":\#(audience),"notification":{"alert":"Hi"}}"#
+        #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body), context: Self.context)) == (400, code), "\(audience)")
     }
 
     @Test func theGatewayRoutesByPath() throws {

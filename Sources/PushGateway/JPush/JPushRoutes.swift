@@ -92,23 +92,13 @@ public struct JPushRoutes: GatewayRoutes {
             return .failure(JPushRefusal.invalid("platform", "It must be \"all\" or a list of ios, android, winphone, hmos, quickapp."))
         }
 
-        // audience: "all" or registration ids (tags, aliases and segments name no device here).
-        guard let audience = body["audience"] else { return .failure(JPushRefusal(.missingParameter, "audience")) }
-        var registrationIds: [String] = []
-        switch audience {
-        case .string("all"): break
-        case .object(let selectors):
-            guard let ids = selectors["registration_id"] else {
-                return .failure(JPushRefusal(.noTarget, "pushdeck resolves only audience \"all\" and registration_id"))
-            }
-            guard case .array(let items) = ids, !items.isEmpty, items.count <= Self.maxRegistrationIds,
-                  items.allSatisfy({ ($0.stringValue.map { !$0.isEmpty && $0.utf8.count <= 128 }) ?? false })
-            else {
-                return .failure(JPushRefusal.invalid("registration_id", "It must be a list of 1 to \(Self.maxRegistrationIds) ids."))
-            }
-            registrationIds = items.compactMap(\.stringValue)
-        default:
-            return .failure(JPushRefusal.invalid("audience", "It must be \"all\" or an object."))
+        // audience: "all" or JPush's selectors (resolved against the devices below).
+        guard let audienceValue = body["audience"] else { return .failure(JPushRefusal(.missingParameter, "audience")) }
+        let audience: JPushAudience
+        do {
+            audience = try JPushAudience(audienceValue)
+        } catch {
+            return .failure(error)
         }
 
         // notification and/or message.
@@ -174,18 +164,12 @@ public struct JPushRoutes: GatewayRoutes {
             }
         }
 
-        // The devices: each registration id one of this appKey's, or registered when open.
-        for id in registrationIds {
-            if let device = context.inbox.devices[id] {
-                guard device.vendor == .jpush, device.app == appKey else {
-                    return .failure(JPushRefusal(.noTarget, "registration id \(id) is not a device of appKey \(appKey)"))
-                }
-                guard device.unregisteredAt == nil else {
-                    return .failure(JPushRefusal(.noTarget, "registration id \(id) was unregistered"))
-                }
-            } else if devices == .strict {
-                return .failure(JPushRefusal(.noTarget, "registration id \(id) is unknown ('pushdeck device add \(id) --app \(appKey) --vendor jpush', or --devices open)"))
-            }
+        // The devices the audience reaches: this appKey's (unknown registration ids registered
+        // when open); none is JPush's 1011.
+        let registrationIds: [String]
+        switch audience.resolve(appKey: appKey, inbox: context.inbox, devices: devices) {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let ids): registrationIds = ids
         }
 
         let msgId = overrideMsgId ?? String(UInt64.random(in: 1_000_000_000_000_000...9_000_000_000_000_000))
@@ -193,7 +177,7 @@ public struct JPushRoutes: GatewayRoutes {
         kept["msg_id"] = msgId
         if let overrideMsgId { kept["override_msg_id"] = overrideMsgId }
         if !registrationIds.isEmpty { kept["registration_id"] = registrationIds.joined(separator: ",") }
-        // One device shows the push once; it is recorded under the first id it names. The
+        // One device shows the push once; it is recorded under the first id it reaches. The
         // decoder's own parse, done here to check the body, is the one the inbox reads in place.
         let payloadText = String(decoding: request.body, as: UTF8.self)
         guard let tape = try? JSONTape.parse(request.body) else {
