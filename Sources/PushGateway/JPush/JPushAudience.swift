@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 /// A Push API v3 `audience`, as JPush's "audience：推送目标" table defines it
 /// (github.com/jpush/jpush-docs `zh/jpush/server/push/rest_api_v3_push.md`): `"all"`, or an object
