@@ -27,10 +27,11 @@ import PushJSON
         try JSON.parse(try gateway.server.run(["list", "--json"]).output).arrayValue?.compactMap(\.objectValue) ?? []
     }
 
-    func python(_ script: String, _ arguments: [String], gateway: GatewayServer) throws -> [JSONObject] {
+    func python(_ script: String, _ arguments: [String], gateway: GatewayServer, environment: [String: String] = [:]) throws -> [JSONObject] {
         try #require(FileManager.default.fileExists(atPath: TestVenv.python), "no virtualenv at \(TestVenv.python): run .ci/run")
         let path = PackagePaths.root.appendingPathComponent("Tests/Clients/\(script)").path
-        let result = try runProgram(["timeout", "60", TestVenv.python, path] + arguments, environment: ["REQUESTS_CA_BUNDLE": gateway.ca])
+        let result = try runProgram(
+            ["timeout", "60", TestVenv.python, path] + arguments, environment: environment.merging(["REQUESTS_CA_BUNDLE": gateway.ca]) { $1 })
         #expect(result.status == 0, "\(script): \(result.stderr)")
         return try lines(result.stdout)
     }
@@ -178,6 +179,36 @@ import PushJSON
         // A notification is APNs on iOS.
         #expect(getui.first { $0["apnsHeaders"]?.objectValue?["request_id"] == "pushdeck-notif-0001" }?["channel"] == "apns")
         #expect(transmission["apnsHeaders"]?.objectValue?["taskid"]?.stringValue?.hasPrefix("RASS_") == true)
+    }
+
+    /// Getui's tokens live in the gateway's memory: after a restart a backend's kept token is
+    /// 10001 (HTTP 401), and the client re-authenticates and pushes, as Getui's SDKs do.
+    @Test func aTokenFromBeforeARestartIsReauthenticated() throws {
+        let folder = TempFolder()
+        let token: String
+        do {
+            let before = try GatewayServer(folder: folder)
+            #expect(try before.server.run(["key", "add", "getui", "--app-id", Self.appId, "--app-key", Self.getuiKey, "--master-secret", Self.getuiSecret]).status == 0)
+            let timestamp = String(Int64(Date().timeIntervalSince1970 * 1000))
+            let sign = try runProgram(["sh", "-c", "printf %s \"$1\" | sha256sum | cut -d' ' -f1", "sh", Self.getuiKey + timestamp + Self.getuiSecret]).output
+            let auth = try curl(before, "/v2/\(Self.appId)/auth", headers: ["Content-Type: application/json;charset=utf-8"],
+                                body: #"{"sign":"\#(sign)","timestamp":"\#(timestamp)","appkey":"\#(Self.getuiKey)"}"#)
+            token = try #require(auth.body?["data"]?.objectValue?["token"]?.stringValue)
+            #expect(before.server.stop() == 0)
+        }
+        let after = try GatewayServer(folder: folder)
+        #expect(try after.server.run(["key", "add", "getui", "--app-id", Self.appId, "--app-key", Self.getuiKey, "--master-secret", Self.getuiSecret]).status == 0)
+        let body = folder.file("1-notification.json")
+        try String(contentsOf: PackagePaths.resources.appendingPathComponent("gateway/getui/single-cid-notification.json"), encoding: .utf8)
+            .write(toFile: body, atomically: true, encoding: .utf8)
+        let results = try python("getui_send.py", [String(after.port), Self.appId, Self.getuiKey, Self.getuiSecret, body], gateway: after,
+                                 environment: ["GETUI_TOKEN": token])
+        let push = try #require(results.last)
+        #expect(push["call"] == "/push/single/cid")
+        #expect(push["code"] == 0, "\(JSON.object(push).compactText)")
+        #expect(push["reauthenticated"] == true)
+        #expect(results.filter { $0["call"] == "auth" }.count == 1)
+        #expect(try messages(after).filter { $0["via"] == "getui" }.count == 1)
     }
 
     @Test func getuiWithCurlAsItsDocumentationShows() throws {

@@ -160,6 +160,28 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
         #expect(held.data == [taskId: .object([getuiCid: "successed_offline"])])
     }
 
+    /// push/single/alias reaches the cids bound to the alias (`device add --alias`), recorded
+    /// under the first; an alias nobody is bound to is 20001 `target user is invalid`.
+    @Test func anAliasReachesItsBoundCid() throws {
+        let routes = GetuiRoutes()
+        let token = try Self.token(routes)
+        let body = try GatewayFixtures.text("getui", "single-alias.json")
+        var inbox = Self.keyed()
+        let nobody = getuiRefusal(routes.decide(getuiRequest("push/single/alias", token: token, body: body), context: GatewayContext(inbox: inbox, now: now)))
+        #expect(nobody.status == 400)
+        #expect(nobody.code == 20001)
+        #expect(nobody.msg.hasPrefix("target user is invalid"))
+        inbox.devices["other-app-cid"] = Device(token: "other-app-cid", app: "anotherApp1", vendor: .getui, alias: "user-892")
+        inbox.devices[getuiCid] = Device(token: getuiCid, app: getuiAppId, vendor: .getui, alias: "user-892")
+        guard case .request(.push(let push), let answer) = routes.decide(getuiRequest("push/single/alias", token: token, body: body), context: GatewayContext(inbox: inbox, now: now)) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(push.token == getuiCid)
+        #expect(push.headers["alias"] == "user-892")
+        #expect(getuiAnswer(answer(["ok": true, "id": 1, "delivered": true])).data == [push.headers["taskid"] ?? "": .object([getuiCid: "successed_online"])])
+    }
+
     @Test func aTerminatedAppIsOffline() throws {
         let routes = GetuiRoutes()
         let token = try Self.token(routes)
@@ -333,7 +355,7 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
     @Test func unknownPathsAndMethods() {
         let routes = GetuiRoutes()
         let context = GatewayContext(inbox: Inbox(), now: now)
-        guard case .respond(let missing) = routes.decide(getuiRequest("push/single/alias", body: "{}"), context: context) else { Issue.record("accepted"); return }
+        guard case .respond(let missing) = routes.decide(getuiRequest("push/single/nope", body: "{}"), context: context) else { Issue.record("accepted"); return }
         #expect(missing.status == 404)
         guard case .respond(let get) = routes.decide(getuiRequest("auth", method: "GET", body: "{}"), context: context) else { Issue.record("accepted"); return }
         #expect(get.status == 405)
@@ -345,7 +367,7 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
     @Test(arguments: [
         ("jpush", ["bad-audience-tag.json", "push-alias.json", "push-all-alert.json", "push-message.json", "push-notification-and-message.json",
                    "push-registration-id-ios.json", "push-tag-and.json", "push-tag-not-message.json", "push-ttl-zero-message.json"]),
-        ("getui", ["batch-cid.json", "push-all.json", "single-cid-ios-channel.json", "single-cid-no-offline.json", "single-cid-notification.json",
+        ("getui", ["batch-cid.json", "push-all.json", "single-alias.json", "single-cid-ios-channel.json", "single-cid-no-offline.json", "single-cid-notification.json",
                    "single-cid-transmission.json"]),
     ])
     func everyExampleIsListedAndUsed(vendor: String, used: [String]) throws {

@@ -32,6 +32,9 @@ public struct GetuiRoutes: GatewayRoutes {
     enum Endpoint: String {
         case auth = "auth"
         case single = "push/single/cid"
+        /// Getui's 别名单推 (its push API page; `pushToSingleByAlias` in GetuiLaboratory's
+        /// getui-pushapi-php-client-v2 `GTPushApi.php`): `audience.alias`, one alias.
+        case singleAlias = "push/single/alias"
         case batch = "push/single/batch/cid"
         case all = "push/all"
     }
@@ -207,6 +210,23 @@ public struct GetuiRoutes: GatewayRoutes {
         switch endpoint {
         case .all:
             guard body["audience"] == .string("all") else { return .failure(GetuiRefusal.parameter(.invalid("audience"), "push/all takes \"all\"")) }
+        case .singleAlias:
+            guard case .object(let audience)? = body["audience"], case .array(let aliases)? = audience["alias"], aliases.count == 1,
+                  let alias = aliases[0].stringValue, !alias.isEmpty
+            else {
+                return .failure(GetuiRefusal.parameter(.invalid("alias"), "audience.alias holds exactly one alias"))
+            }
+            // The cids the alias is bound to (`device add --alias`): the push is recorded under the first.
+            let bound = context.inbox.devices.values
+                .filter { $0.vendor == .getui && $0.app == appId && $0.unregisteredAt == nil && $0.alias == alias }
+                .map(\.token).sorted()
+            guard let first = bound.first else {
+                return .failure(GetuiRefusal.parameter(
+                    .targetUserInvalid, "no cid of appId \(appId) is bound to alias \(alias.prefix(40)) ('pushdeck device add CID --app \(appId) --vendor getui --alias \(alias.prefix(40))')"))
+            }
+            cid = first
+            kept["cid"] = first
+            kept["alias"] = alias
         default:
             guard case .object(let audience)? = body["audience"], case .array(let cids)? = audience["cid"], cids.count == 1,
                   let only = cids[0].stringValue, !only.isEmpty, only.utf8.count <= 128
