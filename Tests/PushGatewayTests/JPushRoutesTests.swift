@@ -193,8 +193,14 @@ extension String {
             #"{"platform":"all","audience":"all","notification":{"alert":""# + String(repeating: "a", count: alertBytes) + #""}}"#
         }
         // "ios":{"alert":"…"} is 18 bytes around the text.
-        #expect(JPushRoutes.iosNotificationBytes(try JSON.parse(#"{"alert":"abc"}"#)) == #""ios":{"alert":"abc"}"#.utf8.count)
-        #expect(JPushRoutes.iosNotificationBytes(try JSON.parse(#"{"alert":"abc","ios":{"badge":1}}"#)) == #""ios":{"badge":1,"alert":"abc"}"#.utf8.count)
+        func iosBytes(_ notification: String) throws -> Int {
+            let tape = try JSONTape.parse(Array(notification.utf8))
+            return JPushRoutes.iosNotificationBytes(tape.root, in: tape)
+        }
+        #expect(try iosBytes(#"{"alert":"abc"}"#) == #""ios":{"alert":"abc"}"#.utf8.count)
+        #expect(try iosBytes(#"{"alert":"abc","ios":{"badge":1}}"#) == #""ios":{"badge":1,"alert":"abc"}"#.utf8.count)
+        // Counted as compact UTF-8 whatever the backend's JSON library wrote: spaces, \u escapes.
+        #expect(try iosBytes(#"{ "ios" : { "alert" : "\u6df1\u5733 \ud83d\ude00 \" \n" } }"#) == #""ios":{"alert":"深圳 😀 \" \n"}"#.utf8.count)
         guard case .request = JPushRoutes().decide(jpushRequest(body: body(2000 - 18)), context: Self.context) else {
             Issue.record("2000 bytes were refused: \(jpushMessage(JPushRoutes().decide(jpushRequest(body: body(2000 - 18)), context: Self.context)))")
             return

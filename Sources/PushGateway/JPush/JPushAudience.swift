@@ -25,25 +25,31 @@ struct JPushAudience: Equatable {
 
     /// Parses `audience`; 1003 (JPush: "Audience 参数中 tag，alias，registration_id 有空值") when
     /// it is not one.
-    init(_ value: JSON) throws(JPushRefusal) {
-        if value == .string("all") {
+    init(_ value: JSONView) throws(JPushRefusal) {
+        if value.kind == .string, value.string == "all" {
             isAll = true
             return
         }
-        guard case .object(let object) = value else { throw .invalid("audience", "It must be \"all\" or an object.") }
-        for (key, _) in object.members where !Self.kinds.contains(where: { $0.name == key }) {
-            throw .invalid("audience", "'\(key.prefix(40))' is not an audience type (tag, tag_and, tag_not, alias, registration_id, segment, abtest).")
-        }
+        guard value.kind == .object else { throw .invalid("audience", "It must be \"all\" or an object.") }
         var lists: [String: [String]] = [:]
+        var named = 0
         for kind in Self.kinds {
-            guard let list = object[kind.name] else { continue }
-            guard case .array(let items) = list else { throw .invalid(kind.name, "It must be an array of strings.") }
-            let texts = items.compactMap(\.stringValue)
+            guard let list = value[kind.name] else { continue }
+            named += 1
+            guard list.kind == .array else { throw .invalid(kind.name, "It must be an array of strings.") }
+            let items = list.elements
+            let texts = items.compactMap(\.string)
             guard texts.count == items.count, texts.allSatisfy({ !$0.isEmpty && $0.utf8.count <= kind.maxBytes }) else {
                 throw .invalid(kind.name, "Each must be a string of 1 to \(kind.maxBytes) bytes.")
             }
             guard texts.count <= kind.most else { throw .invalid(kind.name, "It takes at most \(kind.most).") }
             lists[kind.name] = texts
+        }
+        // A member that is none of JPush's kinds (the members counted against the kinds found).
+        var members = 0
+        value.forEachMember { _, _ in members += 1 }
+        if members > named {
+            throw .invalid("audience", "It takes only tag, tag_and, tag_not, alias, registration_id, segment and abtest.")
         }
         tags = lists["tag"] ?? []
         tagsAnd = lists["tag_and"] ?? []

@@ -11,6 +11,8 @@ import PushJSON
 public struct JPushRoutes: GatewayRoutes {
     /// What an unknown registration id gets (`--devices`): registered, or 1011.
     public var devices: DevicePolicy
+    /// The Basic credentials already taken apart (a backend sends the same on every push).
+    let credentials = JPushCredentials()
 
     public init(devices: DevicePolicy = .open) { self.devices = devices }
 
@@ -66,7 +68,7 @@ public struct JPushRoutes: GatewayRoutes {
         }
         guard request.method == "POST" else { return .failure(JPushRefusal(.postOnly)) }
         let appKey: String
-        switch Self.credentials(request.values("authorization").first) {
+        switch credentials.parse(request.values("authorization").first) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let (key, secret)):
             guard Self.isAppKey(key) else { return .failure(JPushRefusal(.invalidAppKey, "'\(key.prefix(64))'")) }
@@ -75,16 +77,19 @@ public struct JPushRoutes: GatewayRoutes {
             }
             appKey = key
         }
-        guard case .object(let body)? = try? JSON.parse(request.body) else {
+        // One parse, in place (a tape, no tree): the checks read it, and so does the inbox.
+        guard let tape = try? JSONTape.parse(request.body), tape.root.kind == .object else {
             return .failure(JPushRefusal(.invalidParameter, "the body is not a JSON object"))
         }
+        let body = tape.root
 
         // platform: "all" or a list that names iOS (pushdeck is an iOS device).
         guard let platform = body["platform"] else { return .failure(JPushRefusal(.missingParameter, "platform")) }
-        switch platform {
-        case .string("all"): break
-        case .array(let items) where !items.isEmpty:
-            let names = items.compactMap(\.stringValue)
+        switch platform.kind {
+        case .string where platform.string == "all": break
+        case .array where !platform.elements.isEmpty:
+            let items = platform.elements
+            let names = items.compactMap(\.string)
             guard names.count == items.count, names.allSatisfy(Self.platforms.contains) else {
                 return .failure(JPushRefusal.invalid("platform", "It must be \"all\" or a list of ios, android, winphone, hmos, quickapp."))
             }
@@ -109,21 +114,21 @@ public struct JPushRoutes: GatewayRoutes {
             return .failure(JPushRefusal(.missingParameter, "notification or message"))
         }
         if let notification {
-            guard case .object(let object) = notification else { return .failure(JPushRefusal.invalid("notification", "It must be an object.")) }
-            if let problem = Self.iosProblem(object["ios"]) { return .failure(problem) }
+            guard notification.kind == .object else { return .failure(JPushRefusal.invalid("notification", "It must be an object.")) }
+            if let problem = Self.iosProblem(notification["ios"]) { return .failure(problem) }
         }
         if let message {
-            guard case .object(let object) = message else { return .failure(JPushRefusal.invalid("message", "It must be an object.")) }
-            guard let content = object["msg_content"] else { return .failure(JPushRefusal(.missingParameter, "message.msg_content")) }
-            guard content.stringValue != nil else { return .failure(JPushRefusal.invalid("msg_content", "It must be a string.")) }
+            guard message.kind == .object else { return .failure(JPushRefusal.invalid("message", "It must be an object.")) }
+            guard let content = message["msg_content"] else { return .failure(JPushRefusal(.missingParameter, "message.msg_content")) }
+            guard content.kind == .string else { return .failure(JPushRefusal.invalid("msg_content", "It must be a string.")) }
         }
         // 1005 as JPush's table words the iOS limits: `"ios":{…}` at most 2000 bytes, the message
         // at most 4000.
-        let iosBytes = Self.iosNotificationBytes(notification)
+        let iosBytes = Self.iosNotificationBytes(notification, in: tape)
         guard iosBytes <= Self.maxIOSNotificationBytes else {
             return .failure(JPushRefusal(.tooLarge, "the iOS notification (\"ios\":{…}) holds \(iosBytes) bytes; the limit is \(Self.maxIOSNotificationBytes)"))
         }
-        let messageBytes = message?.compactText.utf8.count ?? 0
+        let messageBytes = message.map { Self.compactBytes($0, in: tape) } ?? 0
         guard messageBytes <= Self.maxMessageBytes else {
             return .failure(JPushRefusal(.tooLarge, "the message holds \(messageBytes) bytes; the limit is \(Self.maxMessageBytes)"))
         }
@@ -132,11 +137,11 @@ public struct JPushRoutes: GatewayRoutes {
         var kept: [String: String] = ["path": path]
         var sendno = "0"
         var overrideMsgId: String?
-        if let options = body["options"] {
-            guard case .object(let object) = options else { return .failure(JPushRefusal.invalid("options", "It must be an object.")) }
+        if let object = body["options"] {
+            guard object.kind == .object else { return .failure(JPushRefusal.invalid("options", "It must be an object.")) }
             func integer(_ name: String, in range: ClosedRange<Int64>) -> Result<String?, JPushRefusal> {
                 guard let value = object[name] else { return .success(nil) }
-                guard case .number(let number) = value, let int = Int64(number.text), range.contains(int) else {
+                guard let number = value.number, let int = Int64(number.text), range.contains(int) else {
                     return .failure(JPushRefusal.invalid(name, "It must be an integer from \(range.lowerBound) to \(range.upperBound)."))
                 }
                 return .success(String(int))
@@ -154,11 +159,11 @@ public struct JPushRoutes: GatewayRoutes {
             case .success(let value): overrideMsgId = value
             }
             if let production = object["apns_production"] {
-                guard let flag = production.boolValue else { return .failure(JPushRefusal.invalid("apns_production", "It must be true or false.")) }
+                guard let flag = production.bool else { return .failure(JPushRefusal.invalid("apns_production", "It must be true or false.")) }
                 kept["apns_production"] = flag ? "true" : "false"
             }
             if let collapse = object["apns_collapse_id"] {
-                guard let text = collapse.stringValue, text.utf8.count <= 64 else {
+                guard let text = collapse.string, text.utf8.count <= 64 else {
                     return .failure(JPushRefusal.invalid("apns_collapse_id", "It must be a string of at most 64 bytes."))
                 }
                 kept["apns_collapse_id"] = text
@@ -179,11 +184,8 @@ public struct JPushRoutes: GatewayRoutes {
         if let overrideMsgId { kept["override_msg_id"] = overrideMsgId }
         if !registrationIds.isEmpty { kept["registration_id"] = registrationIds.joined(separator: ",") }
         // One device shows the push once; it is recorded under the first id it reaches. The
-        // decoder's own parse, done here to check the body, is the one the inbox reads in place.
+        // parse the checks read is the one the decoder and the inbox read in place.
         let payloadText = String(decoding: request.body, as: UTF8.self)
-        guard let tape = try? JSONTape.parse(request.body) else {
-            return .failure(JPushRefusal(.invalidParameter, "the body is not a JSON object"))
-        }
         let push = PushRequest(
             payloadText: payloadText, app: appKey, parsed: tape.root, via: .jpush, token: registrationIds.first, headers: kept)
         do {
@@ -195,33 +197,76 @@ public struct JPushRoutes: GatewayRoutes {
     }
 
     /// The bytes of `"ios":{…}` as JPush hands it on for iOS: `notification.ios`, its `alert`
-    /// taken from `notification.alert` when it has none.
-    static func iosNotificationBytes(_ notification: JSON?) -> Int {
-        guard case .object(let object)? = notification else { return 0 }
+    /// taken from `notification.alert` when it has none; compact JSON in UTF-8 (JPush: "一个汉字
+    /// 占用 3 个字节").
+    static func iosNotificationBytes(_ notification: JSONView?, in tape: JSONTape) -> Int {
+        guard let notification, notification.kind == .object else { return 0 }
         let label = #""ios":"#.utf8.count
-        let alert = object["alert"].map { #","alert":"#.utf8.count + $0.compactText.utf8.count } ?? 0
-        switch object["ios"] {
-        case .object(let ios)?:
-            return label + JSON.object(ios).compactText.utf8.count + (ios["alert"] == nil ? alert : 0)
-        case let other?:
-            return label + other.compactText.utf8.count
-        case nil:
-            return alert == 0 ? 0 : label + 2 + alert - 1
+        let alert = notification["alert"].map { #","alert":"#.utf8.count + compactBytes($0, in: tape) } ?? 0
+        guard let ios = notification["ios"] else { return alert == 0 ? 0 : label + 2 + alert - 1 }
+        return label + compactBytes(ios, in: tape) + (ios.kind == .object && ios["alert"] == nil ? alert : 0)
+    }
+
+    /// How many bytes `value` takes written as compact JSON with its text in UTF-8, counted on
+    /// the document's bytes (already parsed and checked by the tape): whitespace outside strings
+    /// is not counted, and a `\uXXXX` escape counts as the UTF-8 of its character — what a
+    /// backend's JSON library wrote (Python's escapes every CJK character) does not change it.
+    static func compactBytes(_ value: JSONView, in tape: JSONTape) -> Int {
+        tape.bytes.withUnsafeBufferPointer { bytes in
+            var count = 0
+            var index = value.sourceRange.lowerBound
+            let end = value.sourceRange.upperBound
+            var inString = false
+            while index < end {
+                let byte = bytes[index]
+                if !inString {
+                    if byte == 0x22 { inString = true }
+                    if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 { count += 1 }
+                    index += 1
+                    continue
+                }
+                switch byte {
+                case 0x22:
+                    inString = false
+                    count += 1
+                    index += 1
+                case 0x5C where index + 1 < end && bytes[index + 1] == 0x75 && index + 5 < end:
+                    // \uXXXX: the character's UTF-8 (a surrogate pair's two escapes make 4 bytes).
+                    let unit = hexValue(bytes, index + 2)
+                    switch unit {
+                    case 0..<0x80: count += unit == 0x22 || unit == 0x5C ? 2 : unit < 0x20 ? 6 : 1
+                    case 0x80..<0x800: count += 2
+                    case 0xD800..<0xDC00: count += 4
+                    case 0xDC00..<0xE000: break
+                    default: count += 3
+                    }
+                    index += 6
+                case 0x5C:
+                    count += 2
+                    index += 2
+                default:
+                    count += 1
+                    index += 1
+                }
+            }
+            return count
         }
     }
 
-    /// `Authorization: Basic base64(appKey:masterSecret)`, taken apart; 1004 when it is not one.
-    static func credentials(_ header: String?) -> Result<(String, String), JPushRefusal> {
-        guard let header else { return .failure(JPushRefusal(.authenticationFailed, "no Authorization header")) }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "basic",
-              let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
-              let text = String(data: decoded, encoding: .utf8),
-              let colon = text.firstIndex(of: ":")
-        else {
-            return .failure(JPushRefusal(.authenticationFailed, "Authorization must be Basic base64(appKey:masterSecret)"))
+    private static func hexValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var value = 0
+        for offset in 0..<4 {
+            let byte = bytes[start + offset]
+            let digit: Int
+            switch byte {
+            case 0x30...0x39: digit = Int(byte - 0x30)
+            case 0x41...0x46: digit = Int(byte - 0x41 + 10)
+            case 0x61...0x66: digit = Int(byte - 0x61 + 10)
+            default: digit = 0
+            }
+            value = value * 16 + digit
         }
-        return .success((String(text[..<colon]), String(text[text.index(after: colon)...])))
+        return value
     }
 
     /// An appKey is letters, digits, `-`, `_` and `.` (JPush's are 24 hex digits; names are fine here).
@@ -235,22 +280,22 @@ public struct JPushRoutes: GatewayRoutes {
     /// What is wrong with `notification.ios`, if anything (as JPush's 1003 names it): an object
     /// whose `alert` is a string or an object and whose `badge` is an integer ≥ 0 or
     /// `"+N"`/`"-N"`/`"N"`.
-    static func iosProblem(_ ios: JSON?) -> JPushRefusal? {
+    static func iosProblem(_ ios: JSONView?) -> JPushRefusal? {
         guard let ios else { return nil }
-        guard case .object(let object) = ios else { return .invalid("ios", "notification.ios must be an object.") }
-        switch object["alert"] {
-        case nil, .string?, .object?: break
-        default: return .invalid("alert", "notification.ios.alert must be a string or an object.")
+        guard ios.kind == .object else { return .invalid("ios", "notification.ios must be an object.") }
+        if let alert = ios["alert"], alert.kind != .string && alert.kind != .object {
+            return .invalid("alert", "notification.ios.alert must be a string or an object.")
         }
-        let badge = JPushRefusal.invalid("badge", "notification.ios.badge must be an integer ≥ 0 or \"+N\"/\"-N\".")
-        switch object["badge"] {
-        case nil: break
-        case .number(let number)?:
-            guard let value = number.int, value >= 0 else { return badge }
-        case .string(let text)?:
+        let badgeProblem = JPushRefusal.invalid("badge", "notification.ios.badge must be an integer ≥ 0 or \"+N\"/\"-N\".")
+        guard let badge = ios["badge"] else { return nil }
+        switch badge.kind {
+        case .number:
+            guard let value = badge.number?.int, value >= 0 else { return badgeProblem }
+        case .string:
+            let text = badge.string ?? ""
             let digits = text.first == "+" || text.first == "-" ? text.dropFirst() : Substring(text)
-            guard !digits.isEmpty, digits.utf8.count <= 6, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return badge }
-        default: return badge
+            guard !digits.isEmpty, digits.utf8.count <= 6, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return badgeProblem }
+        default: return badgeProblem
         }
         return nil
     }
