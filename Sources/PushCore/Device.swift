@@ -20,8 +20,9 @@ public struct Device: Sendable, Equatable {
     /// Set by `device offline`: its pushes are stored by the vendor (APNs only the latest per
     /// app, JPush at most 5) until `device online` (issue 13).
     public var offline: Bool
-    /// The JPush/Getui tags the app set on this device (`device add --tag`), sorted, each once:
-    /// a JPush `audience` of `tag`/`tag_and`/`tag_not` finds the device by them.
+    /// The tags the app set on this device (`device add --tag`), sorted, each once: a JPush
+    /// `audience` of `tag`/`tag_and`/`tag_not` finds the device by them (Getui's tag pushes are
+    /// not served).
     public var tags: [String]
     /// The device's alias (`device add --alias`; one per device, as JPush and Getui bind it): a
     /// JPush `audience.alias` or Getui's `push/single/alias` finds the device by it.
