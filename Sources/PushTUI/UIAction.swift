@@ -1,6 +1,6 @@
 import PushCore
 
-/// What a key means: a move of the screen itself, or a command for the inbox.
+/// What a key means: a move of the screen itself, or a request for the inbox.
 public enum UIAction: Sendable, Equatable {
     // MARK: Screen moves (applied by `Screen.apply`)
     /// Move the list selection by rows (negative is up).
@@ -23,8 +23,30 @@ public enum UIAction: Sendable, Equatable {
     case toggleThread(ThreadKey)
 
     // MARK: For the host
-    /// Send this event to the reducer.
-    case send(Event)
+    /// Handle this request as a script's is: the very value a client sends over the socket.
+    case request(Request)
+    /// A gesture on the banner, for the reducer (no socket request has one).
+    case banner(BannerGesture)
     /// Leave pushdeck.
     case quit
+}
+
+/// What the user does to the banner (STPushView): only the screen can, so these are the
+/// reducer's own events rather than requests.
+public enum BannerGesture: Sendable, Equatable {
+    /// `o` or a click on it: open its message (the tap).
+    case open
+    /// `Esc`: send it up at once (the swipe).
+    case dismiss
+    /// The pointer moved onto (true) or off it, or `Tab` gave it or took its focus.
+    case pause(BannerPause, Bool)
+
+    /// The reducer's event for it.
+    public var event: Event {
+        switch self {
+        case .open: .openBanner
+        case .dismiss: .dismissBanner
+        case .pause(let reason, let on): .pauseBanner(reason, on)
+        }
+    }
 }

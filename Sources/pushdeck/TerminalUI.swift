@@ -58,11 +58,13 @@ final class TerminalUI: ServerHost {
                 screen.size = terminal.resize()
                 continue
             }
-            let now = time.now
-            let actions = screen.handle(key, inbox: server.inbox, now: now, bannerPhase: server.inbox.bannerPhase(at: now))
-            for action in actions {
+            for action in screen.handle(key, inbox: server.inbox, now: time.now) {
                 switch action {
-                case .send(let event): send(event, to: server)
+                case .request(let request):
+                    // The way a script's requests go, so the store is the judge of what is
+                    // unread now (a message read from the command line meanwhile is not read twice).
+                    show(server.perform(request))
+                case .banner(let gesture): show(server.dispatch(gesture.event))
                 case .quit: server.stop()
                 default: break  // screen moves: `handle` applied them
                 }
@@ -77,22 +79,8 @@ final class TerminalUI: ServerHost {
         return input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
-    /// Inbox commands go the way a script's requests go, so the store is the judge of what is
-    /// unread now (a message read from the command line meanwhile is not read twice).
-    private func send(_ event: Event, to server: Server) {
-        let reply: JSONObject?
-        switch event {
-        case .read(let messages): reply = server.perform(.read(.ids(messages.map(\.id))))
-        case .readAll(let app): reply = server.perform(.read(.all(app: app)))
-        case .delete(let messages): reply = server.perform(.delete(messages.map(\.id)))
-        case .badge(let app, let change, let sync): reply = server.perform(.badge(app: app, change: change, sync: sync))
-        case .setMode(let mode): reply = server.perform(.mode(mode))
-        case .setAppState(let state): reply = server.perform(.app(state))
-        case .reset(let app, let all): reply = server.perform(.reset(app: app, all: all))
-        case .push, .openBanner, .dismissBanner, .tick, .setBadgePolicy, .sdkBadge, .mute, .unmute, .setQuiet, .expireHeld, .device, .key,
-             .pauseBanner:
-            reply = server.dispatch(event)
-        }
+    /// A refused request's error goes on the status line.
+    private func show(_ reply: JSONObject?) {
         if let reply, reply["ok"] == .bool(false) {
             screen.status = reply["error"]?.stringValue
         }
@@ -135,8 +123,7 @@ final class TerminalUI: ServerHost {
             shownSearch = search.generation
         }
         let inbox = server.inbox
-        let phase = inbox.bannerPhase(at: now)
-        let grid = screen.render(inbox: inbox, now: now, date: time.wallNow, bannerPhase: phase, callback: inbox.callback(for:))
+        let grid = screen.render(inbox: inbox, now: now, date: time.wallNow, callback: inbox.callback(for:))
         guard grid != lastGrid else { return }
         terminal.draw(grid)
         lastGrid = grid
@@ -144,7 +131,7 @@ final class TerminalUI: ServerHost {
         guard let trace else { return }
         let flushed = time.now
         if framesDrawn == 1 { trace.write("first-frame \(flushed.nanoseconds)") }
-        let showing = phase == .gone ? nil : inbox.banner?.message.id
+        let showing = inbox.bannerPhase(at: now) == .gone ? nil : inbox.banner?.message.id
         if let showing, showing != bannerShown {
             trace.write("banner \(showing) \(server.wokeAt.nanoseconds) \(flushed.nanoseconds)")
         }
