@@ -28,10 +28,13 @@ let package = Package(
         .target(name: "PushServer", dependencies: ["PushCore", "PushStore", "PushGateway", "CSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
+        // The UI host: screen, store and loop over any `Terminal` (the executable brings curses).
+        .target(name: "PushUIHost", dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI"],
+                swiftSettings: strict),
         .target(name: "PushScenario", dependencies: ["PushCore", "PushServer", "PushGateway"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
+            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
@@ -51,6 +54,8 @@ let package = Package(
         .testTarget(name: "PushGatewayTests", dependencies: ["PushGateway", "COpenSSL", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushUIHostTests", dependencies: ["PushUIHost", "PushServer", "PushStore", "PushTUI", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushGateway", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["pushdeck", "PushCore", "PushServer", "TestSupport"],
                     swiftSettings: strict),
