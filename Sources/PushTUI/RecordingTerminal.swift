@@ -47,7 +47,7 @@ public final class RecordingTerminal: Terminal {
 
     // MARK: - The script
 
-    /// Types `keys` (all of them arriving in one read; none is a turn without keys).
+    /// Types `keys`, all arriving in one read (an empty list: a read that finds no key).
     public func send(_ keys: [Key]) {
         append(.keys(keys))
     }
