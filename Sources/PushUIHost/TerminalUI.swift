@@ -1,6 +1,7 @@
 import Glibc
 import PushCore
 import PushGateway
+import PushJSON
 import PushServer
 import PushStore
 import PushTUI

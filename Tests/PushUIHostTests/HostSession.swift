@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 import PushServer
 import PushStore
 import PushTUI

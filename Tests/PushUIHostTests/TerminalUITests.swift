@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 import PushStore
 import PushTUI
 import Testing
