@@ -278,8 +278,7 @@ public final class CursesTerminal: Terminal {
     public func readKeys(timeout: Duration) -> [Key] {
         guard active else { return [] }
         if timeout > .zero {
-            let (seconds, attoseconds) = timeout.components
-            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+            let milliseconds = Int32(min(Double(Int32.max), (timeout / .milliseconds(1)).rounded(.up)))
             var input = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
             _ = poll(&input, 1, milliseconds)
         }
