@@ -106,6 +106,24 @@ run("ios", client, ios_to_registration_id)
 run("message", client, message_only)
 run("both", client, notification_and_message_with_options)
 run("validate", client, alert_all, validate=True)
+# JPush's Device API as the SDK calls it: tags and an alias set on REGISTRATION_ID (registered
+# by the pushes above), read back, then a push to that alias.
+device = client.create_device()
+entity = jpush.device_tag(jpush.add("北京", "vip"))
+entity.update(jpush.device_alias("alias9"))
+set_reply = device.set_deviceinfo(registration_id, entity)
+info = device.get_deviceinfo(registration_id)
+print(json.dumps({"case": "device-api", "status": set_reply.status_code, "tags": info.payload.get("tags"),
+                  "alias": info.payload.get("alias")}, ensure_ascii=False), flush=True)
+
+
+def device_api_alias(push):
+    push.audience = jpush.audience(jpush.alias("alias9"), jpush.tag_and("vip"))
+    push.notification = jpush.notification(alert="to the device the Device API tagged")
+    push.platform = jpush.all_
+
+
+run("device-api-alias", client, device_api_alias)
 run("alias", client, alias_audience)
 run("tag", client, tag_audience)
 run("tag-not", client, tag_not_audience)

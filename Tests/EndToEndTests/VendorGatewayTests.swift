@@ -64,6 +64,12 @@ import PushJSON
         }
         #expect(byCase["both"]?["sendno"] == "12345")
         #expect(byCase["all"]?["sendno"] == "0")
+        // The Device API set tags and an alias on the registration id (200, read back), and a
+        // push to that alias and tag reached it.
+        #expect(byCase["device-api"]?["status"] == 200)
+        #expect(byCase["device-api"]?["tags"] == .array(["vip", "北京"]))
+        #expect(byCase["device-api"]?["alias"] == "alias9")
+        #expect(byCase["device-api-alias"]?["status"] == 200)
         // A tag nobody carries, and a registration id of another app, are no target: 1011, 400.
         #expect(byCase["nobody"]?["error_code"] == 1011)
         #expect(byCase["nobody"]?["status"] == 400)
@@ -89,6 +95,8 @@ import PushJSON
         #expect(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["ios"]?["msg_id"] }?["channel"] == "apns")
         #expect(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["message"]?["msg_id"] }?["channel"] == "transparent")
         // The tag and alias audiences reached the tagged device: recorded under its registration id.
+        #expect(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["device-api-alias"]?["msg_id"] }?["token"]
+                == .string(Self.registrationId))
         for name in ["alias", "tag", "tag-not"] {
             let reached = jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase[name]?["msg_id"] }
             #expect(reached?["token"] == .string(Self.taggedId), "\(name)")

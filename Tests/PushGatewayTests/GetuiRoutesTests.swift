@@ -365,7 +365,7 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
 @Suite struct GatewayFixtureTests {
     /// Every request example is listed in Resources/README.md and sent by a test here.
     @Test(arguments: [
-        ("jpush", ["bad-audience-tag.json", "push-alias.json", "push-all-alert.json", "push-message.json", "push-notification-and-message.json",
+        ("jpush", ["bad-audience-tag.json", "device-set-tags-alias.json", "push-alias.json", "push-all-alert.json", "push-message.json", "push-notification-and-message.json",
                    "push-registration-id-ios.json", "push-tag-and.json", "push-tag-not-message.json", "push-ttl-zero-message.json"]),
         ("getui", ["batch-cid.json", "push-all.json", "single-alias.json", "single-cid-ios-channel.json", "single-cid-no-offline.json", "single-cid-notification.json",
                    "single-cid-transmission.json"]),

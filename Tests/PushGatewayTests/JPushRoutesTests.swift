@@ -286,6 +286,83 @@ extension String {
         #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body), context: Self.context)) == (400, code), "\(audience)")
     }
 
+    /// JPush's Device API: POST sets tags (add/remove, "" clears) and the alias ("" removes) of a
+    /// registration id of the appKey, as `device add` would; GET reads them; 7xxx refusals.
+    @Test func theDeviceAPISetsAndReadsTagsAndAlias() throws {
+        var inbox = Inbox()
+        inbox.devices[jpushRegistrationId] = Device(token: jpushRegistrationId, app: jpushKey, vendor: .jpush, offline: true, tags: ["old", "keep"])
+        let context = GatewayContext(inbox: inbox, now: now)
+        let path = "/v3/devices/\(jpushRegistrationId)"
+        let body = #"{"tags":{"add":["深圳","vip"],"remove":["old"]},"alias":"user-892","mobile":"13012345678"}"#
+        guard case .request(.device(.add(let device)), let answer) = JPushRoutes().decide(jpushRequest(path: path, body: body), context: context) else {
+            Issue.record("the Device API did not change the device")
+            return
+        }
+        #expect(device.tags == ["keep", "vip", "深圳"])
+        #expect(device.alias == "user-892")
+        #expect(device.app == jpushKey && device.vendor == .jpush)
+        let ok = answer(["ok": true])
+        #expect(ok.status == 200 && ok.body.isEmpty)
+        #expect(answer(["ok": false, "error": "disk"]).status == 500)
+        // Cleared with "".
+        guard case .request(.device(.add(let cleared)), _) = JPushRoutes().decide(jpushRequest(path: path, body: #"{"tags":"","alias":""}"#), context: context) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(cleared.tags.isEmpty && cleared.alias == nil)
+        // GET reads them.
+        guard case .respond(let got) = JPushRoutes().decide(jpushRequest(method: "GET", path: path, body: ""), context: context) else {
+            Issue.record("GET went into the inbox")
+            return
+        }
+        #expect(try JSON.parse(got.body) == .object(["tags": ["keep", "old"], "alias": .null, "mobile": .null]))
+        // Refusals: the Device API's codes and statuses.
+        let refusals: [(HTTPRequest, Int, Int)] = [
+            (jpushRequest(path: path, authorization: basic(jpushKey, jpushSecret), body: #"{"tags":{"add":[""]}}"#), 400, 7002),
+            (jpushRequest(path: path, body: #"{"tags":["a"]}"#), 400, 7002),
+            (jpushRequest(path: path, body: #"{"alias":"\#(String(repeating: "a", count: 41))"}"#), 400, 7002),
+            (jpushRequest(path: path, body: "{nope"), 400, 7002),
+            (jpushRequest(path: path, authorization: nil, body: "{}"), 401, 7001),
+            (jpushRequest(path: path, authorization: basic("a b", "s"), body: "{}"), 400, 7008),
+            (jpushRequest(path: "/v3/devices/someone-else", body: "{}"), 400, 7002),
+        ]
+        var foreign = inbox
+        foreign.devices["someone-else"] = Device(token: "someone-else", app: "another", vendor: .jpush)
+        for (request, status, code) in refusals {
+            #expect(jpushCode(JPushRoutes().decide(request, context: GatewayContext(inbox: foreign, now: now))) == (status, code), "\(request.path) \(String(decoding: request.body, as: UTF8.self))")
+        }
+        var keyed = inbox
+        keyed.providerKeys[jpushKey] = ProviderKey(id: jpushKey, vendor: .jpush, secret: jpushSecret)
+        #expect(jpushCode(JPushRoutes().decide(jpushRequest(path: path, authorization: basic(jpushKey, "wrong"), body: "{}"), context: GatewayContext(inbox: keyed, now: now))) == (401, 7004))
+        // An unknown registration id: registered under open, refused under strict.
+        guard case .request(.device(.add(let fresh)), _) = JPushRoutes().decide(jpushRequest(path: "/v3/devices/newdevice01", body: #"{"alias":"a1"}"#), context: context) else {
+            Issue.record("open did not register the id")
+            return
+        }
+        #expect(fresh == Device(token: "newdevice01", app: jpushKey, vendor: .jpush, alias: "a1"))
+        // JPush's own example body.
+        let example = try GatewayFixtures.text("jpush", "device-set-tags-alias.json")
+        guard case .request(.device(.add(let documented)), _) = JPushRoutes().decide(jpushRequest(path: path, body: example), context: context) else {
+            Issue.record("the documented example was refused")
+            return
+        }
+        #expect(documented.tags == ["keep", "old", "tag1", "tag2"])
+        #expect(documented.alias == "alias1")
+        #expect(jpushCode(JPushRoutes(devices: .strict).decide(jpushRequest(path: "/v3/devices/newdevice01", body: "{}"), context: context)) == (400, 7002))
+    }
+
+    @Test func theDeviceAPICodesAreJPushs() {
+        let rows: [(Int, Int, String)] = [
+            (7000, 500, "内部错误"), (7001, 401, "校验信息为空"), (7002, 400, "请求参数非法"), (7004, 401, "校验失败"),
+            (7008, 400, "appkey 不存在"), (7013, 400, "部分请求参数非法"), (7030, 503, "系统繁忙，稍后重试"),
+        ]
+        #expect(Set(JPushDeviceError.allCases.map(\.rawValue)) == Set(rows.map(\.0)))
+        for (code, status, message) in rows {
+            #expect(JPushDeviceError(rawValue: code)?.status == status)
+            #expect(JPushDeviceError(rawValue: code)?.message == message)
+        }
+    }
+
     @Test func theGatewayRoutesByPath() throws {
         let routes = ProviderRoutes(devices: .open)
         #expect(jpushCode(routes.decide(jpushRequest(authorization: nil, body: Self.alert), context: Self.context)) == (401, 1004))

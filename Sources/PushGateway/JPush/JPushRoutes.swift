@@ -7,7 +7,8 @@ import PushJSON
 /// becomes the same push request the socket takes, its body the payload (the decoder reads a
 /// push-API body: `notification` is APNs, `message` pass-through), under the appKey's app,
 /// recorded with `via: jpush`, the registration id and the request's ids and options.
-/// `validate` checks the same and delivers nothing. A refusal changes nothing.
+/// `validate` checks the same and delivers nothing. A refusal changes nothing. `/v3/devices/{id}`
+/// is JPush's Device API (`JPushDeviceAPI`): the tags and alias audiences find a device by.
 public struct JPushRoutes: GatewayRoutes {
     /// What an unknown registration id gets (`--devices`): registered, or 1011.
     public var devices: DevicePolicy
@@ -31,6 +32,10 @@ public struct JPushRoutes: GatewayRoutes {
     public static let platforms: Set<String> = ["ios", "android", "winphone", "hmos", "quickapp"]
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
+        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        if path.hasPrefix(JPushDeviceAPI.pathPrefix) {
+            return JPushDeviceAPI(devices: devices, credentials: credentials).decide(request, path: path, context: context)
+        }
         let accepted: Accepted
         switch check(request, context: context) {
         case .failure(let refusal): return .respond(refusal.response)
