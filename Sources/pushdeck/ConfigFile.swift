@@ -1,5 +1,5 @@
 import Foundation
-import PushCore
+import PushJSON
 
 /// `$XDG_CONFIG_HOME/pushdeck/config.json` (else `~/.config/pushdeck/config.json`, or
 /// `--config PATH`): defaults for the options `CommandTable` marks as settings, one JSON object

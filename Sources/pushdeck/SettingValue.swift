@@ -1,4 +1,4 @@
-import PushCore
+import PushJSON
 import PushGateway
 
 /// What an option's value may be, checked the same way whether it comes from the command line,

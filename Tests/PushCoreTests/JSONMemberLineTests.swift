@@ -1,4 +1,4 @@
-import PushCore
+import PushJSON
 import Testing
 
 /// Where members and errors are, by line: what a config file's refusal names.
