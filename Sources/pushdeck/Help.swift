@@ -36,6 +36,7 @@ enum Help {
                 lines += optionLines(option)
             }
         }
+        lines += ["", "  Every command also takes " + CommandTable.global.map(\.shown).joined(separator: ", ") + "."]
         return lines.joined(separator: "\n")
     }
 
