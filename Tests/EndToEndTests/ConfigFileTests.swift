@@ -33,7 +33,9 @@ import TestSupport
         // --config points elsewhere: that file's socket, not the config home's.
         let other = TempFolder()
         let otherHome = try Self.configHome("{\"socket\": \"\(elsewhere)\"}", in: other)
-        let named = try runPushdeck(["ping", "--config", otherHome + "/pushdeck/config.json"], environment: ["XDG_CONFIG_HOME": home])
+        let named = try withExtendedLifetime(other) {
+            try runPushdeck(["ping", "--config", otherHome + "/pushdeck/config.json"], environment: ["XDG_CONFIG_HOME": home])
+        }
         #expect(named.status == 3)
         #expect(named.stderr.contains(elsewhere))
     }
@@ -75,6 +77,33 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: folder.file("file.sqlite")))
     }
 
+    /// The UI's colours: the file's no_color draws the monochrome theme (the header reversed,
+    /// not black on cyan), as NO_COLOR does; without either the header is in colour.
+    @Test func theFilesNoColorDrawsTheUIWithoutColour() throws {
+        let cyanBackground = "\u{1b}[46m"
+        // tmux writes reverse with what goes with it: ESC[7m or ESC[1;7m.
+        let reverse = ";7m"
+        func header(configHome: String?) throws -> String {
+            let folder = TempFolder()
+            let command = "\(PackagePaths.pushdeckBinary) ui --memory --socket \(folder.file("s.sock"))"
+            // NO_COLOR empty (no request), whatever the test runner's environment says.
+            var environment = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_CONFIG_HOME": isolatedConfigHome, "NO_COLOR": ""]
+            if let configHome { environment["XDG_CONFIG_HOME"] = configHome }
+            let tmux = try TmuxSession(command: command, folder: folder, environment: environment)
+            #expect(tmux.waitFor { $0.contains("PUSH [ON]") } != nil, "\(tmux.capture())")
+            let screen = tmux.captureWithAttributes()
+            try tmux.sendKeys("q")
+            #expect(tmux.exitStatus() == 0)
+            return String(screen.split(separator: "\n").first ?? "")
+        }
+        let coloured = try header(configHome: nil)
+        #expect(coloured.contains(cyanBackground), "\(coloured.debugDescription)")
+        let configFolder = TempFolder()
+        let home = try Self.configHome("{\"no_color\": true}", in: configFolder)
+        let plain = try withExtendedLifetime(configFolder) { try header(configHome: home) }
+        #expect(!plain.contains(cyanBackground) && (plain.contains(reverse) || plain.contains("\u{1b}[7m")), "\(plain.debugDescription)")
+    }
+
     static let badFiles: [(text: String, line: Int, says: String)] = [
         ("{\n  \"socket\": \"/tmp/never.sock\",\n  \"banner_seconds\": 0\n}", 3, "\"banner_seconds\" must be a number of seconds above 0 (at most 3600)"),
         ("{\n  \"colour\": \"blue\"\n}", 2, "unknown key \"colour\"; accepted keys: banner_seconds, db, devices, gateway"),
@@ -88,6 +117,7 @@ import TestSupport
     func aBadFileStopsEveryCommandNamingTheFileTheLineAndTheKey(index: Int) throws {
         let (text, line, says) = Self.badFiles[index]
         let folder = TempFolder()
+        defer { withExtendedLifetime(folder) {} }  // its config file must outlive the commands
         let home = try Self.configHome(text, in: folder)
         let path = home + "/pushdeck/config.json"
         let socket = folder.file("s.sock")

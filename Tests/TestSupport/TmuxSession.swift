@@ -23,6 +23,11 @@ public final class TmuxSession: @unchecked Sendable {
         (try? tmux(["capture-pane", "-p", "-t", name])) ?? ""
     }
 
+    /// The screen with its colours and attributes as SGR escape sequences (`capture-pane -e`).
+    public func captureWithAttributes() -> String {
+        (try? tmux(["capture-pane", "-p", "-e", "-t", name])) ?? ""
+    }
+
     public func sendKeys(_ keys: String...) throws {
         try tmux(["send-keys", "-t", name] + keys)
     }
