@@ -122,6 +122,22 @@ import TestSupport
         #expect(try Self.bashCompletes(script, ["pushdeck", "serve", "--devices", "s"]) == ["strict"])
     }
 
+    /// zsh: sourced after compinit, the script registers `_pushdeck` for pushdeck, and its
+    /// command list is the table's.
+    @Test func zshRegistersItsCompletionForPushdeck() throws {
+        let folder = TempFolder()
+        let script = try Self.written(["completions", "zsh"], to: "_pushdeck", in: folder)
+        let result = try Self.run([
+            "zsh", "-f", "-c", "autoload -U compinit && compinit -D && source '\(script)' && print -r -- $_comps[pushdeck] && functions _pushdeck",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("_pushdeck\n"))
+        for command in CommandTable.commands {
+            #expect(result.stdout.contains("'\(command.name):"), "zsh's command list misses \(command.name)")
+        }
+    }
+
     @Test func fishCompletesCommandsOptionsAndTheirValuesFromTheTable() throws {
         let folder = TempFolder()
         let script = try Self.written(["completions", "fish"], to: "pushdeck.fish", in: folder)
