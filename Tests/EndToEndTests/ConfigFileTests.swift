@@ -87,7 +87,7 @@ import TestSupport
             let folder = TempFolder()
             let command = "\(PackagePaths.pushdeckBinary) ui --memory --socket \(folder.file("s.sock"))"
             // NO_COLOR empty (no request), whatever the test runner's environment says.
-            var environment = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_CONFIG_HOME": isolatedConfigHome, "NO_COLOR": ""]
+            var environment = ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "NO_COLOR": ""]
             if let configHome { environment["XDG_CONFIG_HOME"] = configHome }
             let tmux = try TmuxSession(command: command, folder: folder, environment: environment)
             #expect(tmux.waitFor { $0.contains("PUSH [ON]") } != nil, "\(tmux.capture())")
