@@ -92,7 +92,7 @@ enum CommandTable {
         "ui", shownName: "[ui]",
         synopsis: [
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
-            "[--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
+            "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
             "[--devices open|strict] [--no-color]",
         ],
         summary: "the full-screen notification center (what runs with no command)",
