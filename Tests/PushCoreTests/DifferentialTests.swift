@@ -3,8 +3,9 @@ import PushCore
 import TestSupport
 import Testing
 
-/// The tape parser and the in-place push decoder against the tree-based ones they replaced
-/// (kept in `Reference/`): every input must get the same value or the same refusal — same
+/// The tape parser and the in-place push decoder against the reference reader and decoder in
+/// `Reference/` — written apart from them (another design, sharing no code) so that a slip in
+/// either shows up here: every input must get the same value or the same refusal — same
 /// message, same offset — whether it is a real file, a generated payload or a mangled one.
 ///
 /// `PUSHDECK_DIFFERENTIAL_ROUNDS` raises the number of generated inputs for a longer run.
