@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 // MARK: - Arrival: dropped, held or delivered (DESIGN §5)
 

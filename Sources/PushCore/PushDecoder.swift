@@ -1,3 +1,5 @@
+import PushJSON
+
 /// Decodes and validates a push payload (DESIGN §4): channel and app inference, APNs, Getui
 /// pass-through and Getui-over-APNs, JPush; refusals name the field path and what is accepted.
 ///

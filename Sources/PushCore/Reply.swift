@@ -1,3 +1,5 @@
+import PushJSON
+
 /// Reply objects of the wire (DESIGN §3): `{"ok":true,…}` or `{"ok":false,"error":"…"}`.
 public enum Reply {
     /// `{"ok":true}` followed by `fields` in the order given: `Reply.ok(["id": 17, "badge": 2])`.

@@ -1,3 +1,5 @@
+import PushJSON
+
 /// A request on the wire (DESIGN §3), decoded and validated.
 public enum Request: Sendable, Equatable {
     case push(PushRequest)

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushGateway
+import PushJSON
 
 /// Plays a scenario in process: an in-memory inbox driven by the pure reducer on a manual clock.
 /// An hour of pushes and banners takes milliseconds and gives the same result every run.

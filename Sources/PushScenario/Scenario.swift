@@ -1,5 +1,6 @@
 import PushCore
 import PushGateway
+import PushJSON
 
 /// A scenario (DESIGN §9): named steps on a timeline, each with one action.
 public struct Scenario: Sendable, Equatable {

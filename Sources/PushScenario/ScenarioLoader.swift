@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushGateway
+import PushJSON
 
 /// A scenario file that cannot be played: the file, the step (1-based) and the field's path,
 /// and what is accepted. Found at load, before anything runs.

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import TestSupport
 import Testing
+import PushJSON
 
 /// The tape parser and the in-place push decoder against the reference reader and decoder in
 /// `Reference/` — written apart from them (another design, sharing no code) so that a slip in

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 
 /// The APNs provider API (DESIGN §8): `POST /3/device/{token}`, validated as Apple's
 /// "Sending notification requests to APNs" asks and refused with the reasons and statuses of

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 
 /// Getui's REST API v2 (DESIGN §8): `POST /v2/{appId}/auth` hands out a token (its `sign` checked
 /// against the key `key add getui` registered, else any well-formed one), and

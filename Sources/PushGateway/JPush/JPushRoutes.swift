@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 
 /// JPush's Push API v3 (DESIGN §8): `POST /v3/push` and `POST /v3/push/validate`, HTTP Basic
 /// `appKey:masterSecret`, refused with JPush's codes and statuses (`JPushError`). An accepted push

@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 // The differential tests' own JSON reader, written apart from `JSONParser` so that neither can
 // hide a slip of the other (issue 11, part 5). It follows RFC 8259's grammar with the one

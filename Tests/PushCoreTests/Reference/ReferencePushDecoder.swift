@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 // The differential tests' own push decoder, written apart from `PushDecoder` (issue 11, part 5)
 // from DESIGN §4 ("Payloads") and the rules the product documents for each field (`Push`'s
