@@ -1,4 +1,3 @@
-import PushCore
 import PushJSON
 
 // The differential tests' own JSON reader, written apart from `JSONParser` so that neither can
