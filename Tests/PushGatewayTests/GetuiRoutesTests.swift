@@ -5,10 +5,10 @@ import Testing
 import TestSupport
 import PushJSON
 
-let getuiAppId = "G5lfFkQZ008VoZUXydA2r2"
-let getuiAppKey = "xCGkZR1bCp6gscLUB20Dl4"
-let getuiSecret = "RuxlC8ExWA7T4NFoJhQFd6"
-let getuiCid = "9c1f5e4d3b2a1908f7e6d5c4b3a29180"
+let getuiAppId = SampleCredentials.getuiAppId
+let getuiAppKey = SampleCredentials.getuiAppKey
+let getuiSecret = SampleCredentials.getuiMasterSecret
+let getuiCid = SampleCredentials.getuiCid
 
 func getuiRequest(_ endpoint: String, token: String? = nil, method: String = "POST", appId: String = getuiAppId, body: String) -> HTTPRequest {
     var headers = [HTTPHeader("content-type", "application/json;charset=utf-8")]
