@@ -11,6 +11,10 @@
 # Everything built or found goes to Fuzz/build/ (ignored by git): a working corpus per target,
 # seeded from Resources/, Tests/Fixtures/corpus/ and Fuzz/vectors/, and crash-* files.
 # Prints executions per target and exits non-zero when any target crashed.
+#
+# FUZZ_SEED=N fixes libFuzzer's seed (0, the default, picks one at random): with a fresh corpus
+# the same binaries then try the same inputs in the same order, so a gate (CI) passes or fails
+# the same way every time. Exploring is a random-seed run, longer, by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-}"
@@ -82,7 +86,7 @@ for name in "${built[@]}"; do
     echo "fuzz: running $name for ${seconds}s"
     status=0
     touch "$build/$name.started"
-    "$build/$name" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -max_len=8192 \
+    "$build/$name" -max_total_time="$seconds" -seed="${FUZZ_SEED:-0}" -print_final_stats=1 -timeout=10 -max_len=8192 \
         -dict=Fuzz/json.dict -artifact_prefix="$crashes/" "$corpus" "$seeds" >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     runs="${runs:-$(sed -n 's/^#\([0-9]*\).*DONE.*/\1/p' "$log" | tail -1)}"
