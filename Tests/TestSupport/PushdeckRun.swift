@@ -12,20 +12,41 @@ public struct CommandResult: Sendable {
     public var output: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
 }
 
+/// A config folder that holds nothing: a developer's own `~/.config/pushdeck/config.json` must
+/// not change what the tests see (a test that wants a config file passes its own XDG_CONFIG_HOME).
+public let isolatedConfigHome = "/nonexistent/pushdeck-tests-config"
+
 /// Runs the real `pushdeck` binary to completion. With `timeout`, a command still running after
 /// that many seconds is killed (SIGKILL) and the result's status is -1: a test of something that
 /// must exit at once fails instead of hanging.
 public func runPushdeck(
     _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double? = nil
 ) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
-    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env["PUSHDECK_SOCKET"] = nil
     env["PUSHDECK_DB"] = nil
+    env["XDG_CONFIG_HOME"] = isolatedConfigHome
     for (key, value) in environment { env[key] = value }
-    process.environment = env
+    return try runToCompletion(PackagePaths.pushdeckBinary, arguments, environment: env, stdin: stdin, timeout: timeout)
+}
+
+/// Runs any program (found on `PATH`) to completion with extra environment variables; stdout and
+/// stderr apart.
+public func runProgram(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws -> CommandResult {
+    try runToCompletion(
+        "/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdin: stdin)
+}
+
+/// The one way tests run a program and keep what it wrote: `stdin` written and closed, both
+/// pipes read while it runs (so neither fills up), and with `timeout` a SIGKILL after that many
+/// seconds (status -1).
+func runToCompletion(
+    _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data?, timeout: Double? = nil
+) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
     let out = Pipe()
     let err = Pipe()
     let input = Pipe()
@@ -35,7 +56,6 @@ public func runPushdeck(
     try process.run()
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try input.fileHandleForWriting.close()
-    // Read both pipes while the process runs so neither fills up.
     let group = DispatchGroup()
     let box = OutputBox()
     DispatchQueue.global().async(group: group) { box.setOut(out.fileHandleForReading.readDataToEndOfFile()) }
@@ -92,9 +112,8 @@ public final class ServerProcess: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
             process.arguments = arguments
         }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": isolatedConfigHome]) { $1 }
+            .merging(environment) { $1 }
         _ = FileManager.default.createFile(atPath: folder.file("server.log"), contents: nil)
         log = FileHandle(forWritingAtPath: folder.file("server.log"))
         process.standardError = log
