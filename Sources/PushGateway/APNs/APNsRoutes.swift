@@ -44,7 +44,7 @@ public struct APNsRoutes: GatewayRoutes {
                 collapseId: headers["apns-collapse-id"], pushType: headers["apns-push-type"],
                 priority: headers["apns-priority"].flatMap { Int($0) }, via: .apns, token: accepted.token, headers: headers)
             return .request(.push(push)) { reply in
-                guard reply["ok"] == .bool(true) else {
+                guard reply.isOK else {
                     // The store failed (or the inbox refused what the route let through): Apple's 500.
                     return APNsRefusal(.internalServerError).response(apnsId: apnsId)
                 }

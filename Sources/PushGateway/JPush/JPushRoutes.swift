@@ -34,7 +34,7 @@ public struct JPushRoutes: GatewayRoutes {
         if accepted.validateOnly { return .respond(ok) }
         return .request(.push(accepted.push)) { reply in
             // The store failed (or the inbox refused what the route let through): JPush's 1000.
-            reply["ok"] == .bool(true) ? ok : JPushRefusal(.internalError).response
+            reply.isOK ? ok : JPushRefusal(.internalError).response
         }
     }
 
