@@ -22,37 +22,40 @@ let package = Package(
         .target(name: "CSystem", path: "Sources/CSystem"),
 
         // MARK: - Modules (DESIGN §7)
-        .target(name: "PushCore", swiftSettings: strict),
-        .target(name: "PushStore", dependencies: ["PushCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "PushGateway", dependencies: ["PushCore", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
-        .target(name: "PushServer", dependencies: ["PushCore", "PushStore", "PushGateway", "CSystem"], swiftSettings: strict),
-        .target(name: "PushTUI", dependencies: ["PushCore"], swiftSettings: strict),
+        // PushJSON: the JSON value, parser, tape and writer, and the text rules they share with the
+        // terminal (well-formed UTF-8, what a terminal must not get raw). PushCore is the domain.
+        .target(name: "PushJSON", swiftSettings: strict),
+        .target(name: "PushCore", dependencies: ["PushJSON"], swiftSettings: strict),
+        .target(name: "PushStore", dependencies: ["PushJSON", "PushCore", "CSQLite"], swiftSettings: strict),
+        .target(name: "PushGateway", dependencies: ["PushJSON", "PushCore", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
+        .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushGateway", "CSystem"], swiftSettings: strict),
+        .target(name: "PushTUI", dependencies: ["PushJSON", "PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
-        .target(name: "PushScenario", dependencies: ["PushCore", "PushServer", "PushGateway"], swiftSettings: strict),
+        .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushServer", "PushGateway"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
-            dependencies: ["PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)
-        .target(name: "TestSupport", dependencies: ["PushCore", "PushServer", "PushTUI"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["PushJSON", "PushCore", "PushServer", "PushTUI"], path: "Tests/TestSupport",
                 swiftSettings: strict),
-        .testTarget(name: "PushCoreTests", dependencies: ["PushCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushCoreTests", dependencies: ["PushJSON", "PushCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushTUI", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "PushGateway", "TestSupport"],
                     swiftSettings: strict),
         // Snapshots/ holds the grid snapshots the tests read by #filePath: not resources, not sources.
-        .testTarget(name: "PushTUITests", dependencies: ["PushTUI", "TestSupport"], exclude: ["Snapshots"],
+        .testTarget(name: "PushTUITests", dependencies: ["PushJSON", "PushTUI", "TestSupport"], exclude: ["Snapshots"],
                     swiftSettings: strict),
-        .testTarget(name: "PushGatewayTests", dependencies: ["PushGateway", "COpenSSL", "TestSupport"],
+        .testTarget(name: "PushGatewayTests", dependencies: ["PushJSON", "PushGateway", "COpenSSL", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PushScenarioTests", dependencies: ["PushScenario", "PushGateway", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["pushdeck", "PushCore", "PushServer", "TestSupport"],
+        .testTarget(name: "PushScenarioTests", dependencies: ["PushJSON", "PushScenario", "PushGateway", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushServer", "TestSupport"],
                     swiftSettings: strict),
     ]
 )

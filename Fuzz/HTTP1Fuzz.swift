@@ -47,12 +47,18 @@ struct Seen: Equatable {
     var body: Int
 }
 
+/// At most the bytes the text had on the wire: the session decodes with replacement, so each invalid
+/// byte sequence became one U+FFFD (3 bytes in UTF-8) — counted here as the one byte it was at least.
+func wireBytes(_ text: String) -> Int {
+    text.unicodeScalars.reduce(0) { $0 + ($1 == "\u{FFFD}" ? 1 : UTF8.width($1)) }
+}
+
 func feed(_ input: UnsafeBufferPointer<UInt8>, limits: GatewayLimits, chunking: UnsafeMutablePointer<InputRandom>?) -> (requests: [Seen], output: [UInt8]) {
     var requests: [Seen] = []
     let session = HTTP1Session(limits: limits, isTLS: false) { request, respond in
         requests.append(Seen(
             method: request.method, path: request.path, headers: request.headers.count,
-            headerBytes: request.path.utf8.count + request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count },
+            headerBytes: wireBytes(request.path) + request.headers.reduce(0) { $0 + wireBytes($1.name) + wireBytes($1.value) },
             body: request.body.count))
         // Every other request is answered at once; the rest after the next chunk (after "commit").
         respond(HTTPResponse(status: requests.count % 2 == 0 ? 200 : 404, headers: [HTTPHeader("apns-id", "x")], body: Array("{}".utf8)))

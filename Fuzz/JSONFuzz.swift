@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 /// Fuzz target: the JSON parser, the writers and the push payload decoder (DESIGN §4).
 ///

@@ -2,6 +2,7 @@ import PushCore
 import PushServer
 import PushStore
 import Foundation
+import PushJSON
 
 /// Fuzz target: the request handler, in process — the framer, `Request.decode(frame:)` and
 /// `Server.perform` on an in-memory store, the path every socket request takes.

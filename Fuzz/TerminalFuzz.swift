@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 /// Fuzz target: nothing pushdeck prints can steer a terminal (issue 10, items 7–8).
 ///

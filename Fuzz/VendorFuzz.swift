@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushGateway
+import PushJSON
 
 /// Fuzz target: the JPush and Getui routes' request → push mapping (DESIGN §8).
 ///

@@ -6,11 +6,15 @@
 # Without an argument the targets share FUZZ_TOTAL_SECONDS (default 240), so adding a target
 # does not lengthen CI's fuzz step.
 #
-# The targets are compiled with swiftc directly (-sanitize=fuzzer,address), the PushCore,
-# PushStore and PushServer sources as separate modules, so SwiftPM never sees this folder.
+# The targets are compiled with swiftc directly (-sanitize=fuzzer,address), the PushJSON, PushCore,
+# PushStore, PushGateway and PushServer sources as separate modules, so SwiftPM never sees this folder.
 # Everything built or found goes to Fuzz/build/ (ignored by git): a working corpus per target,
 # seeded from Resources/, Tests/Fixtures/corpus/ and Fuzz/vectors/, and crash-* files.
 # Prints executions per target and exits non-zero when any target crashed.
+#
+# FUZZ_SEED=N fixes libFuzzer's seed (0, the default, picks one at random): with a fresh corpus
+# the same binaries then try the same inputs in the same order, so a gate (CI) passes or fails
+# the same way every time. Exploring is a random-seed run, longer, by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-}"
@@ -20,7 +24,7 @@ export SWIFT_BACKTRACE=enable=no
 
 build=Fuzz/build
 mkdir -p "$build/modules"
-flags=(-swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$build/modules" -I Sources/CSQLite
+flags=(-swift-version 6 -O -g -parse-as-library -package-name pushdeck -sanitize=fuzzer,address -I "$build/modules" -I Sources/CSQLite
        -I Sources/COpenSSL -I Sources/CNGHTTP2 -I Sources/CHTTPParser)
 link=()
 # lld silences ~40 harmless gold warnings about __asan_check_* symbols.
@@ -37,6 +41,7 @@ mkdir -p "$build/csystem"
 printf 'module CSystem {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CSystem/include/CSystem.h" >"$build/csystem/module.modulemap"
 clang -O1 -g -fsanitize=address -I Sources/CSystem/include -c Sources/CSystem/CSystem.c -o "$build/CSystem.o"
 flags+=(-I "$build/csystem")
+module PushJSON Sources/PushJSON/*.swift
 module PushCore Sources/PushCore/*.swift
 module PushStore Sources/PushStore/*.swift
 module PushGateway -enable-testing $(find Sources/PushGateway -name '*.swift')
@@ -50,14 +55,14 @@ target() { # name, entry file, objects...
         -o "$build/$name"
 }
 built=()
-target framer Fuzz/FramerFuzz.swift "$build/PushCore.o"
-target terminal Fuzz/TerminalFuzz.swift "$build/PushCore.o"
-target json Fuzz/JSONFuzz.swift "$build/PushCore.o"
-target request Fuzz/RequestFuzz.swift "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" "$build/CSystem.o" \
+target framer Fuzz/FramerFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
+target terminal Fuzz/TerminalFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
+target json Fuzz/JSONFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
+target request Fuzz/RequestFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" "$build/CSystem.o" \
     -lssl -lcrypto -lnghttp2 -lhttp_parser
-target http1 Fuzz/HTTP1Fuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
-target apns Fuzz/APNsFuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
-target vendors Fuzz/VendorFuzz.swift "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target http1 Fuzz/HTTP1Fuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target apns Fuzz/APNsFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target vendors Fuzz/VendorFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 
 # Seeds: every sample payload and test vector, plus the hand-written request sessions.
 seeds="$build/seeds"
@@ -81,7 +86,7 @@ for name in "${built[@]}"; do
     echo "fuzz: running $name for ${seconds}s"
     status=0
     touch "$build/$name.started"
-    "$build/$name" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -max_len=8192 \
+    "$build/$name" -max_total_time="$seconds" -seed="${FUZZ_SEED:-0}" -print_final_stats=1 -timeout=10 -max_len=8192 \
         -dict=Fuzz/json.dict -artifact_prefix="$crashes/" "$corpus" "$seeds" >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     runs="${runs:-$(sed -n 's/^#\([0-9]*\).*DONE.*/\1/p' "$log" | tail -1)}"

@@ -1,3 +1,5 @@
+import PushJSON
+
 /// Who moves an app's icon badge (DESIGN §5, issue 13).
 ///
 /// `app` is the seeds' app code: +1 per delivered message, −1 per read, the server badge synced

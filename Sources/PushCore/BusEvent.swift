@@ -1,3 +1,5 @@
+import PushJSON
+
 /// The bus topics (seed 000's two notification names grew into these).
 public enum Topic: String, Sendable, Equatable, CaseIterable {
     case messageReceived = "message.received"

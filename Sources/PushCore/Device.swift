@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 /// The push service a device token belongs to.
 public enum Vendor: String, Sendable, Equatable, CaseIterable {

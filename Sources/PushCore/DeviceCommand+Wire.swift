@@ -1,3 +1,5 @@
+import PushJSON
+
 // MARK: - The `device` and `key` ops on the wire (DESIGN §3 wave 2, §8)
 
 extension RequestFields {

@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 /// What the reducer asks the world to do; the loop carries these out in order.
 public enum Effect: Sendable, Equatable {

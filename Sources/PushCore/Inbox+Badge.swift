@@ -1,3 +1,5 @@
+import PushJSON
+
 // MARK: - The two badge ledgers (seeds 000, 002, 003)
 
 extension Inbox {

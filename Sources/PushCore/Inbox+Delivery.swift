@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 // MARK: - Arrival: dropped, held or delivered (DESIGN §5)
 
@@ -101,10 +102,10 @@ extension Inbox {
     /// message's, with `also` listing what became of each further one (`id`, `channel`,
     /// `delivered`, `held`, `stored`, `reason`) and `badge` the icon after all of them.
     mutating func receiveAlso(_ pushes: [Push], at date: Date, now: Instant, into outcome: inout Outcome) {
-        guard var reply = outcome.reply?.push else { return }
+        guard var reply = outcome.reply?.pushReply else { return }
         for push in pushes {
             receive(push, at: date, now: now, into: &outcome)
-            guard let part = outcome.reply?.push else { continue }
+            guard let part = outcome.reply?.pushReply else { continue }
             reply.also.append(FurtherPush(channel: push.channel, fate: part.fate))
             reply.badge = part.badge
         }

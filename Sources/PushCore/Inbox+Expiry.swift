@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 // MARK: - Time to live of held messages (issue 13)
 

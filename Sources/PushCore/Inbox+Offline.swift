@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 // MARK: - Device offline (issue 13)
 

@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 // MARK: - Reset (DESIGN §9)
 

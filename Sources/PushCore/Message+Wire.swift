@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 extension Message {
     /// The message object of the wire (DESIGN §3): every field, `null` when absent, `payload` as

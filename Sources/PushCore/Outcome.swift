@@ -1,3 +1,5 @@
+import PushJSON
+
 /// What one event does, gathered while the reducer works and handed out in effect order:
 /// store writes, then bus events, then the reply.
 ///

@@ -1,3 +1,5 @@
+import PushJSON
+
 /// A credential a vendor's API is called with (DESIGN §8, `pushdeck key add`).
 ///
 /// APNs: a `.p8` signing key — `id` is its key id (the JWT's `kid`), `team` the team id (the

@@ -1,3 +1,5 @@
+import PushJSON
+
 /// Decodes and validates a push payload (DESIGN §4): channel and app inference, APNs, Getui
 /// pass-through and Getui-over-APNs, JPush; refusals name the field path and what is accepted.
 ///
@@ -16,7 +18,6 @@ public struct PushDecoder: Sendable, Equatable {
     public func decode(_ request: PushRequest) throws(WireError) -> Push {
         // A gateway push was held to its vendor's own limit (APNs: 5120 bytes for VoIP) already.
         if request.via == .socket { try checkSize(request.payloadText.utf8.count) }
-        if let parsed = request.parsed { return try decode(parsed, request: request) }
         let bytes = Array(request.payloadText.utf8)
         let tape: JSONTape
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 /// RFC 3339 timestamps in UTC with milliseconds (`2026-11-30T09:41:00.000Z`), as the wire shows
 /// `receivedAt`. Computed by hand: no formatter object to share between threads, and fast.

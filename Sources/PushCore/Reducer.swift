@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 /// The inbox reducer: the one place where pushes, reads, badge commands, mode and app-state
 /// switches and the banner's timeline are decided (DESIGN §5, §6). Pure: the world is changed only

@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 // MARK: - Replies on the wire (DESIGN §3): the one place a reply becomes JSON
 

@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 /// The answer to one request (DESIGN §3), as a value: the reducer and the server decide these;
 /// `Reply+Wire.swift` is the one place they become JSON, and the gateway and the scenario player
@@ -56,7 +57,7 @@ public enum Reply: Sendable, Equatable {
     }
 
     /// The push's reply, nil for any other.
-    public var push: PushReply? {
+    public var pushReply: PushReply? {
         if case .push(let push) = self { return push }
         return nil
     }

@@ -1,3 +1,5 @@
+import PushJSON
+
 /// Encoding: the inverse of `Request.decode(frame:)`, so every client builds its request
 /// through the one wire layer instead of by hand (STYLE "Front doors are adapters onto one wire").
 extension Request {

@@ -1,3 +1,5 @@
+import PushJSON
+
 /// The fields of one request object, read with validation: each refusal names the field and
 /// says what is accepted. `null` counts as absent, as a client serializing `nil` would send it.
 struct RequestFields {

@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 /// Why the framer could not produce a frame.
 public enum FramingError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 /// One header as it arrived: name lower-cased (HTTP/2 sends them so; HTTP/1.1 names are folded).
 public struct HTTPHeader: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushGateway
+import PushJSON
 
 /// Plays a scenario in process: an in-memory inbox driven by the pure reducer on a manual clock.
 /// An hour of pushes and banners takes milliseconds and gives the same result every run.
@@ -63,7 +64,7 @@ public struct InstantPlayer {
         case .push(let push) where push.via != .socket:
             lastPush = gateway(push, app: step.app)
         case .push(let push):
-            lastPush = handle(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel, parsed: push.parsed)))
+            lastPush = handle(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel)))
                 .map(PushVerdict.init)
         case .state(let state):
             apply(reduce(into: &inbox, .setAppState(state), now: now))

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushServer
+import PushJSON
 
 /// Plays a scenario into a running pushdeck over its socket, at the scenario's times divided by
 /// `speed` (or at once with `instant`). Expects read the ledgers through the socket; the events

@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 /// What a push step came to, as an expect reads it (`delivered`, `reason`): from the reducer's
 /// typed reply in instant play, from a gateway's refusal, or from the reply line a running
@@ -15,7 +16,7 @@ struct PushVerdict: Sendable, Equatable {
 
     /// From the inbox's reply (instant play).
     init(_ reply: Reply) {
-        guard let fate = reply.push?.fate else {
+        guard let fate = reply.pushReply?.fate else {
             self.init(delivered: false, reason: reply.errorMessage)
             return
         }

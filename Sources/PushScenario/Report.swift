@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 
 /// What `play` prints and writes: failure lines, JUnit XML, a JSON report.
 extension PlayResult {

@@ -1,5 +1,6 @@
 import Glibc
 import PushCore
+import PushJSON
 import PushStore
 
 // MARK: - Effect execution: store writes into the turn's transaction, bus events and replies

@@ -1,6 +1,7 @@
 import Glibc
 import PushCore
 import PushGateway
+import PushJSON
 
 /// The provider gateway in the server's loop.
 final class GatewayParticipant: PollParticipant {

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 import PushStore
 
 // MARK: - Request handling: a decoded request becomes events for the reducer, or a query
@@ -26,7 +27,7 @@ extension Server {
                     push.replacing = try store.message(app: push.app, collapseId: collapseId)
                 }
                 let reply = apply(.push(push, at: time.wallNow)) ?? .ok
-                if subscriberCount > 0, let fate = reply.push?.fate, !fate.isDelivered { publishUndelivered(push, fate) }
+                if subscriberCount > 0, let fate = reply.pushReply?.fate, !fate.isDelivered { publishUndelivered(push, fate) }
                 return reply
             case .read(.ids(let ids)):
                 return apply(.read(try lookUp(ids))) ?? .ok

@@ -2,6 +2,7 @@ import Glibc
 import PushCore
 import PushGateway
 import PushStore
+import PushJSON
 
 /// The one process owning the loop, the inbox, the store, the bus and the injection socket.
 ///

@@ -1,5 +1,6 @@
 import Glibc
 import PushCore
+import PushJSON
 
 /// Why a client could not talk to the server.
 public enum ClientError: Error, Sendable, CustomStringConvertible {

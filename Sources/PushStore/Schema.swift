@@ -1,3 +1,5 @@
+import PushJSON
+
 /// The store's tables, as an ordered list of migrations.
 ///
 /// A database's `user_version` says how many migrations it has had; opening runs the rest, in one

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import PushCore
+import PushJSON
 
 extension Store {
     /// What shape of page query a statement answers; each shape is compiled once.

@@ -1,6 +1,7 @@
 import CSQLite
 import Glibc
 import PushCore
+import PushJSON
 
 /// The inbox kept in SQLite: messages with their raw payloads, read/held/launch state, per-app
 /// badges and the settings (DESIGN §5, issue 3 item 4).

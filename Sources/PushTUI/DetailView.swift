@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 
 /// The detail view: every field of one message, the callback an iOS app would get for it, and
 /// the pretty-printed raw payload, scrolled by lines.

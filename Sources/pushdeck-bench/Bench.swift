@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PushCore
 import PushStore
+import PushJSON
 
 /// The benchmark of issue 5: pushdeck against the physical limits of this machine, measured in
 /// one run so ratios hold on a noisy machine. Prints a table, then one JSON line.

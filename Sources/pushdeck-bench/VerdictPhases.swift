@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PushCore
 import PushScenario
+import PushJSON
 
 /// Issue 14's figures: instant play of a generated scenario against ingest, and `expect`'s
 /// latency from a push's commit to its exit.

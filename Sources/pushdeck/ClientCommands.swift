@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushServer
+import PushJSON
 
 /// The commands that talk to a running pushdeck over its socket.
 enum ClientCommands {

@@ -3,6 +3,7 @@ import PushCore
 import PushGateway
 import PushServer
 import PushTUI
+import PushJSON
 
 /// `pushdeck device …` and `pushdeck key …` (DESIGN §2, §8): the gateway's devices and the
 /// vendors' keys, kept by the running pushdeck.

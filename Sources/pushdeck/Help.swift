@@ -1,3 +1,5 @@
+import PushJSON
+
 /// The `--help` text of every command.
 enum Help {
     static let overview = """

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushTUI
+import PushJSON
 
 /// The table `pushdeck list` prints for a person: columns cut by display width (CJK and emoji
 /// count two), payload text made inert so it cannot steer the terminal.

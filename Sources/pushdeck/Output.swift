@@ -1,5 +1,6 @@
 import Glibc
 import PushCore
+import PushJSON
 
 // Every line a command prints goes through here, made inert by `TerminalText.inert`: payload
 // text, framer and parser errors quoting junk bytes, and whatever the server says (it may be

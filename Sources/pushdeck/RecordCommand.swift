@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PushCore
 import PushServer
+import PushJSON
 
 /// `pushdeck record FILE` (DESIGN §9): writes a scenario from the running pushdeck's bus until ^C —
 /// every push with its payload, app state, mode, reads, deletions, badge commands and resets as

@@ -6,6 +6,7 @@ import PushServer
 import PushStore
 import PushTUI
 import PushTerminal
+import PushJSON
 
 /// The full-screen UI as a front end inside the server's loop: keys become the same requests a
 /// script sends, and each turn ends with one render into a grid, diffed onto the terminal.

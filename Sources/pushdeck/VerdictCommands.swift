@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PushCore
 import PushServer
+import PushJSON
 
 /// `pushdeck reset` and `pushdeck expect` (DESIGN §9): verdicts a CI job reads from exit codes.
 enum VerdictCommands {

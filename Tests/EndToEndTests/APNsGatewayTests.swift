@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// The APNs gateway end to end: the real binary on a real port, driven by clients nobody here
 /// wrote — aioapns (PyPI, pinned in `.ci/run`'s virtualenv) signing real ES256 provider tokens

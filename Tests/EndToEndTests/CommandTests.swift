@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// Every client command against a real `pushdeck serve`, real socket, real SQLite file.
 @Suite struct CommandTests {

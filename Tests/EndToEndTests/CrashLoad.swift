@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import TestSupport
+import PushJSON
 
 /// One operation a load client sent.
 enum CrashOp: Equatable {

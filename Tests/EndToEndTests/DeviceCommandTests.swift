@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// `pushdeck device …` and `pushdeck key …` against a real `pushdeck serve`: kept in SQLite
 /// across a restart, refused with a clear message when wrong.

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// Device offline vs app terminated (issue 13) through the real binary: the socket's default
 /// device, a gateway device over h2c with curl, and the header on screen.

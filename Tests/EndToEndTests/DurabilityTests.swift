@@ -3,6 +3,7 @@ import PushCore
 import PushServer
 import Testing
 import TestSupport
+import PushJSON
 
 /// What survives a restart and a crash, with the real binary and a real SQLite file.
 @Suite struct DurabilityTests {

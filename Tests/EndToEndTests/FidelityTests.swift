@@ -3,6 +3,7 @@ import PushCore
 import PushServer
 import Testing
 import TestSupport
+import PushJSON
 
 /// Issue 13 end to end: pushes through the real socket of the real binary.
 @Suite struct FidelityTests {

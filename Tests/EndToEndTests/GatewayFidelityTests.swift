@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// Issue 13 through the APNs gateway: its `apns-*` headers drive the rules the socket's fields
 /// drive — curl sends them over h2c to the real binary's port.

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// A real server with a few messages, badges on two apps and one read message: state a hostile
 /// request could damage.

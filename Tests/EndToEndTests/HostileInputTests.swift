@@ -3,6 +3,7 @@ import Glibc
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// Hostile bytes through the real socket to a real `pushdeck serve` (issue 6): whatever a local
 /// program sends, the server keeps answering `ping` at once on a fresh connection, and a request

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// Issue 13: `play --instant` replaces by collapse id as the server does — the same scenario
 /// passes played instantly and played live against a real server over its socket.

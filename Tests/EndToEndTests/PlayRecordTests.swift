@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// `play` and `record` through the real binary.
 @Suite struct PlayRecordTests {

@@ -3,6 +3,7 @@ import PushCore
 import PushServer
 import Testing
 import TestSupport
+import PushJSON
 
 /// The wire protocol of DESIGN §3 through a raw socket to the real server.
 @Suite struct ProtocolTests {

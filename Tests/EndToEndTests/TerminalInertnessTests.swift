@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// Issue 10, items 7–9, through the real binary: whatever bytes reach `pushdeck`'s standard
 /// output or error — from a file, from payloads, from a hostile server — nothing in them can

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// pushdeck leaves the terminal as it found it on every way out, and payload text never steers it.
 @Suite struct TerminalSafetyTests {

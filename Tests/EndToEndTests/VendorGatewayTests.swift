@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// JPush's and Getui's server APIs end to end: the real binary on a real port over TLS, driven by
 /// JPush's official Python SDK (pinned in `.ci/run`'s virtualenv, pointed at the gateway through a

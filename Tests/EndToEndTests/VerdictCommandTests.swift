@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// `reset` and `expect` through the real binary, real socket, real SQLite file.
 @Suite struct VerdictCommandTests {

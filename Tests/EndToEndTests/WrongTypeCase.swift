@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 /// One request with one field holding a value of a kind that field does not take.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import Testing
+import PushJSON
 
 /// Devices and keys in the inbox (DESIGN §8): the `device` and `key` ops, and a gateway push
 /// registering its token in the push's own writes.

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import TestSupport
 import Testing
+import PushJSON
 
 /// The tape parser and the in-place push decoder against the tree-based ones they replaced
 /// (kept in `Reference/`): every input must get the same value or the same refusal — same

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import TestSupport
+import PushJSON
 
 /// An inbox driven through the reducer with a manual clock, as the loop would drive it.
 struct Scenario {

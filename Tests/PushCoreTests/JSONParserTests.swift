@@ -1,5 +1,6 @@
 import PushCore
 import Testing
+import PushJSON
 
 @Suite("JSON parser")
 struct JSONParserTests {

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import Testing
+import PushJSON
 
 @Suite("Message objects and replies on the wire")
 struct MessageWireTests {

@@ -1,6 +1,7 @@
 import PushCore
 import TestSupport
 import Testing
+import PushJSON
 
 @Suite("Push decoding")
 struct PushDecoderTests {

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 import Testing
 
 /// The one wire layer for replies: every kind of `Reply` against the exact bytes the wire has

@@ -1,5 +1,6 @@
 import PushCore
 import Testing
+import PushJSON
 
 /// `Request.encode` is the inverse of `Request.decode`: every op, every field, round trips.
 @Suite("Request encoding")

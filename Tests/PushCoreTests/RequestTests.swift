@@ -1,6 +1,7 @@
 import PushCore
 import TestSupport
 import Testing
+import PushJSON
 
 @Suite("Request decoding")
 struct RequestTests {

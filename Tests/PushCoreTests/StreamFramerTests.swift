@@ -1,5 +1,6 @@
 import PushCore
 import Testing
+import PushJSON
 
 /// What the framer produced, in order.
 enum Framed: Equatable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import Testing
 import TestSupport
+import PushJSON
 
 /// Issue 10, items 7–8: what pushdeck prints or writes as JSON never steers a terminal.
 @Suite struct TerminalTextTests {

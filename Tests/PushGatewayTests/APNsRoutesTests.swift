@@ -3,6 +3,7 @@ import PushCore
 @testable import PushGateway
 import Testing
 import TestSupport
+import PushJSON
 
 /// A well-formed provider token (enough while no key is registered).
 let unsignedToken = "bearer " + ProviderToken.base64URL(Array(#"{"alg":"ES256","kid":"ABC123DEFG"}"#.utf8)) + "."

@@ -3,6 +3,7 @@ import PushCore
 @testable import PushGateway
 import Testing
 import TestSupport
+import PushJSON
 
 let getuiAppId = "G5lfFkQZ008VoZUXydA2r2"
 let getuiAppKey = "xCGkZR1bCp6gscLUB20Dl4"

@@ -3,6 +3,7 @@ import PushCore
 @testable import PushGateway
 import Testing
 import TestSupport
+import PushJSON
 
 /// The request examples written from JPush's and Getui's documents (`Resources/gateway/`).
 enum GatewayFixtures {

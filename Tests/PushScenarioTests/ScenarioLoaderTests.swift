@@ -3,6 +3,7 @@ import PushCore
 import PushGateway
 import PushScenario
 import Testing
+import PushJSON
 
 /// Scenario files are read strictly: every error names the file, the step and the field path,
 /// and is found before anything plays.

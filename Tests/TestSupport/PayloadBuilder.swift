@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 /// Builds payload and request text for tests: APNs, Getui pass-through, JPush, wire requests.
 public enum PayloadBuilder {

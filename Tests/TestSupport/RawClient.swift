@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PushServer
 import PushCore
+import PushJSON
 
 /// Why a raw client gave up.
 public struct RawClientError: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 
 /// An APNs provider authentication token: a JWT signed ES256 (Apple's "Establishing a
 /// token-based connection to APNs"): header `{"alg":"ES256","kid":KEY_ID}`, claims

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 
 /// Getui's REST API v2 (DESIGN §8): `POST /v2/{appId}/auth` hands out a token (its `sign` checked
 /// against the key `key add getui` registered, else any well-formed one), and
@@ -83,7 +84,7 @@ public struct GetuiRoutes: GatewayRoutes {
 
     /// Online when the app runs; offline when it is terminated (held, or through APNs).
     static func status(_ reply: Reply, terminated: Bool) -> String {
-        reply.push?.fate.isWaiting == true || terminated ? "successed_offline" : "successed_online"
+        reply.pushReply?.fate.isWaiting == true || terminated ? "successed_offline" : "successed_online"
     }
 
     /// `push/single/batch/cid`: `msg_list` of single pushes, each checked as one; all or none.
@@ -245,11 +246,10 @@ public struct GetuiRoutes: GatewayRoutes {
 
         let taskId = "RASS_" + Self.monthDay(context.now) + "_" + GetuiSessions.randomHex(bytes: 16)
         kept["taskid"] = taskId
-        // The decoder's own parse, done here to check the body, is the one the inbox reads in place.
-        guard let tape = try? JSONTape.parse(Array(text.utf8)) else {
+        guard (try? JSONTape.parse(Array(text.utf8))) != nil else {
             return .failure(GetuiRefusal(.invalidRequest, "the body is not JSON"))
         }
-        let push = PushRequest(payloadText: text, app: appId, parsed: tape.root, via: .getui, token: cid, headers: kept)
+        let push = PushRequest(payloadText: text, app: appId, via: .getui, token: cid, headers: kept)
         do {
             _ = try PushDecoder().decode(push)
         } catch {

@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 /// The error codes of JPush's Push API v3 with the HTTP status each is answered with, as JPush's
 /// "Push API v3" response-code table and its "HTTP status code" page list them.

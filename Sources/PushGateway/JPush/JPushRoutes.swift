@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 
 /// JPush's Push API v3 (DESIGN §8): `POST /v3/push` and `POST /v3/push/validate`, HTTP Basic
 /// `appKey:masterSecret`, refused with JPush's codes and statuses (`JPushError`). An accepted push
@@ -184,14 +185,13 @@ public struct JPushRoutes: GatewayRoutes {
         kept["msg_id"] = msgId
         if let overrideMsgId { kept["override_msg_id"] = overrideMsgId }
         if !registrationIds.isEmpty { kept["registration_id"] = registrationIds.joined(separator: ",") }
-        // One device shows the push once; it is recorded under the first id it names. The
-        // decoder's own parse, done here to check the body, is the one the inbox reads in place.
+        // One device shows the push once; it is recorded under the first id it names.
         let payloadText = String(decoding: request.body, as: UTF8.self)
-        guard let tape = try? JSONTape.parse(request.body) else {
+        guard (try? JSONTape.parse(request.body)) != nil else {
             return .failure(JPushRefusal(.invalidParameter, "the body is not a JSON object"))
         }
         let push = PushRequest(
-            payloadText: payloadText, app: appKey, parsed: tape.root, via: .jpush, token: registrationIds.first, headers: kept)
+            payloadText: payloadText, app: appKey, via: .jpush, token: registrationIds.first, headers: kept)
         do {
             _ = try PushDecoder().decode(push)
         } catch {

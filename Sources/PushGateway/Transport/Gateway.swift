@@ -1,6 +1,7 @@
 import COpenSSL
 import Glibc
 import PushCore
+import PushJSON
 
 /// What the gateway hands its requests to (the server): the state a route may read, and the
 /// inbox's request handling, answered after the turn's commit.

@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 // The tree-building JSON parser as it was before the tape (commit a5f6131), kept unchanged but
 // for its name so the tape parser can be checked against it: same values, same refusals, same

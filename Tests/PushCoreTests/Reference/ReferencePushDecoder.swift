@@ -1,4 +1,5 @@
 import PushCore
+import PushJSON
 
 // The tree-based push decoder as it was before it read payloads in place (commit a5f6131), kept
 // unchanged but for names so the new one can be checked against it (see DifferentialTests).

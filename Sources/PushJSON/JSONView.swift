@@ -71,7 +71,7 @@ public struct JSONView: Sendable {
     }
 
     /// Calls `body` with each member's name and value, in order (nothing for other kinds).
-    func forEachMember(_ body: (JSONTape.MemberName, JSONView) -> Void) {
+    package func forEachMember(_ body: (JSONTape.MemberName, JSONView) -> Void) {
         tape.forEachMember(of: index) { name, value in body(name, JSONView(tape: tape, index: value)) }
     }
 

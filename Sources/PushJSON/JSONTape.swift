@@ -83,7 +83,7 @@ public final class JSONTape: Sendable {
     /// Calls `body` with each member of the object at `object`, in order: its name and the
     /// entry of its value. Reading several members this way is one pass over the object, where
     /// a lookup per member would be one pass each.
-    func forEachMember(of object: Int, _ body: (MemberName, Int) -> Void) {
+    package func forEachMember(of object: Int, _ body: (MemberName, Int) -> Void) {
         let container = entries[object]
         guard container.kind == .object else { return }
         entries.withUnsafeBufferPointer { entries in
@@ -102,13 +102,13 @@ public final class JSONTape: Sendable {
 
     /// An object member's name, compared with a key as Swift compares strings (see
     /// `member(named:of:)`). Only valid inside the `forEachMember` call that hands it out.
-    struct MemberName {
+    package struct MemberName {
         fileprivate let bytes: UnsafeBufferPointer<UInt8>
         fileprivate let unescaped: UnsafeBufferPointer<UInt8>
         fileprivate let entry: Entry
 
         @inline(__always)
-        static func == (name: MemberName, key: StaticString) -> Bool {
+        package static func == (name: MemberName, key: StaticString) -> Bool {
             let entry = name.entry
             guard entry.isPlainASCII && key.hasPointerRepresentation && key.isASCII else { return name.text == key.description }
             guard entry.text.count == key.utf8CodeUnitCount else { return false }
