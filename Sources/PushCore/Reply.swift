@@ -1,5 +1,4 @@
 import Foundation
-import PushJSON
 
 /// The answer to one request (DESIGN §3), as a value: the reducer and the server decide these;
 /// `Reply+Wire.swift` is the one place they become JSON, and the gateway and the scenario player
