@@ -31,10 +31,13 @@ let package = Package(
         .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushGateway", "CSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushJSON", "PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
+        // The UI host: screen, store and loop over any `Terminal` (the executable brings curses).
+        .target(name: "PushUIHost", dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI"],
+                swiftSettings: strict),
         .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushServer", "PushGateway"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
@@ -54,6 +57,8 @@ let package = Package(
         .testTarget(name: "PushGatewayTests", dependencies: ["PushJSON", "PushGateway", "COpenSSL", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushUIHostTests", dependencies: ["PushJSON", "PushUIHost", "PushServer", "PushStore", "PushTUI", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "PushScenarioTests", dependencies: ["PushJSON", "PushScenario", "PushGateway", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushServer", "TestSupport"],
                     swiftSettings: strict),

@@ -41,7 +41,7 @@ extension Store {
 
     /// The ids of listed messages matching `filter` (not empty) among `ids`, newest first. A walk
     /// of that id range of the primary key: the UI searches a large inbox a range at a time, so
-    /// that one search never holds up the loop for long (see `FilterSearch` in `pushdeck`).
+    /// that one search never holds up the loop for long (see `FilterSearch` in `PushUIHost`).
     public func matchingIds(filter: String, in ids: Range<Int64>) throws(SQLiteError) -> [Int64] {
         guard !ids.isEmpty else { return [] }
         let statement = try database.prepare(

@@ -3,19 +3,21 @@ import PushCore
 // MARK: - Keys and mouse
 
 extension Screen {
-    /// Handles one key: applies its screen moves and returns every action, so the host can send
-    /// the `.send` events to the reducer and stop on `.quit`.
-    /// `bannerPhase` overrides `inbox.bannerPhase(at: now)` (tests pin the banner on screen).
-    public mutating func handle(_ key: Key, inbox: Inbox, now: Instant, bannerPhase: BannerPhase? = nil) -> [UIAction] {
+    /// Handles one key: applies its screen moves and returns every action, so the host can hand
+    /// the requests and banner gestures on and stop on `.quit`.
+    public mutating func handle(_ key: Key, inbox: Inbox, now: Instant) -> [UIAction] {
         if key != .resize { status = nil }
-        let actions = actions(for: key, inbox: inbox, now: now, bannerPhase: bannerPhase)
+        let actions = actions(for: key, inbox: inbox, now: now)
         for action in actions { apply(action) }
         return actions
     }
 
-    /// What `key` means in the current state. Pure: the screen does not change.
-    public func actions(for key: Key, inbox: Inbox, now: Instant, bannerPhase: BannerPhase? = nil) -> [UIAction] {
-        let phase = inbox.banner == nil ? BannerPhase.gone : bannerPhase ?? inbox.bannerPhase(at: now)
+    /// What `key` means in the current state (the banner's place on screen is the one at `now`).
+    /// Pure: the screen does not change.
+    ///
+    /// Inbox commands are the `Request`s a script sends for them: a new key is one line here.
+    public func actions(for key: Key, inbox: Inbox, now: Instant) -> [UIAction] {
+        let phase = inbox.bannerPhase(at: now)
         let bannerArea = BannerView.visibleArea(banner: inbox.banner, phase: phase, width: size.width, height: size.height)
         let bannerUp = !bannerArea.isEmpty
 
@@ -24,10 +26,10 @@ extension Screen {
         if case .mouse(.move(let x, let y)) = key {
             guard let banner = inbox.banner else { return [] }
             let over = bannerUp && bannerArea.contains(x: x, y: y)
-            return over != banner.pauses.contains(.pointer) ? [.send(.pauseBanner(.pointer, over))] : []
+            return over != banner.pauses.contains(.pointer) ? [.banner(.pause(.pointer, over))] : []
         }
         if key == .tab, bannerUp, let banner = inbox.banner {
-            return [.send(.pauseBanner(.focus, !banner.pauses.contains(.focus)))]
+            return [.banner(.pause(.focus, !banner.pauses.contains(.focus)))]
         }
         if case .mouse(.click(let x, let y)) = key, bannerUp, bannerArea.contains(x: x, y: y) {
             return openBanner(inbox)
@@ -48,15 +50,15 @@ extension Screen {
             default: break  // arrows still move the list
             }
         }
-        if key == .escape, bannerUp { return [.send(.dismissBanner)] }
+        if key == .escape, bannerUp { return [.banner(.dismiss)] }
 
         switch key {
         case .char("q"): return [.quit]
         case .char("?"): return [.toggleHelp]
-        case .char("m"): return [.send(.setMode(inbox.mode == .on ? .off : .on))]
-        case .char("f"): return [.send(.setAppState(inbox.appState.next))]
-        case .char("a"): return [.send(.readAll(app: nil))]
-        case .char("c"): return [.send(.badge(app: nil, change: .clear, sync: nil))]
+        case .char("m"): return [.request(.mode(inbox.mode == .on ? .off : .on))]
+        case .char("f"): return [.request(.app(inbox.appState.next))]
+        case .char("a"): return [.request(.read(.all(app: nil)))]
+        case .char("c"): return [.request(.badge(app: nil, change: .clear, sync: nil))]
         case .char("o"): return openBanner(inbox)
         default: break
         }
@@ -68,7 +70,7 @@ extension Screen {
 
     private func openBanner(_ inbox: Inbox) -> [UIAction] {
         guard let banner = inbox.banner else { return [] }
-        return [.send(.openBanner), .openDetail(id: banner.message.id)]
+        return [.banner(.open), .openDetail(id: banner.message.id)]
     }
 
     private func listActions(for key: Key) -> [UIAction] {
@@ -82,8 +84,8 @@ extension Screen {
         case .end, .char("G"): return [.select(Int.max)]
         case .enter, .right, .char("l"): return open(selectedRow)
         case .char("t"): return [.toggleGrouping]
-        case .char("r"): return selectedMessage.map { [.send(.read([$0]))] } ?? []
-        case .char("d"): return selectedMessage.map { [.send(.delete([$0]))] } ?? []
+        case .char("r"): return selectedMessage.map { [.request(.read(.ids([$0.id])))] } ?? []
+        case .char("d"): return selectedMessage.map { [.request(.delete([$0.id]))] } ?? []
         case .char("/"): return [.openFilter]
         case .escape: return filter.isEmpty ? [] : [.clearFilter]
         case .mouse(.wheelUp): return [.moveSelection(by: -3)]
@@ -107,7 +109,7 @@ extension Screen {
 
     private func open(_ message: Message?) -> [UIAction] {
         guard let message else { return [] }
-        return [.openDetail(id: message.id), .send(.read([message]))]
+        return [.openDetail(id: message.id), .request(.read(.ids([message.id])))]
     }
 
     private func detailActions(for key: Key) -> [UIAction] {
@@ -122,8 +124,8 @@ extension Screen {
         case .escape, .backspace, .left, .char("h"): return [.back]
         case .mouse(.wheelUp): return [.scrollDetail(by: -3)]
         case .mouse(.wheelDown): return [.scrollDetail(by: 3)]
-        case .char("r"): return detailMessage.map { [.send(.read([$0]))] } ?? []
-        case .char("d"): return detailMessage.map { [.send(.delete([$0])), .back] } ?? []
+        case .char("r"): return detailMessage.map { [.request(.read(.ids([$0.id])))] } ?? []
+        case .char("d"): return detailMessage.map { [.request(.delete([$0.id])), .back] } ?? []
         default: return []
         }
     }

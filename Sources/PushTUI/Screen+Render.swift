@@ -8,12 +8,10 @@ extension Screen {
     /// banner over the top rows.
     ///
     /// - Parameters:
-    ///   - now: the monotonic instant (where the banner is).
+    ///   - now: the monotonic instant (where the banner is: tests pin it by choosing `now`).
     ///   - date: the wall clock (relative times).
-    ///   - bannerPhase: overrides `inbox.bannerPhase(at: now)` (tests draw fixed frames).
     ///   - callback: the iOS callback line for the detail view's message.
-    public func render(inbox: Inbox, now: Instant, date: Date, bannerPhase: BannerPhase? = nil,
-                       callback: (Message) -> String = { _ in "" }) -> Grid {
+    public func render(inbox: Inbox, now: Instant, date: Date, callback: (Message) -> String = { _ in "" }) -> Grid {
         var grid = Grid(size)
         let layout = self.layout
         HeaderView.render(into: &grid, area: layout.header, inbox: inbox, date: date)
@@ -29,8 +27,7 @@ extension Screen {
         FooterView.render(into: &grid, area: layout.footer, screen: self)
         if helpShown { HelpView.render(into: &grid, area: layout.body) }
         if let banner = inbox.banner {
-            let phase = bannerPhase ?? inbox.bannerPhase(at: now)
-            BannerView.render(into: &grid, area: grid.bounds, banner: banner, phase: phase, date: date, timeZone: timeZone)
+            BannerView.render(into: &grid, area: grid.bounds, banner: banner, phase: inbox.bannerPhase(at: now), date: date, timeZone: timeZone)
         }
         return grid
     }

@@ -3,9 +3,9 @@ import PushCore
 
 /// The UI state: which view shows, the selection, the filter and the window of loaded list rows.
 ///
-/// A value type the host owns. Keys go through `handle(_:inbox:now:)`; the host sends the returned
-/// `.send` events to the reducer, calls `load(from:)` when `needsLoad` (or when the store changed),
-/// and draws `render(inbox:now:date:)`.
+/// A value type the host owns. Keys go through `handle(_:inbox:now:)`; the host handles the returned
+/// `.request`s as a script's and the `.banner` gestures as the reducer's events, calls
+/// `load(from:)` when `needsLoad` (or when the store changed), and draws `render(inbox:now:date:)`.
 public struct Screen: Sendable, Equatable {
     /// The main view.
     public enum View: Sendable, Equatable {
@@ -126,7 +126,7 @@ public struct Screen: Sendable, Equatable {
 
     // MARK: - Screen moves
 
-    /// Applies a screen move; `.send` and `.quit` are for the host and change nothing here.
+    /// Applies a screen move; `.request`, `.banner` and `.quit` are for the host and change nothing here.
     public mutating func apply(_ action: UIAction) {
         switch action {
         case .moveSelection(let rows):
@@ -178,7 +178,7 @@ public struct Screen: Sendable, Equatable {
             resetSelection()
         case .toggleThread(let thread):
             expanded = expanded == thread ? nil : thread
-        case .send, .quit:
+        case .request, .banner, .quit:
             break
         }
     }

@@ -1,6 +1,6 @@
 import PushCore
 
-/// What a key means: a move of the screen itself, or a command for the inbox.
+/// What a key means: a move of the screen itself, or a request for the inbox.
 public enum UIAction: Sendable, Equatable {
     // MARK: Screen moves (applied by `Screen.apply`)
     /// Move the list selection by rows (negative is up).
@@ -23,8 +23,10 @@ public enum UIAction: Sendable, Equatable {
     case toggleThread(ThreadKey)
 
     // MARK: For the host
-    /// Send this event to the reducer.
-    case send(Event)
+    /// Handle this request as a script's is: the very value a client sends over the socket.
+    case request(Request)
+    /// A gesture on the banner, for the reducer (no socket request has one).
+    case banner(BannerGesture)
     /// Leave pushdeck.
     case quit
 }

@@ -11,7 +11,7 @@ nonisolated(unsafe) private var cursesActive = false
 /// Every access to curses' globals goes through `shim.h`. Create it after `TerminalCheck.run()`
 /// passed and after the signal pipe (PushServer's `SignalPipe`) is installed. Call `restore()` on every way out (it is idempotent,
 /// and also runs at `exit` and on deinit); a crash restores the terminal through `CrashRestore`.
-public final class CursesTerminal {
+public final class CursesTerminal: Terminal {
     /// The fd to poll for key input.
     public let inputFD: Int32 = STDIN_FILENO
     public private(set) var size: Size
@@ -273,9 +273,15 @@ public final class CursesTerminal {
 
     // MARK: - Input
 
-    /// Every key waiting on input, decoded; returns at once when there is none.
-    public func readKeys() -> [Key] {
+    /// Every key waiting on input, decoded, after waiting at most `timeout` for the first (the
+    /// loop passes zero: it polled `inputFD` already).
+    public func readKeys(timeout: Duration) -> [Key] {
         guard active else { return [] }
+        if timeout > .zero {
+            let milliseconds = Int32(min(Double(Int32.max), (timeout / .milliseconds(1)).rounded(.up)))
+            var input = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&input, 1, milliseconds)
+        }
         let window = pd_stdscr()
         var keys: [Key] = []
         var value: wint_t = 0
@@ -297,6 +303,14 @@ public final class CursesTerminal {
             }
         }
         return keys
+    }
+
+    /// True when the input side of the terminal reports a hang-up or an error (a terminal that
+    /// hung up without a SIGHUP reaching us: nothing more can be read or shown).
+    public var isHungUp: Bool {
+        var input = pollfd(fd: inputFD, events: Int16(POLLIN), revents: 0)
+        guard poll(&input, 1, 0) == 1 else { return false }
+        return input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
     }
 
     // MARK: - Size and restore

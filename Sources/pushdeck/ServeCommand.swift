@@ -4,6 +4,7 @@ import PushGateway
 import PushServer
 import PushStore
 import PushTerminal
+import PushUIHost
 
 /// `pushdeck serve` and `pushdeck ui`: the process that owns the socket, the store and the loop.
 enum ServeCommand {

@@ -9,11 +9,11 @@ import PushJSON
 /// with a key made by openssl, PyJWT for tokens aioapns would never send, and curl for headers
 /// a library never gets wrong.
 @Suite(.serialized) struct APNsGatewayTests {
-    static let token = String(repeating: "ab", count: 32)
+    static let token = SampleCredentials.apnsDeviceToken
     static let otherToken = String(repeating: "cd", count: 32)
     static let goneToken = String(repeating: "ef", count: 32)
-    static let keyId = "ABC123DEFG"
-    static let team = "TEAM123456"
+    static let keyId = SampleCredentials.apnsKeyId
+    static let team = SampleCredentials.apnsTeam
 
     // MARK: - Clients
 
@@ -79,14 +79,6 @@ import PushJSON
     }
 
     enum CurlMode { case h2c, http1, tls }
-
-    func messages(_ gateway: GatewayServer) throws -> [JSONObject] {
-        try JSON.parse(try gateway.run(["list", "--json"]).output).arrayValue?.compactMap(\.objectValue) ?? []
-    }
-
-    func devices(_ gateway: GatewayServer) throws -> [JSONObject] {
-        try JSON.parse(try gateway.run(["device", "list", "--json"]).output).arrayValue?.compactMap(\.objectValue) ?? []
-    }
 
     func makeKey(in gateway: GatewayServer, register: Bool) throws -> String {
         let path = gateway.server.folder.file("AuthKey_\(Self.keyId).p8")

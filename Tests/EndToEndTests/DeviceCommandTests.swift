@@ -7,7 +7,7 @@ import PushJSON
 /// `pushdeck device …` and `pushdeck key …` against a real `pushdeck serve`: kept in SQLite
 /// across a restart, refused with a clear message when wrong.
 @Suite struct DeviceCommandTests {
-    static let token = String(repeating: "ab", count: 32)
+    static let token = SampleCredentials.apnsDeviceToken
     static let simulator = String(repeating: "0F", count: 80)
 
     @Test func devicesAreAddedListedUnregisteredRemovedAndSurviveARestart() throws {

@@ -7,10 +7,6 @@ import PushJSON
 /// Device offline vs app terminated (issue 13) through the real binary: the socket's default
 /// device, a gateway device over h2c with curl, and the header on screen.
 @Suite(.serialized) struct DeviceOfflineEndToEndTests {
-    static func messages(_ server: ServerProcess) throws -> [JSONObject] {
-        try JSON.parse(try server.run(["list", "--json"]).output).arrayValue?.compactMap(\.objectValue) ?? []
-    }
-
     @Test func theDefaultDeviceStoresTheLatestAndDeliversItOnlineAcrossARestart() throws {
         let folder = TempFolder()
         var server = try ServerProcess(folder: folder)
@@ -20,7 +16,7 @@ import PushJSON
         #expect(first.status == 0 && first.output.contains(#""delivered":false"#) && first.output.contains(#""stored":true"#),
                 "\(first.output)")
         #expect(try server.run(["send", "--app", "com.example.shop", "--title", "latest"]).status == 0)
-        #expect(try Self.messages(server).isEmpty)
+        #expect(try messages(server).isEmpty)
         #expect(try server.run(["device", "list"]).stdout.contains("default device (socket pushes without a device token): offline"))
 
         // Stored across a restart, and still offline.
@@ -29,7 +25,7 @@ import PushJSON
         #expect(try server.run(["send", "--app", "com.example.news", "--title", "news"]).output.contains(#""stored":true"#))
         let on = try server.run(["device", "online"])
         #expect(on.status == 0 && on.output.contains(#""state":"online""#), "\(on.stderr)")
-        let listed = try Self.messages(server)
+        let listed = try messages(server)
         #expect(listed.map { $0["title"]?.stringValue } == ["news", "latest"], "\(listed)")
         #expect(listed.allSatisfy { $0["offline"] == true })
         #expect(try server.run(["badge"]).output == "2")
@@ -63,7 +59,7 @@ import PushJSON
         #expect(table.contains("registered, offline"), "\(table)")
 
         #expect(try gateway.run(["device", "online", "0123abcd"]).status == 0)
-        let listed = try JSON.parse(try gateway.listJSON()).arrayValue?.compactMap(\.objectValue) ?? []
+        let listed = try messages(gateway)
         #expect(listed.map { $0["body"]?.stringValue } == ["score 2:0", "hello"], "\(listed)")
     }
 

@@ -13,10 +13,6 @@ import PushJSON
         #expect(result.status == 0 && result.output.hasSuffix("200 2"), "\(result.output)")
     }
 
-    func messages(_ gateway: GatewayServer) throws -> [JSONObject] {
-        try JSON.parse(try gateway.listJSON()).arrayValue?.compactMap(\.objectValue) ?? []
-    }
-
     @Test func collapseIdReplacesAndABackgroundPushIsListedSilent() throws {
         let gateway = try GatewayServer()
         #expect(try gateway.run(["app", "background"]).status == 0)

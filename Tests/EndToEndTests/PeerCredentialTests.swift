@@ -127,21 +127,9 @@ struct PeerCredentialTests {
 
     /// Runs `pushdeck` as `nobody` with no supplementary groups.
     private func runAsNobody(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.setpriv)
-        process.arguments = ["--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", PackagePaths.pushdeckBinary]
-            + arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // The replies are one line each: the pipes cannot fill before the process ends.
-        process.waitUntilExit()
-        return (
-            status: process.terminationStatus,
-            stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let result = try runProgram(
+            [Self.setpriv, "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", PackagePaths.pushdeckBinary]
+                + arguments)
+        return (result.status, result.stdout, result.stderr)
     }
 }

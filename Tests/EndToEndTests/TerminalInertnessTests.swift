@@ -170,17 +170,7 @@ import PushJSON
             [0xE2, 0x81, 0xA6], [0xE2, 0x80, 0xA8], [0xD8, 0x9C], [0xE2, 0x80], Array("[2J".utf8),
             Array("]0;t".utf8), Array("{".utf8), Array("}".utf8), Array("\"".utf8), Array(":".utf8), [0x5C],
         ]
-        func randomBytes(_ count: Int) -> [UInt8] {
-            var bytes: [UInt8] = []
-            for _ in 0..<count {
-                if random.next() % 3 == 0 {
-                    bytes.append(UInt8(truncatingIfNeeded: random.next()))
-                } else {
-                    bytes += pieces[Int(random.next() % UInt64(pieces.count))]
-                }
-            }
-            return bytes
-        }
+        func randomBytes(_ count: Int) -> [UInt8] { random.bytes(count, mixing: pieces) }
         func expectInert(_ result: CommandResult, _ label: String) {
             #expect(TerminalInertness.violations(in: result.stdoutBytes).isEmpty, "\(label) stdout: \(result.stdout.debugDescription)")
             #expect(TerminalInertness.violations(in: result.stderrBytes).isEmpty, "\(label) stderr: \(result.stderr.debugDescription)")

@@ -9,21 +9,17 @@ import PushJSON
 /// zone of its own) and, for Getui (which has no maintained Python SDK for REST v2), by curl and
 /// Python requests making the calls exactly as Getui's documentation shows them.
 @Suite(.serialized) struct VendorGatewayTests {
-    static let appKey = "4f3b2a1908f7e6d5c4b3a291"
-    static let masterSecret = "5e987ac6d2e04d95a9d8f0d1"
-    static let registrationId = "1a0018970a5c3d8e4d5"
+    static let appKey = SampleCredentials.jpushAppKey
+    static let masterSecret = SampleCredentials.jpushMasterSecret
+    static let registrationId = SampleCredentials.jpushRegistrationId
     static let foreignId = "170976fa8a8620ca1e1"
-    static let appId = "G5lfFkQZ008VoZUXydA2r2"
-    static let getuiKey = "xCGkZR1bCp6gscLUB20Dl4"
-    static let getuiSecret = "RuxlC8ExWA7T4NFoJhQFd6"
-    static let cid = "9c1f5e4d3b2a1908f7e6d5c4b3a29180"
+    static let appId = SampleCredentials.getuiAppId
+    static let getuiKey = SampleCredentials.getuiAppKey
+    static let getuiSecret = SampleCredentials.getuiMasterSecret
+    static let cid = SampleCredentials.getuiCid
 
     func lines(_ text: String) throws -> [JSONObject] {
         try text.split(separator: "\n").map { line in try #require(try JSON.parse(String(line)).objectValue) }
-    }
-
-    func messages(_ gateway: GatewayServer) throws -> [JSONObject] {
-        try JSON.parse(try gateway.server.run(["list", "--json"]).output).arrayValue?.compactMap(\.objectValue) ?? []
     }
 
     func python(_ script: String, _ arguments: [String], gateway: GatewayServer) throws -> [JSONObject] {

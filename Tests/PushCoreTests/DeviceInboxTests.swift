@@ -1,12 +1,13 @@
 import Foundation
 import PushCore
 import Testing
+import TestSupport
 import PushJSON
 
 /// Devices and keys in the inbox (DESIGN §8): the `device` and `key` ops, and a gateway push
 /// registering its token in the push's own writes.
 @Suite struct DeviceInboxTests {
-    static let token = String(repeating: "ab", count: 32)
+    static let token = SampleCredentials.apnsDeviceToken
     static let at = Date(timeIntervalSince1970: 1_700_000_000)
 
     func gatewayPush(app: String = "com.example.shop", token: String = token) -> Push {

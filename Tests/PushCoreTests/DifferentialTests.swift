@@ -4,8 +4,9 @@ import TestSupport
 import Testing
 import PushJSON
 
-/// The tape parser and the in-place push decoder against the tree-based ones they replaced
-/// (kept in `Reference/`): every input must get the same value or the same refusal — same
+/// The tape parser and the in-place push decoder against the reference reader and decoder in
+/// `Reference/` — written apart from them (another design, sharing no code) so that a slip in
+/// either shows up here: every input must get the same value or the same refusal — same
 /// message, same offset — whether it is a real file, a generated payload or a mangled one.
 ///
 /// `PUSHDECK_DIFFERENTIAL_ROUNDS` raises the number of generated inputs for a longer run.
@@ -21,8 +22,31 @@ struct DifferentialTests {
             try PackagePaths.files(in: folder, endingWith: [".apns", ".json"]).map(PackagePaths.bytes(of:))
         }
         seeds += Self.tricky.map { Array($0.utf8) }
+        seeds += Self.utf8Edges
         return seeds
     }
+
+    /// UTF-8 at the edges of well-formedness (Unicode §3.9, table 3-7): the first and last
+    /// sequences of each length and range, and what lies just outside them — encoded surrogates,
+    /// overlong forms, past U+10FFFF, cut short, stray continuation bytes — in a string, in a
+    /// member name and between values.
+    static let utf8Edges: [[UInt8]] = {
+        let sequences: [[UInt8]] = [
+            [0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xEE, 0x80, 0x80], [0xEF, 0xBF, 0xBF],
+            [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
+            [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0xAF], [0xE0, 0x9F, 0xBF],
+            [0xF0, 0x80, 0x80, 0xAF], [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF],
+            [0xE4, 0xB8], [0xF0, 0x9F, 0x98], [0x80], [0xBF, 0x80], [0xE4, 0x41, 0x42],
+        ]
+        let frames: [(before: String, after: String)] = [
+            (#"{"aps":{"alert":"a"#, #"b"}}"#), (#"{"k"#, #"":1}"#), (#"{"a":1"#, "}"), (#"{"a":"\"#, #""}"#),
+        ]
+        var inputs: [[UInt8]] = []
+        for sequence in sequences {
+            for frame in frames { inputs.append(Array(frame.before.utf8) + sequence + Array(frame.after.utf8)) }
+        }
+        return inputs
+    }()
 
     /// Inputs written to hit the corners: escaped and canonically-equal keys, duplicates,
     /// wrong types at every field the decoder reads, deep nesting, trailing commas.

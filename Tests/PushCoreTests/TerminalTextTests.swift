@@ -43,14 +43,7 @@ import PushJSON
             [0xE2, 0x80], [0xF0, 0x9F, 0x91, 0x8D], Array("[2J".utf8), Array("]0;t".utf8), [0x5C], [0x22], [0x0A],
         ]
         for _ in 0..<500 {
-            var bytes: [UInt8] = []
-            for _ in 0..<Int(random.next() % 40) {
-                if random.next() % 3 == 0 {
-                    bytes.append(UInt8(truncatingIfNeeded: random.next()))
-                } else {
-                    bytes += pieces[Int(random.next() % UInt64(pieces.count))]
-                }
-            }
+            let bytes = random.bytes(Int(random.next() % 40), mixing: pieces)
             let inert = TerminalText.inert(bytes)
             #expect(TerminalInertness.violations(in: inert).isEmpty, "\(bytes) → \(inert.debugDescription)")
             let text = String(decoding: bytes, as: UTF8.self)

@@ -10,7 +10,7 @@ let unsignedToken = "bearer " + ProviderToken.base64URL(Array(#"{"alg":"ES256","
     + ProviderToken.base64URL(Array(#"{"iss":"TEAM123456","iat":1700000000}"#.utf8)) + "."
     + ProviderToken.base64URL([UInt8](repeating: 7, count: 64))
 
-let deviceToken = String(repeating: "ab", count: 32)
+let deviceToken = SampleCredentials.apnsDeviceToken
 let simulatorToken = String(repeating: "0f", count: 80)
 
 /// A request that APNs accepts; each case below spoils one thing.

@@ -13,9 +13,9 @@ enum GatewayFixtures {
     }
 }
 
-let jpushKey = "4f3b2a1908f7e6d5c4b3a291"
-let jpushSecret = "5e987ac6d2e04d95a9d8f0d1"
-let jpushRegistrationId = "1a0018970a5c3d8e4d5"
+let jpushKey = SampleCredentials.jpushAppKey
+let jpushSecret = SampleCredentials.jpushMasterSecret
+let jpushRegistrationId = SampleCredentials.jpushRegistrationId
 
 func basic(_ user: String, _ password: String) -> String {
     "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()

@@ -13,11 +13,11 @@ import TestSupport
         other = try APNsKeys.makeP8()
     }
 
-    func keys(_ pem: String, id: String = "ABC123DEFG", team: String = "TEAM123456") -> [ProviderKey] {
+    func keys(_ pem: String, id: String = SampleCredentials.apnsKeyId, team: String = SampleCredentials.apnsTeam) -> [ProviderKey] {
         [ProviderKey(id: id, vendor: .apns, team: team, secret: pem)]
     }
 
-    func token(kid: String = "ABC123DEFG", iss: String = "TEAM123456", iat: Int64 = 1_700_000_000, signedWith pem: String? = nil)
+    func token(kid: String = SampleCredentials.apnsKeyId, iss: String = SampleCredentials.apnsTeam, iat: Int64 = 1_700_000_000, signedWith pem: String? = nil)
         throws -> ProviderToken
     {
         let jwt = try ProviderToken.make(keyId: kid, team: iss, issuedAt: iat, privateKeyPEM: pem ?? p8)

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import PushScenario
 import Testing
+import TestSupport
 
 /// Issue 14: a push step `via` the APNs or JPush gateway is decided by the gateway's own routes;
 /// a refusal is the step's reply (`delivered: false`, the vendor's reason), an acceptance a push.
@@ -12,7 +13,7 @@ import Testing
         return player.play(try ScenarioLoader.parse(Array(text.utf8), file: "gateway.json"))
     }
 
-    private static let token = String(repeating: "ab", count: 32)
+    private static let token = SampleCredentials.apnsDeviceToken
 
     private static func apns(_ alert: String, headers: String, token: String = token) -> String {
         #"{"app":"com.example.shop","push":{"payload":{"aps":{"alert":""# + alert + #"","badge":1}},"via":"apns","token":""#

@@ -6,7 +6,7 @@ import TestSupport
 
 /// The gateway's part of the store (migration 2): where a message came from, devices, keys.
 @Suite struct GatewayStoreTests {
-    static let token = String(repeating: "ab", count: 32)
+    static let token = SampleCredentials.apnsDeviceToken
 
     @Test(arguments: StoreKind.allCases)
     func aGatewayMessageKeepsViaTokenAndHeaders(kind: StoreKind) throws {

@@ -2,10 +2,11 @@ import Foundation
 import PushCore
 import PushTUI
 import Testing
+import TestSupport
 
 /// The detail view of a push that came through the APNs gateway shows what the backend sent.
 @Suite struct DetailRequestTests {
-    static let token = String(repeating: "ab", count: 32)
+    static let token = SampleCredentials.apnsDeviceToken
 
     func lines(_ message: Message) -> [String] {
         DetailView.lines(for: message, callback: "", width: 100, date: message.receivedAt, timeZone: TimeZone(identifier: "UTC") ?? .current)

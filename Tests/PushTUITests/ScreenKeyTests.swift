@@ -16,11 +16,13 @@ struct ScreenKeyTests {
         return screen
     }
 
+    /// Presses `keys` in turn; with a `phase`, at the instant the banner is there.
     func press(_ keys: [Key], on screen: inout Screen, inbox: Inbox = SampleMessages.sampleInbox(),
                phase: BannerPhase? = nil) -> [UIAction] {
+        let now = phase.map(inbox.instant(whereBannerIs:)) ?? .zero
         var all: [UIAction] = []
         for key in keys {
-            all += screen.handle(key, inbox: inbox, now: .zero, bannerPhase: phase)
+            all += screen.handle(key, inbox: inbox, now: now)
             if screen.needsLoad { screen.load(from: source) }
         }
         return all
@@ -47,7 +49,7 @@ struct ScreenKeyTests {
         var screen = loaded()
         _ = press([.down], on: &screen)
         let actions = press([.enter], on: &screen)
-        #expect(actions == [.openDetail(id: messages[1].id), .send(.read([messages[1]]))])
+        #expect(actions == [.openDetail(id: messages[1].id), .request(.read(.ids([messages[1].id])))])
         #expect(screen.view == .detail(id: messages[1].id))
         #expect(screen.detailMessage == messages[1])
         _ = press([.escape], on: &screen)
@@ -57,16 +59,41 @@ struct ScreenKeyTests {
 
     @Test func inboxCommands() {
         var screen = loaded()
-        #expect(press([.char("r")], on: &screen) == [.send(.read([messages[0]]))])
-        #expect(press([.char("a")], on: &screen) == [.send(.readAll(app: nil))])
-        #expect(press([.char("c")], on: &screen) == [.send(.badge(app: nil, change: .clear, sync: nil))])
-        #expect(press([.char("m")], on: &screen) == [.send(.setMode(.off))])
-        #expect(press([.char("m")], on: &screen, inbox: SampleMessages.sampleInbox(mode: .off)) == [.send(.setMode(.on))])
-        #expect(press([.char("f")], on: &screen) == [.send(.setAppState(.background))])
+        #expect(press([.char("r")], on: &screen) == [.request(.read(.ids([messages[0].id])))])
+        #expect(press([.char("a")], on: &screen) == [.request(.read(.all(app: nil)))])
+        #expect(press([.char("c")], on: &screen) == [.request(.badge(app: nil, change: .clear, sync: nil))])
+        #expect(press([.char("m")], on: &screen) == [.request(.mode(.off))])
+        #expect(press([.char("m")], on: &screen, inbox: SampleMessages.sampleInbox(mode: .off)) == [.request(.mode(.on))])
+        #expect(press([.char("f")], on: &screen) == [.request(.app(.background))])
         #expect(press([.char("f")], on: &screen, inbox: SampleMessages.sampleInbox(appState: .terminated))
-            == [.send(.setAppState(.foreground))])
-        #expect(press([.down, .char("d")], on: &screen).last == .send(.delete([messages[1]])))
+            == [.request(.app(.foreground))])
+        #expect(press([.down, .char("d")], on: &screen).last == .request(.delete([messages[1].id])))
         #expect(press([.char("q")], on: &screen) == [.quit])
+    }
+
+    /// The keys' requests are the ones a script's lines decode to (`pushdeck read 1`, …): a key
+    /// goes through exactly what the socket's request goes through.
+    @Test(arguments: [
+        ("r", #"{"op":"read","id":7}"#), ("a", #"{"op":"read","all":true}"#), ("c", #"{"op":"badge","clear":true}"#),
+        ("m", #"{"op":"mode","set":"off"}"#), ("f", #"{"op":"app","state":"background"}"#), ("d", #"{"op":"delete","id":7}"#),
+    ])
+    func aKeyIsTheRequestAScriptSends(key: Character, line: String) throws {
+        var screen = loaded()
+        #expect(screen.selectedMessage?.id == 7)
+        let sent = press([.char(key)], on: &screen).compactMap { action -> Request? in
+            if case .request(let request) = action { return request }
+            return nil
+        }
+        #expect(sent == [try Request.decode(frame: Array(line.utf8))])
+    }
+
+    @Test("the banner is pinned on screen by the clock", arguments: [
+        BannerPhase.entering(fraction: 0.25), .entering(fraction: 0.75), .shown, .leaving(fraction: 0.4), .gone,
+    ])
+    func bannerPinnedByTheClock(phase: BannerPhase) {
+        var inbox = SampleMessages.sampleInbox()
+        inbox.banner = Banner(message: messages[0], enteredAt: Instant(seconds: 3), shownAt: Instant(seconds: 3.25))
+        #expect(inbox.bannerPhase(at: inbox.instant(whereBannerIs: phase)) == phase)
     }
 
     @Test("issue 13: Tab focuses the banner and the pointer over it pauses its timer")
@@ -76,12 +103,12 @@ struct ScreenKeyTests {
         #expect(press([.tab], on: &screen, inbox: inbox).isEmpty, "no banner: Tab does nothing")
         #expect(press([.mouse(.move(x: 10, y: 1))], on: &screen, inbox: inbox).isEmpty)
         inbox.banner = Banner(message: messages[0], enteredAt: .zero, shownAt: .zero)
-        #expect(press([.tab], on: &screen, inbox: inbox, phase: .shown) == [.send(.pauseBanner(.focus, true))])
-        #expect(press([.mouse(.move(x: 10, y: 1))], on: &screen, inbox: inbox, phase: .shown) == [.send(.pauseBanner(.pointer, true))])
+        #expect(press([.tab], on: &screen, inbox: inbox, phase: .shown) == [.banner(.pause(.focus, true))])
+        #expect(press([.mouse(.move(x: 10, y: 1))], on: &screen, inbox: inbox, phase: .shown) == [.banner(.pause(.pointer, true))])
         inbox.banner?.pauses = [.focus, .pointer]
-        #expect(press([.tab], on: &screen, inbox: inbox, phase: .shown) == [.send(.pauseBanner(.focus, false))])
+        #expect(press([.tab], on: &screen, inbox: inbox, phase: .shown) == [.banner(.pause(.focus, false))])
         #expect(press([.mouse(.move(x: 10, y: 2))], on: &screen, inbox: inbox, phase: .shown).isEmpty, "still over it")
-        #expect(press([.mouse(.move(x: 10, y: 12))], on: &screen, inbox: inbox, phase: .shown) == [.send(.pauseBanner(.pointer, false))])
+        #expect(press([.mouse(.move(x: 10, y: 12))], on: &screen, inbox: inbox, phase: .shown) == [.banner(.pause(.pointer, false))])
         #expect(screen.view == .list)
     }
 
@@ -91,16 +118,16 @@ struct ScreenKeyTests {
         #expect(press([.char("o")], on: &screen, inbox: inbox).isEmpty)
         inbox.banner = Banner(message: messages[0], enteredAt: .zero, shownAt: .zero, count: 2)
         // Esc while the banner shows sends it up, and nothing else.
-        #expect(press([.escape], on: &screen, inbox: inbox, phase: .shown) == [.send(.dismissBanner)])
+        #expect(press([.escape], on: &screen, inbox: inbox, phase: .shown) == [.banner(.dismiss)])
         #expect(screen.view == .list)
         // A click on the banner opens its message.
         let click = press([.mouse(.click(x: 10, y: 1))], on: &screen, inbox: inbox, phase: .shown)
-        #expect(click == [.send(.openBanner), .openDetail(id: messages[0].id)])
+        #expect(click == [.banner(.open), .openDetail(id: messages[0].id)])
         #expect(screen.view == .detail(id: messages[0].id))
         _ = press([.escape], on: &screen, inbox: inbox, phase: .gone)
         #expect(screen.view == .list)
         #expect(press([.char("o")], on: &screen, inbox: inbox, phase: .shown)
-            == [.send(.openBanner), .openDetail(id: messages[0].id)])
+            == [.banner(.open), .openDetail(id: messages[0].id)])
         // A click below the part that has slid in is a click on the list.
         screen.apply(.back)
         let below = press([.mouse(.click(x: 10, y: 3))], on: &screen, inbox: inbox, phase: .entering(fraction: 0.25))
@@ -112,7 +139,7 @@ struct ScreenKeyTests {
         #expect(press([.mouse(.click(x: 5, y: 3))], on: &screen) == [.select(2)])
         #expect(screen.selected == 2)
         #expect(press([.mouse(.click(x: 5, y: 3))], on: &screen)
-            == [.openDetail(id: messages[2].id), .send(.read([messages[2]]))])
+            == [.openDetail(id: messages[2].id), .request(.read(.ids([messages[2].id])))])
         _ = press([.escape], on: &screen)
         _ = press([.mouse(.wheelDown)], on: &screen)
         #expect(screen.selected == 5)
@@ -161,7 +188,7 @@ struct ScreenKeyTests {
         #expect(screen.detailScroll == bottom)
         _ = press([.home], on: &screen)
         #expect(screen.detailScroll == 0)
-        #expect(press([.char("d")], on: &screen) == [.send(.delete([messages[0]])), .back])
+        #expect(press([.char("d")], on: &screen) == [.request(.delete([messages[0].id])), .back])
         #expect(screen.view == .list)
     }
 

@@ -79,7 +79,9 @@ struct SnapshotTests {
         paused.pausedAt = Instant(seconds: 1)
         var inbox = SampleMessages.sampleInbox()
         inbox.banner = paused
-        let grid = screen(size).render(inbox: inbox, now: Instant(seconds: 1), date: SampleMessages.now, bannerPhase: .shown)
+        // Paused after it slid in: still shown at 1 s, and however long after.
+        #expect(inbox.bannerPhase(at: Instant(seconds: 1)) == .shown)
+        let grid = screen(size).render(inbox: inbox, now: Instant(seconds: 1), date: SampleMessages.now)
         check(grid, name("banner-paused", size))
     }
 
@@ -101,7 +103,7 @@ struct SnapshotTests {
         for size in Self.sizes {
             var inbox = SampleMessages.sampleInbox()
             inbox.banner = banner(count: 3)
-            let grid = screen(size).render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: phase)
+            let grid = screen(size).render(inbox: inbox, now: inbox.instant(whereBannerIs: phase), date: SampleMessages.now)
             check(grid, name("banner-\(frame)", size))
         }
     }
@@ -110,7 +112,7 @@ struct SnapshotTests {
     func bannerWithEmojiTitleAndOneLineBody(size: Size) {
         var inbox = SampleMessages.sampleInbox()
         inbox.banner = Banner(message: SampleMessages.sampleMessages()[2], enteredAt: .zero, shownAt: .zero)
-        let grid = screen(size).render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: .shown)
+        let grid = screen(size).render(inbox: inbox, now: inbox.instant(whereBannerIs: .shown), date: SampleMessages.now)
         check(grid, name("banner-emoji", size))
     }
 
@@ -123,7 +125,7 @@ struct SnapshotTests {
         inbox.banner = Banner(message: long, enteredAt: .zero, shownAt: .zero, count: 1)
         #expect(BannerView.height(of: try #require(inbox.banner), width: size.width) == 4)
         for (frame, phase) in [("25", BannerPhase.entering(fraction: 0.25)), ("75", .entering(fraction: 0.75)), ("shown", .shown)] {
-            let grid = screen(size).render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: phase)
+            let grid = screen(size).render(inbox: inbox, now: inbox.instant(whereBannerIs: phase), date: SampleMessages.now)
             check(grid, name("banner-long-\(frame)", size))
         }
     }
@@ -177,11 +179,10 @@ struct SnapshotTests {
     @Test func narrowTerminal() {
         var inbox = SampleMessages.sampleInbox(mode: .off, dropped: 3)
         inbox.banner = banner()
-        let grid = screen(Size(width: 40, height: 10)).render(inbox: inbox, now: .zero, date: SampleMessages.now,
-                                                             bannerPhase: .leaving(fraction: 0.4))
+        let narrow = screen(Size(width: 40, height: 10))
+        let grid = narrow.render(inbox: inbox, now: inbox.instant(whereBannerIs: .leaving(fraction: 0.4)), date: SampleMessages.now)
         check(grid, "narrow-banner-40x10")
-        let list = screen(Size(width: 40, height: 10)).render(inbox: inbox, now: .zero, date: SampleMessages.now,
-                                                             bannerPhase: .gone)
+        let list = narrow.render(inbox: inbox, now: inbox.instant(whereBannerIs: .gone), date: SampleMessages.now)
         check(list, "narrow-list-40x10")
     }
 
@@ -192,13 +193,13 @@ struct SnapshotTests {
         inbox.banner = banner(count: 2)
         for phase in [BannerPhase.entering(fraction: 0.5), .shown, .gone] {
             var list = screen(size, selected: 3)
-            #expect(list.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: phase).size == size)
+            #expect(list.render(inbox: inbox, now: inbox.instant(whereBannerIs: phase), date: SampleMessages.now).size == size)
             list.apply(.toggleHelp)
-            _ = list.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: phase)
+            _ = list.render(inbox: inbox, now: inbox.instant(whereBannerIs: phase), date: SampleMessages.now)
             list.apply(.toggleHelp)
             list.apply(.openDetail(id: 5))
             list.apply(.scrollDetail(by: Int.max))
-            _ = list.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: phase)
+            _ = list.render(inbox: inbox, now: inbox.instant(whereBannerIs: phase), date: SampleMessages.now)
         }
     }
 }
@@ -226,7 +227,7 @@ struct StyleTests {
         screen.load(from: ArrayMessageSource(SampleMessages.sampleMessages()))
         var inbox = SampleMessages.sampleInbox()
         inbox.banner = Banner(message: SampleMessages.sampleMessages()[0], enteredAt: .zero, shownAt: .zero)
-        let grid = screen.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: .shown)
+        let grid = screen.render(inbox: inbox, now: inbox.instant(whereBannerIs: .shown), date: SampleMessages.now)
         let rows = BannerView.height(of: try #require(inbox.banner), width: 80)
         #expect(rows == 3)
         #expect((0..<rows).allSatisfy { y in (0..<80).allSatisfy { grid[$0, y].style.role == .bannerBackground } })
@@ -239,10 +240,10 @@ struct StyleTests {
         screen.load(from: ArrayMessageSource([evil]))
         var inbox = SampleMessages.sampleInbox()
         inbox.banner = Banner(message: evil, enteredAt: .zero, shownAt: .zero)
-        var grids = [screen.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: .shown)]
+        var grids = [screen.render(inbox: inbox, now: inbox.instant(whereBannerIs: .shown), date: SampleMessages.now)]
         screen.apply(.openDetail(id: 1))
         screen.load(from: ArrayMessageSource([evil]))
-        grids.append(screen.render(inbox: inbox, now: .zero, date: SampleMessages.now, bannerPhase: .gone))
+        grids.append(screen.render(inbox: inbox, now: inbox.instant(whereBannerIs: .gone), date: SampleMessages.now))
         for grid in grids {
             for cell in grid.cells {
                 for scalar in cell.character?.unicodeScalars ?? "".unicodeScalars {

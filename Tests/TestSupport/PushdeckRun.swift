@@ -18,14 +18,30 @@ public struct CommandResult: Sendable {
 public func runPushdeck(
     _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double? = nil
 ) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
-    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     env["PUSHDECK_SOCKET"] = nil
     env["PUSHDECK_DB"] = nil
     for (key, value) in environment { env[key] = value }
-    process.environment = env
+    return try runToCompletion(PackagePaths.pushdeckBinary, arguments, environment: env, stdin: stdin, timeout: timeout)
+}
+
+/// Runs any program (found on `PATH`) to completion with extra environment variables; stdout and
+/// stderr apart.
+public func runProgram(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws -> CommandResult {
+    try runToCompletion(
+        "/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdin: stdin)
+}
+
+/// The one way tests run a program and keep what it wrote: `stdin` written and closed, both
+/// pipes read while it runs (so neither fills up), and with `timeout` a SIGKILL after that many
+/// seconds (status -1).
+func runToCompletion(
+    _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data?, timeout: Double? = nil
+) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
     let out = Pipe()
     let err = Pipe()
     let input = Pipe()
@@ -35,7 +51,6 @@ public func runPushdeck(
     try process.run()
     if let stdin { input.fileHandleForWriting.write(stdin) }
     try input.fileHandleForWriting.close()
-    // Read both pipes while the process runs so neither fills up.
     let group = DispatchGroup()
     let box = OutputBox()
     DispatchQueue.global().async(group: group) { box.setOut(out.fileHandleForReading.readDataToEndOfFile()) }

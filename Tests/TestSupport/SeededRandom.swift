@@ -10,3 +10,19 @@ public struct SeededRandom: Sendable {
         return z ^ (z >> 31)
     }
 }
+
+extension SeededRandom {
+    /// `count` draws, each a random byte one time in three, else one of `pieces` (the bytes a test
+    /// means to stress, like ESC, C1 lead bytes, bidi controls and cut-off sequences), all joined.
+    public mutating func bytes(_ count: Int, mixing pieces: [[UInt8]]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for _ in 0..<count {
+            if next() % 3 == 0 {
+                bytes.append(UInt8(truncatingIfNeeded: next()))
+            } else {
+                bytes += pieces[Int(next() % UInt64(pieces.count))]
+            }
+        }
+        return bytes
+    }
+}

@@ -1,425 +1,413 @@
-import PushCore
 import PushJSON
 
-// The tree-building JSON parser as it was before the tape (commit a5f6131), kept unchanged but
-// for its name so the tape parser can be checked against it: same values, same refusals, same
-// messages and offsets (see DifferentialTests).
+// The differential tests' own JSON reader, written apart from `JSONParser` so that neither can
+// hide a slip of the other (issue 11, part 5). It follows RFC 8259's grammar with the one
+// relaxation DESIGN §4 documents (a trailing comma before `]` or `}`, as Apple's parser takes),
+// and it is built another way on purpose, simple and slow:
+//
+// - the bytes are first turned into Unicode scalars by the standard library's UTF-8 decoder (the
+//   product checks UTF-8 with a table of its own), each scalar keeping its byte offset;
+// - the scalars are read by plain recursive descent, one function per grammar rule, into a
+//   `ReferenceValue` tree; a number is read by a small state machine over RFC 8259's number rule;
+// - only the finished tree is turned into a `JSON` for comparing.
+//
+// What it must share with the product is the outcome: the same value, or a refusal with the same
+// wording, byte offset and kind — the refusals are what a person reads, so the differential tests
+// hold both to one wording.
 
-extension ReferenceJSONParser {
-    /// The old `JSON.parse(_:)`.
-    static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSON {
-        let result: Result<JSON, JSONError> = bytes.withUnsafeBufferPointer { buffer in
-            var parser = ReferenceJSONParser(buffer)
-            return Result { () throws(JSONError) in try parser.parseDocument() }
+/// A parsed JSON value as the reference reader builds it.
+indirect enum ReferenceValue: Equatable {
+    case null
+    case bool(Bool)
+    /// A number as written in the source.
+    case number(String)
+    case string(String)
+    case array([ReferenceValue])
+    /// Members in source order, duplicates kept.
+    case object([ReferenceMember])
+
+    /// The same value as the product's `JSON` type, for comparing.
+    var json: JSON {
+        switch self {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let text): return .number(JSONNumber(text: text))
+        case .string(let text): return .string(text)
+        case .array(let items): return .array(items.map(\.json))
+        case .object(let members): return .object(JSONObject(members.map { (key: $0.name, value: $0.value.json) }))
         }
-        return try result.get()
+    }
+
+    /// The value of the last member called `name` (JavaScript's rule for duplicates), when this is
+    /// an object that has one. Names compare as Swift strings do, by canonical equivalence.
+    func member(_ name: String) -> ReferenceValue? {
+        guard case .object(let members) = self else { return nil }
+        var found: ReferenceValue?
+        for candidate in members where candidate.name == name { found = candidate.value }
+        return found
     }
 }
 
-/// A JSON parser over UTF-8 bytes: strict RFC 8259 but for trailing commas, without recursion.
-///
-/// Containers are tracked on an explicit stack, so nesting depth costs heap, not call stack;
-/// `maxDepth` still bounds it because a `JSON` value is freed recursively.
+struct ReferenceMember: Equatable {
+    var name: String
+    var value: ReferenceValue
+}
+
 struct ReferenceJSONParser {
+    /// How many containers may nest (the product's default limit).
+    static let depthLimit = 512
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private let maxDepth: Int
-    private let recordsMembers: Bool
-    private var position = 0
-
-    /// An open container: where its values and keys start in the flat stacks below.
-    private struct Open {
-        var isObject: Bool
-        var firstValue: Int
-        var firstKey: Int
-    }
-    private var open: [Open] = []
-    /// Finished values of every open container, innermost last.
-    private var values: [JSON] = []
-    /// Keys of every open object's members, innermost last.
-    private var keys: [String] = []
-    /// Reused for strings that contain escapes.
-    private var scratch: [UInt8] = []
-    /// Where the value of the current top-level member began (when recording members).
-    private var memberStart = 0
-    private(set) var memberRanges: [(key: String, range: Range<Int>)] = []
-
-    init(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONParser.defaultMaxDepth, recordsMembers: Bool = false) {
-        self.bytes = bytes
-        self.maxDepth = maxDepth
-        self.recordsMembers = recordsMembers
+    /// Parses `bytes` as one JSON document.
+    static func parse(_ bytes: [UInt8], maxDepth: Int = depthLimit) throws(JSONError) -> JSON {
+        try tree(bytes, maxDepth: maxDepth).json
     }
 
-    // MARK: - Structure
+    /// Parses `bytes` as one JSON document into the reference tree.
+    static func tree(_ bytes: [UInt8], maxDepth: Int = depthLimit) throws(JSONError) -> ReferenceValue {
+        var reader = ReferenceJSONParser(bytes, maxDepth: maxDepth)
+        let root = try reader.value(enclosedBy: 0)
+        reader.skipBlanks()
+        if reader.cursor < reader.input.count {
+            throw reader.refusal("unexpected \(reader.shownHere) after the JSON value", kind: reader.kindHere)
+        }
+        return root
+    }
 
-    /// Parses the whole input as one value, with only whitespace around it.
-    mutating func parseDocument() throws(JSONError) -> JSON {
-        var value = try parseValueStart()
-        while true {
-            guard let top = open.last else { break }
-            if recordsMembers && open.count == 1 && top.isObject, let key = keys.last {
-                memberRanges.append((key, memberStart..<position))
-            }
-            skipWhitespace()
-            values.append(value)
-            let closer: UInt8 = top.isObject ? ascii("}") : ascii("]")
-            guard position < bytes.count else {
-                throw JSONError("unexpected end of input; expected ',' or '\(Character(Unicode.Scalar(closer)))'", offset: position)
-            }
-            let byte = bytes[position]
-            if byte == ascii(",") {
-                position += 1
-                skipWhitespace()
-                // Apple's parser takes a trailing comma before the closing bracket; so do we.
-                if position < bytes.count && bytes[position] == closer {
-                    position += 1
-                    value = close()
-                    continue
-                }
-                if top.isObject { try parseKey() }
-                value = try parseValueStart()
-            } else if byte == closer {
-                position += 1
-                value = close()
-            } else {
-                let container = top.isObject ? "an object member" : "an array element"
-                throw JSONError("expected ',' or '\(Character(Unicode.Scalar(closer)))' after \(container), found \(describeByte(at: position))", offset: position, kind: kindOfByte(at: position))
+    // MARK: - The input as scalars
+
+    /// One step of the input: a scalar, or a byte where no well-formed UTF-8 sequence begins.
+    private enum Symbol: Equatable {
+        case scalar(Unicode.Scalar)
+        case malformed(UInt8)
+    }
+
+    private let input: [(symbol: Symbol, at: Int)]
+    private let byteCount: Int
+    private let depthAllowed: Int
+    private var cursor = 0
+
+    private init(_ bytes: [UInt8], maxDepth: Int) {
+        var symbols: [(symbol: Symbol, at: Int)] = []
+        var decoder = Unicode.UTF8.ForwardParser()
+        var source = bytes.makeIterator()
+        var offset = 0
+        decoding: while true {
+            switch decoder.parseScalar(from: &source) {
+            case .valid(let encoded):
+                symbols.append((.scalar(Unicode.UTF8.decode(encoded)), offset))
+                offset += encoded.count
+            case .error(let length):
+                symbols.append((.malformed(bytes[offset]), offset))
+                offset += length
+            case .emptyInput:
+                break decoding
             }
         }
-        skipWhitespace()
-        if position < bytes.count {
-            throw JSONError("unexpected \(describeByte(at: position)) after the JSON value", offset: position, kind: kindOfByte(at: position))
-        }
-        return value
+        input = symbols
+        byteCount = bytes.count
+        depthAllowed = maxDepth
     }
 
-    /// Pops the innermost container and builds its value.
-    private mutating func close() -> JSON {
-        guard let top = open.popLast() else { return .null }
-        let elements = Array(values[top.firstValue...])
-        values.removeSubrange(top.firstValue...)
-        if top.isObject {
-            let names = keys[top.firstKey...]
-            let members = zip(names, elements).map { (key: $0, value: $1) }
-            keys.removeSubrange(top.firstKey...)
-            return .object(JSONObject(members))
-        }
-        return .array(elements)
+    /// The scalar under the cursor; nil at the end or on a malformed byte.
+    private var scalar: Unicode.Scalar? {
+        guard cursor < input.count, case .scalar(let found) = input[cursor].symbol else { return nil }
+        return found
     }
 
-    /// Parses a scalar, or opens a container and goes on until a complete value is found.
-    ///
-    /// Empty containers complete at once; non-empty ones are left open for `parseDocument`.
-    private mutating func parseValueStart() throws(JSONError) -> JSON {
-        while true {
-            skipWhitespace()
-            if recordsMembers && open.count == 1 { memberStart = position }
-            guard position < bytes.count else {
-                throw JSONError("unexpected end of input; expected a value", offset: position)
-            }
-            let byte = bytes[position]
-            switch byte {
-            case ascii("{"), ascii("["):
-                let isObject = byte == ascii("{")
-                guard open.count < maxDepth else {
-                    throw JSONError("nesting deeper than \(maxDepth) levels", offset: position, kind: .tooDeep)
-                }
-                position += 1
-                skipWhitespace()
-                let closer: UInt8 = isObject ? ascii("}") : ascii("]")
-                if position < bytes.count && bytes[position] == closer {
-                    position += 1
-                    return isObject ? .object(JSONObject()) : .array([])
-                }
-                open.append(Open(isObject: isObject, firstValue: values.count, firstKey: keys.count))
-                if isObject { try parseKey() }
-            case ascii("\""):
-                return .string(try parseString())
-            case ascii("t"):
-                try expectLiteral("true")
-                return .bool(true)
-            case ascii("f"):
-                try expectLiteral("false")
-                return .bool(false)
-            case ascii("n"):
-                try expectLiteral("null")
-                return .null
-            case ascii("-"), ascii("0")...ascii("9"):
-                return .number(try parseNumber())
-            default:
-                throw JSONError("expected a value, found \(describeByte(at: position))", offset: position, kind: kindOfByte(at: position))
-            }
+    private func scalar(after steps: Int) -> Unicode.Scalar? {
+        guard cursor + steps < input.count, case .scalar(let found) = input[cursor + steps].symbol else { return nil }
+        return found
+    }
+
+    private var atEnd: Bool { cursor >= input.count }
+
+    /// The byte offset of the cursor (the input's length at the end).
+    private var offset: Int { atEnd ? byteCount : input[cursor].at }
+
+    private func refusal(_ message: String, kind: JSONError.Kind = .syntax) -> JSONError {
+        JSONError(message, offset: offset, kind: kind)
+    }
+
+    /// What is under the cursor, as a refusal names it.
+    private var shownHere: String {
+        guard !atEnd else { return "end of input" }
+        switch input[cursor].symbol {
+        case .malformed(let byte): return "invalid UTF-8 (byte 0x\(Self.twoHexDigits(byte)))"
+        case .scalar(let found): return Self.shown(found)
         }
     }
 
-    /// Parses `"key" :` of an object member and pushes the key.
-    private mutating func parseKey() throws(JSONError) {
-        skipWhitespace()
-        guard position < bytes.count, bytes[position] == ascii("\"") else {
-            if position >= bytes.count { throw JSONError("unexpected end of input; expected a member name in quotes", offset: position) }
-            throw JSONError("expected a member name in double quotes, found \(describeByte(at: position))", offset: position, kind: kindOfByte(at: position))
-        }
-        keys.append(try parseString())
-        skipWhitespace()
-        guard position < bytes.count, bytes[position] == ascii(":") else {
-            if position >= bytes.count { throw JSONError("unexpected end of input; expected ':' after a member name", offset: position) }
-            throw JSONError("expected ':' after a member name, found \(describeByte(at: position))", offset: position, kind: kindOfByte(at: position))
-        }
-        position += 1
+    /// A refusal at the cursor is about bad UTF-8 when a malformed byte is there.
+    private var kindHere: JSONError.Kind {
+        guard !atEnd, case .malformed = input[cursor].symbol else { return .syntax }
+        return .invalidUTF8
     }
 
-    @inline(__always)
-    private mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
-            default: return
-            }
-        }
+    private static func shown(_ scalar: Unicode.Scalar) -> String {
+        let visibleASCII = scalar.value > 0x20 && scalar.value < 0x7F
+        if visibleASCII || scalar.value >= 0x80 { return "'\(Character(scalar))'" }
+        return "byte 0x\(twoHexDigits(UInt8(scalar.value)))"
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONError) {
-        let start = position
-        let count = literal.utf8CodeUnitCount
-        let text = literal.utf8Start
-        for index in 0..<count {
-            guard position < bytes.count, bytes[position] == text[index] else {
-                if position >= bytes.count {
-                    throw JSONError("unexpected end of input in literal '\(literal)'", offset: position)
-                }
-                throw JSONError("invalid literal at byte \(start); expected '\(literal)', found \(describeByte(at: position))", offset: position, kind: kindOfByte(at: position))
-            }
-            position += 1
-        }
+    private static func twoHexDigits(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return String([digits[Int(byte / 16)], digits[Int(byte % 16)]])
     }
 
-    // MARK: - Numbers
-
-    private mutating func parseNumber() throws(JSONError) -> JSONNumber {
-        let start = position
-        if bytes[position] == ascii("-") { position += 1 }
-        guard position < bytes.count, isDigit(bytes[position]) else {
-            throw JSONError("expected a digit after '-'", offset: position)
-        }
-        if bytes[position] == ascii("0") {
-            position += 1
-            if position < bytes.count, isDigit(bytes[position]) {
-                throw JSONError("a number cannot have a leading zero", offset: position)
-            }
-        } else {
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        if position < bytes.count, bytes[position] == ascii(".") {
-            position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else {
-                throw JSONError("expected a digit after the decimal point", offset: position)
-            }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        if position < bytes.count, bytes[position] == ascii("e") || bytes[position] == ascii("E") {
-            position += 1
-            if position < bytes.count, bytes[position] == ascii("+") || bytes[position] == ascii("-") { position += 1 }
-            guard position < bytes.count, isDigit(bytes[position]) else {
-                throw JSONError("expected a digit in the exponent", offset: position)
-            }
-            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
-        }
-        return JSONNumber(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self))
+    private mutating func skipBlanks() {
+        while let here = scalar, here == " " || here == "\t" || here == "\n" || here == "\r" { cursor += 1 }
     }
 
-    @inline(__always)
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= ascii("0") && byte <= ascii("9") }
+    // MARK: - Grammar rules
 
-    // MARK: - Strings
-
-    /// Parses a string starting at its opening quote; validates UTF-8 and escapes.
-    private mutating func parseString() throws(JSONError) -> String {
-        position += 1
-        let start = position
-        // Fast path: no escapes, so the text is a slice of the input.
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == ascii("\"") {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-                position += 1
-                return text
-            } else if byte == ascii("\\") {
-                break
-            } else if byte < 0x20 {
-                throw controlCharacterError(byte)
-            } else if byte < 0x80 {
-                position += 1
-            } else {
-                try skipUTF8Sequence()
-            }
-        }
-        guard position < bytes.count else {
-            throw JSONError("unterminated string (it starts at byte \(start - 1))", offset: position)
-        }
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == ascii("\"") {
-                position += 1
-                return String(decoding: scratch, as: UTF8.self)
-            } else if byte == ascii("\\") {
-                try parseEscape()
-            } else if byte < 0x20 {
-                throw controlCharacterError(byte)
-            } else if byte < 0x80 {
-                scratch.append(byte)
-                position += 1
-            } else {
-                let sequenceStart = position
-                try skipUTF8Sequence()
-                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[sequenceStart..<position]))
-            }
-        }
-        throw JSONError("unterminated string (it starts at byte \(start - 1))", offset: position)
-    }
-
-    private func controlCharacterError(_ byte: UInt8) -> JSONError {
-        JSONError("control character U+\(hex(byte, width: 4)) in a string; write it as an escape like \\n or \\u00\(hex(byte, width: 2))", offset: position)
-    }
-
-    /// Decodes one escape at `position` (the backslash) into `scratch`.
-    private mutating func parseEscape() throws(JSONError) {
-        let escapeStart = position
-        position += 1
-        guard position < bytes.count else {
-            throw JSONError("unterminated escape in a string", offset: position)
-        }
-        let byte = bytes[position]
-        position += 1
-        switch byte {
-        case ascii("\""): scratch.append(ascii("\""))
-        case ascii("\\"): scratch.append(ascii("\\"))
-        case ascii("/"): scratch.append(ascii("/"))
-        case ascii("b"): scratch.append(0x08)
-        case ascii("f"): scratch.append(0x0C)
-        case ascii("n"): scratch.append(0x0A)
-        case ascii("r"): scratch.append(0x0D)
-        case ascii("t"): scratch.append(0x09)
-        case ascii("u"):
-            let first = try parseHex4()
-            var scalar: UInt32 = first
-            if (0xD800...0xDBFF).contains(first) {
-                guard position + 1 < bytes.count, bytes[position] == ascii("\\"), bytes[position + 1] == ascii("u") else {
-                    throw JSONError("lone high surrogate \\u\(hex(first, width: 4)) (it must be followed by a \\u low surrogate)", offset: escapeStart)
-                }
-                position += 2
-                let second = try parseHex4()
-                guard (0xDC00...0xDFFF).contains(second) else {
-                    throw JSONError("high surrogate \\u\(hex(first, width: 4)) followed by \\u\(hex(second, width: 4)), which is not a low surrogate", offset: position - 6)
-                }
-                scalar = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-            } else if (0xDC00...0xDFFF).contains(first) {
-                throw JSONError("lone low surrogate \\u\(hex(first, width: 4))", offset: escapeStart)
-            }
-            guard let unicode = Unicode.Scalar(scalar) else {
-                throw JSONError("invalid code point \\u\(hex(scalar, width: 4))", offset: escapeStart)
-            }
-            scratch.append(contentsOf: UTF8.encode(unicode) ?? UTF8.EncodedScalar())
+    /// value = object / array / string / number / true / false / null (with blanks before it).
+    /// `depth` is how many containers enclose it.
+    private mutating func value(enclosedBy depth: Int) throws(JSONError) -> ReferenceValue {
+        skipBlanks()
+        if atEnd { throw refusal("unexpected end of input; expected a value") }
+        switch scalar {
+        case "{"?, "["?:
+            if depth >= depthAllowed { throw refusal("nesting deeper than \(depthAllowed) levels", kind: .tooDeep) }
+            if scalar == "{" { return try object(depth: depth + 1) }
+            return try array(depth: depth + 1)
+        case "\""?:
+            return .string(try string())
+        case "t"?:
+            try word("true")
+            return .bool(true)
+        case "f"?:
+            try word("false")
+            return .bool(false)
+        case "n"?:
+            try word("null")
+            return .null
+        case let here? where here == "-" || ("0"..."9").contains(here):
+            return .number(try number())
         default:
-            if kindOfByte(at: position - 1) == .invalidUTF8 {
-                throw JSONError("invalid UTF-8 (byte 0x\(hex(byte, width: 2)))", offset: position - 1, kind: .invalidUTF8)
+            throw refusal("expected a value, found \(shownHere)", kind: kindHere)
+        }
+    }
+
+    /// object = "{" [ member *( "," member ) [","] ] "}"
+    private mutating func object(depth: Int) throws(JSONError) -> ReferenceValue {
+        cursor += 1
+        var members: [ReferenceMember] = []
+        skipBlanks()
+        if scalar == "}" {
+            cursor += 1
+            return .object(members)
+        }
+        while true {
+            let name = try memberName()
+            members.append(ReferenceMember(name: name, value: try value(enclosedBy: depth)))
+            if try separatorEnds("}", after: "an object member") { return .object(members) }
+        }
+    }
+
+    /// array = "[" [ value *( "," value ) [","] ] "]"
+    private mutating func array(depth: Int) throws(JSONError) -> ReferenceValue {
+        cursor += 1
+        var items: [ReferenceValue] = []
+        skipBlanks()
+        if scalar == "]" {
+            cursor += 1
+            return .array(items)
+        }
+        while true {
+            items.append(try value(enclosedBy: depth))
+            if try separatorEnds("]", after: "an array element") { return .array(items) }
+        }
+    }
+
+    /// After a member or element: a comma (true when a closing bracket follows it) or the bracket.
+    private mutating func separatorEnds(_ closer: Unicode.Scalar, after what: String) throws(JSONError) -> Bool {
+        skipBlanks()
+        if atEnd { throw refusal("unexpected end of input; expected ',' or '\(closer)'") }
+        if scalar == closer {
+            cursor += 1
+            return true
+        }
+        guard scalar == "," else {
+            throw refusal("expected ',' or '\(closer)' after \(what), found \(shownHere)", kind: kindHere)
+        }
+        cursor += 1
+        skipBlanks()
+        // The relaxation: a comma right before the closing bracket.
+        if scalar == closer {
+            cursor += 1
+            return true
+        }
+        return false
+    }
+
+    /// member name = string name-separator
+    private mutating func memberName() throws(JSONError) -> String {
+        skipBlanks()
+        if atEnd { throw refusal("unexpected end of input; expected a member name in quotes") }
+        guard scalar == "\"" else {
+            throw refusal("expected a member name in double quotes, found \(shownHere)", kind: kindHere)
+        }
+        let name = try string()
+        skipBlanks()
+        if atEnd { throw refusal("unexpected end of input; expected ':' after a member name") }
+        guard scalar == ":" else {
+            throw refusal("expected ':' after a member name, found \(shownHere)", kind: kindHere)
+        }
+        cursor += 1
+        return name
+    }
+
+    /// true / false / null, letter by letter.
+    private mutating func word(_ spelling: String) throws(JSONError) {
+        let start = offset
+        for letter in spelling.unicodeScalars {
+            if atEnd { throw refusal("unexpected end of input in literal '\(spelling)'") }
+            guard scalar == letter else {
+                throw refusal("invalid literal at byte \(start); expected '\(spelling)', found \(shownHere)", kind: kindHere)
             }
-            throw JSONError("invalid escape \(describeByte(at: position - 1)) in a string; accepted: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", offset: escapeStart)
+            cursor += 1
         }
     }
 
-    private mutating func parseHex4() throws(JSONError) -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard position < bytes.count else {
-                throw JSONError("unexpected end of input in a \\u escape", offset: position)
+    // MARK: Numbers
+
+    /// Where the number rule `[ "-" ] int [ frac ] [ exp ]` stands after each scalar.
+    private enum NumberState {
+        case begun, signed, zero, integer, point, fraction, exponentMark, exponentSign, exponent
+
+        /// Whether a number may end here.
+        var isComplete: Bool {
+            switch self {
+            case .zero, .integer, .fraction, .exponent: true
+            default: false
             }
-            let byte = bytes[position]
-            let digit: UInt8
-            switch byte {
-            case ascii("0")...ascii("9"): digit = byte - ascii("0")
-            case ascii("a")...ascii("f"): digit = byte - ascii("a") + 10
-            case ascii("A")...ascii("F"): digit = byte - ascii("A") + 10
-            default: throw JSONError("a \\u escape needs 4 hex digits, found \(describeByte(at: position))", offset: position, kind: kindOfByte(at: position))
+        }
+
+        /// The state after `scalar`, or nil when the scalar does not continue the number.
+        func next(_ scalar: Unicode.Scalar?) -> NumberState? {
+            guard let scalar else { return nil }
+            let digit = ("0"..."9").contains(scalar)
+            switch (self, scalar) {
+            case (.begun, "-"): return .signed
+            case (.begun, "0"), (.signed, "0"): return .zero
+            case (.zero, "."), (.integer, "."): return .point
+            case (.zero, "e"), (.zero, "E"), (.integer, "e"), (.integer, "E"), (.fraction, "e"), (.fraction, "E"):
+                return .exponentMark
+            case (.exponentMark, "+"), (.exponentMark, "-"): return .exponentSign
+            default: break
             }
-            value = value << 4 | UInt32(digit)
-            position += 1
-        }
-        return value
-    }
-
-    // MARK: - UTF-8
-
-    /// Steps over one well-formed multi-byte UTF-8 sequence at `position`, or throws at its start.
-    ///
-    /// Rejects what RFC 3629 rejects: stray continuation bytes, overlong forms, encoded
-    /// surrogates, code points above U+10FFFF and sequences cut short.
-    @inline(__always)
-    private mutating func skipUTF8Sequence() throws(JSONError) {
-        if let length = utf8SequenceLength(at: position) {
-            position += length
-        } else {
-            throw JSONError("invalid UTF-8 (byte 0x\(hex(bytes[position], width: 2)))", offset: position, kind: .invalidUTF8)
-        }
-    }
-
-    /// The length of the well-formed UTF-8 sequence starting at `index`, or nil.
-    private func utf8SequenceLength(at index: Int) -> Int? {
-        let lead = bytes[index]
-        let length: Int
-        var lower: UInt8 = 0x80
-        var upper: UInt8 = 0xBF
-        switch lead {
-        case 0x00...0x7F: return 1
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
-        default: return nil
-        }
-        guard index + length <= bytes.count else { return nil }
-        let second = bytes[index + 1]
-        guard second >= lower && second <= upper else { return nil }
-        for offset in 2..<max(length, 2) where bytes[index + offset] & 0xC0 != 0x80 {
-            return nil
-        }
-        return length
-    }
-
-    // MARK: - Describing bytes in messages
-
-    private func kindOfByte(at index: Int) -> JSONError.Kind {
-        guard index < bytes.count, bytes[index] >= 0x80 else { return .syntax }
-        return utf8SequenceLength(at: index) == nil ? .invalidUTF8 : .syntax
-    }
-
-    private func describeByte(at index: Int) -> String {
-        guard index < bytes.count else { return "end of input" }
-        let byte = bytes[index]
-        if byte >= 0x80 {
-            guard let length = utf8SequenceLength(at: index) else {
-                return "invalid UTF-8 (byte 0x\(hex(byte, width: 2)))"
+            guard digit else { return nil }
+            switch self {
+            case .begun, .signed, .integer: return .integer
+            case .point, .fraction: return .fraction
+            case .exponentMark, .exponentSign, .exponent: return .exponent
+            case .zero: return nil
             }
-            return "'\(String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + length]), as: UTF8.self))'"
         }
-        return describe(byte)
+
+        /// Why the number cannot stop in this state.
+        var complaint: String {
+            switch self {
+            case .point: "expected a digit after the decimal point"
+            case .exponentMark, .exponentSign: "expected a digit in the exponent"
+            default: "expected a digit after '-'"
+            }
+        }
     }
 
-    private func describe(_ byte: UInt8) -> String {
-        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        return "byte 0x\(hex(byte, width: 2))"
+    /// A number, kept as its source text.
+    private mutating func number() throws(JSONError) -> String {
+        var state = NumberState.begun
+        var text = ""
+        while let next = state.next(scalar) {
+            text.unicodeScalars.append(scalar ?? "?")
+            cursor += 1
+            state = next
+        }
+        if state == .zero, let here = scalar, ("0"..."9").contains(here) {
+            throw refusal("a number cannot have a leading zero")
+        }
+        guard state.isComplete else { throw refusal(state.complaint) }
+        return text
     }
-}
 
-@inline(__always)
-private func ascii(_ character: Unicode.Scalar) -> UInt8 { UInt8(truncatingIfNeeded: character.value) }
+    // MARK: Strings
 
-/// Upper-case hex of `value`, zero-padded to `width` digits.
-private func hex(_ value: some BinaryInteger, width: Int) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    /// string = quotation-mark *char quotation-mark
+    private mutating func string() throws(JSONError) -> String {
+        let opening = offset
+        cursor += 1
+        var text = String.UnicodeScalarView()
+        while true {
+            guard !atEnd else { throw refusal("unterminated string (it starts at byte \(opening))") }
+            guard let here = scalar else { throw refusal(shownHere, kind: .invalidUTF8) }
+            switch here {
+            case "\"":
+                cursor += 1
+                return String(text)
+            case "\\":
+                text.append(try escaped())
+            case _ where here.value < 0x20:
+                let code = Self.twoHexDigits(UInt8(here.value))
+                throw refusal("control character U+00\(code) in a string; write it as an escape like \\n or \\u00\(code)")
+            default:
+                text.append(here)
+                cursor += 1
+            }
+        }
+    }
+
+    /// escape = "\" ( %x22 / %x5C / %x2F / %x62 / %x66 / %x6E / %x72 / %x74 / %x75 4HEXDIG )
+    private mutating func escaped() throws(JSONError) -> Unicode.Scalar {
+        let backslash = offset
+        cursor += 1
+        if atEnd { throw refusal("unterminated escape in a string") }
+        guard let letter = scalar else { throw refusal(shownHere, kind: .invalidUTF8) }
+        let simple: [Unicode.Scalar: Unicode.Scalar] = [
+            "\"": "\"", "\\": "\\", "/": "/", "b": "\u{08}", "f": "\u{0C}", "n": "\n", "r": "\r", "t": "\t",
+        ]
+        if let meaning = simple[letter] {
+            cursor += 1
+            return meaning
+        }
+        guard letter == "u" else {
+            throw JSONError(
+                "invalid escape \(Self.shown(letter)) in a string; accepted: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+                offset: backslash)
+        }
+        cursor += 1
+        let first = try fourHexDigits()
+        let name = { (unit: UInt32) in "\\u" + Self.twoHexDigits(UInt8(unit >> 8)) + Self.twoHexDigits(UInt8(unit & 0xFF)) }
+        switch first {
+        case 0xDC00...0xDFFF:
+            throw JSONError("lone low surrogate \(name(first))", offset: backslash)
+        case 0xD800...0xDBFF:
+            // UTF-16's pair: a high surrogate is only valid with a low one escaped right after it.
+            guard scalar == "\\", scalar(after: 1) == "u" else {
+                throw JSONError("lone high surrogate \(name(first)) (it must be followed by a \\u low surrogate)", offset: backslash)
+            }
+            let secondBackslash = offset
+            cursor += 2
+            let second = try fourHexDigits()
+            guard case 0xDC00...0xDFFF = second else {
+                throw JSONError("high surrogate \(name(first)) followed by \(name(second)), which is not a low surrogate", offset: secondBackslash)
+            }
+            return Unicode.Scalar(0x10000 + (first - 0xD800) * 0x400 + (second - 0xDC00)) ?? "\u{FFFD}"
+        default:
+            return Unicode.Scalar(first) ?? "\u{FFFD}"
+        }
+    }
+
+    private mutating func fourHexDigits() throws(JSONError) -> UInt32 {
+        var total: UInt32 = 0
+        for _ in 1...4 {
+            if atEnd { throw refusal("unexpected end of input in a \\u escape") }
+            guard let here = scalar, let digit = here.properties.isASCIIHexDigit ? UInt32(String(here), radix: 16) : nil else {
+                throw refusal("a \\u escape needs 4 hex digits, found \(shownHere)", kind: kindHere)
+            }
+            total = total * 16 + digit
+            cursor += 1
+        }
+        return total
+    }
 }

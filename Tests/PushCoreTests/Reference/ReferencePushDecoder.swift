@@ -1,443 +1,485 @@
 import PushCore
 import PushJSON
 
-// The tree-based push decoder as it was before it read payloads in place (commit a5f6131), kept
-// unchanged but for names so the new one can be checked against it (see DifferentialTests).
+// The differential tests' own push decoder, written apart from `PushDecoder` (issue 11, part 5)
+// from DESIGN §4 ("Payloads") and the rules the product documents for each field (`Push`'s
+// comments, the seeds): it reads the reference reader's tree (`ReferenceValue`), where the
+// product reads its tape in place, and it gathers what a message shows as offers into a table,
+// the first offer of each field winning, where the product fills stored properties. Slow and
+// plain on purpose; refusals are worded as the product words them, since that wording is what a
+// person reads and what the differential tests compare.
 
-/// RequestFields.describe of commit a5f6131.
-private func describe(_ value: JSON) -> String {
-    switch value {
-    case .string(let text):
-        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        return JSON.string(shown).compactText
-    case .number(let number): return number.text
-    case .bool(let bool): return bool ? "true" : "false"
-    default: return value.kindName
-    }
-}
-
-@inline(__always)
-private func ascii(_ character: Unicode.Scalar) -> UInt8 { UInt8(truncatingIfNeeded: character.value) }
-
-/// Decodes and validates a push payload (DESIGN §4): channel and app inference, APNs, Getui
-/// pass-through and Getui-over-APNs, JPush; refusals name the field path and what is accepted.
-///
-/// What is shown is derived from the payload; the payload itself is kept as received. Keys the
-/// decoder does not know are kept and never refused: real files carry all kinds of custom data.
-struct ReferencePushDecoder: Sendable {
+struct ReferencePushDecoder {
     /// The APNs payload limit (`--max-payload`).
     var maxPayloadBytes: Int
     init(maxPayloadBytes: Int = 4096) { self.maxPayloadBytes = maxPayloadBytes }
 
-    /// The keys that name the app, in the order they are tried. "Simulate Target Bundle" is a
-    /// misspelling seen in real files; `simctl` ignores it, but it is what the author meant.
-    static let appKeys = ["Simulator Target Bundle", "Simulate Target Bundle", "appId", "appKey"]
-    static let defaultApp = "default"
-
-    func decode(_ request: PushRequest) throws(WireError) -> Push {
-        var text = request.payloadText
-        let size = text.utf8.count
-        try checkSize(size)
-        let parsed: Result<JSON, JSONError> = text.withUTF8 { bytes in
-            Result { () throws(JSONError) in try ReferenceJSONParser.parse(Array(bytes)) }
-        }
-        let value: JSON
-        switch parsed {
-        case .success(let json): value = json
-        case .failure(let error): throw WireError(error.wireMessage(subject: "payload", bytes: Array(request.payloadText.utf8)))
-        }
-        return try decode(value, request: request)
-    }
-
-    /// Decodes payload bytes as read from a file or socket (validating that they are UTF-8).
+    /// A payload as read from a file or the socket.
     func decode(payload bytes: [UInt8], app: String? = nil, channel: Channel? = nil, offline: Bool = false) throws(WireError) -> Push {
-        try checkSize(bytes.count)
-        let value: JSON
+        try refuseOversized(bytes.count)
+        let tree = try read(bytes)
+        var request = PushRequest(payloadText: "")
+        request.payloadText = String(decoding: bytes, as: UTF8.self)
+        (request.app, request.channel, request.offline) = (app, channel, offline)
+        return try decode(tree, for: request)
+    }
+
+    /// A push request: its payload text is parsed from scratch. Only the socket's pushes are held
+    /// to `maxPayloadBytes` (a gateway holds its own vendor's limit).
+    func decode(_ request: PushRequest) throws(WireError) -> Push {
+        let text = [UInt8](request.payloadText.utf8)
+        if request.via == .socket { try refuseOversized(text.count) }
+        return try decode(try read(text), for: request)
+    }
+
+    private func refuseOversized(_ count: Int) throws(WireError) {
+        let limit = maxPayloadBytes
+        if count > limit { throw WireError("payload is \(count) bytes; the APNs limit is \(limit) (--max-payload to change)") }
+    }
+
+    /// The payload's tree, or the refusal of its text: bad UTF-8, too deep, or bad JSON.
+    private func read(_ bytes: [UInt8]) throws(WireError) -> ReferenceValue {
+        let error: JSONError
         do {
-            value = try ReferenceJSONParser.parse(bytes)
-        } catch {
-            throw WireError(error.wireMessage(subject: "payload", bytes: bytes))
+            return try ReferenceJSONParser.tree(bytes)
+        } catch let caught {
+            error = caught
         }
-        let request = PushRequest(payloadText: String(decoding: bytes, as: UTF8.self), app: app, channel: channel, offline: offline)
-        return try decode(value, request: request)
-    }
-
-    private func checkSize(_ size: Int) throws(WireError) {
-        guard size <= maxPayloadBytes else {
-            throw WireError("payload is \(size) bytes; the APNs limit is \(maxPayloadBytes) (--max-payload to change)")
-        }
-    }
-
-    // MARK: - Fields
-
-    private func decode(_ value: JSON, request: PushRequest) throws(WireError) -> Push {
-        guard case .object(let payload) = value else {
-            throw WireError("payload must be a JSON object (like {\"aps\":{\"alert\":\"Hello\"}}); got \(value.kindName)")
-        }
-        let aps = payload["aps"].flatMap { $0 == .null ? nil : $0 }
-        var content = ReferencePushContent()
-        if let aps {
-            guard case .object(let apsObject) = aps else {
-                throw WireError("aps must be an object (the APNs dictionary with alert, badge, sound…); got \(aps.kindName)")
+        let place = "at byte \(error.offset)"
+        switch error.kind {
+        case .invalidUTF8:
+            var culprit = ""
+            if bytes.indices.contains(error.offset) {
+                let code = String(bytes[error.offset], radix: 16, uppercase: true)
+                culprit = " (byte 0x\(code.count == 1 ? "0" + code : code))"
             }
-            try content.readAPNs(apsObject)
+            throw WireError("payload is not valid UTF-8 \(place)\(culprit); pushdeck takes UTF-8 JSON text")
+        case .tooDeep:
+            throw WireError("payload is nested too deeply: \(error.message) \(place)")
+        case .syntax:
+            throw WireError("payload is not valid JSON: \(error.message) \(place)")
         }
-        try content.readGetui(payload, isAPNs: aps != nil)
-        if aps == nil { content.readCustomMessage(payload) }
+    }
 
-        // Issue 13: push-API bodies name their own channels (written apart from PushDecoder's
-        // version, from the JPush v3 and Getui v2 documents, so the two check each other).
-        var messages: [(Channel, ReferencePushContent)]
-        if aps == nil, let split = try content.split(payload) {
-            messages = split
-        } else {
-            messages = [(aps != nil ? .apns : .transparent, content)]
+    // MARK: - A payload's messages
+
+    private func decode(_ payload: ReferenceValue, for request: PushRequest) throws(WireError) -> Push {
+        guard case .object = payload else {
+            throw WireError("payload must be a JSON object (like {\"aps\":{\"alert\":\"Hello\"}}); got \(payload.kindWord)")
         }
-        if let wanted = request.channel {
-            let match = messages.first(where: { $0.0 == wanted }) ?? messages[0]
-            messages = [(wanted, match.1)]
+        // `aps` present makes an APNs notification; `"aps": null` is no dictionary either.
+        let aps = payload.member("aps")
+        var common = Shown()
+        var deliveries: [(channel: Channel, shown: Shown)]
+        switch aps {
+        case .object?:
+            try common.takeAPS(aps ?? .null)
+            try common.takeGetui(payload, overAPNs: true)
+            deliveries = [(.apns, common)]
+        case let other?:
+            throw WireError("aps must be an object (the APNs dictionary with alert, badge, sound…); got \(other.kindWord)")
+        case nil:
+            try common.takeGetui(payload, overAPNs: false)
+            common.takeCustomMessage(payload)
+            deliveries = try common.pushAPIDeliveries(payload)
+            if deliveries.isEmpty { deliveries = [(.transparent, common)] }
+        }
+        // A request naming the channel gets one message: the payload's first on that channel.
+        if let asked = request.channel {
+            deliveries = [(asked, (deliveries.first { $0.channel == asked } ?? deliveries[0]).shown)]
         }
 
-        let named = try Self.app(of: payload)
+        // The payload's own naming is checked even when the request names the app.
+        let named = try namedApp(payload)
+        let app = request.app ?? named ?? "default"
+        let topURL = loose(payload.member("url"))
         var pushes: [Push] = []
-        var jpushCollapseId: String?
-        if aps == nil, case .object? = payload["notification"], case .object(let options)? = payload["options"] {
-            jpushCollapseId = ReferencePushContent.looseText(options["apns_collapse_id"])
-        }
-        for (channel, shown) in messages {
-            var push = Push(
-                app: request.app ?? named ?? Self.defaultApp,
-                channel: channel,
-                title: shown.title, subtitle: shown.subtitle, body: shown.body,
-                url: shown.url ?? ReferencePushContent.looseText(payload["url"]),
-                taskId: shown.taskId, msgId: shown.msgId, offline: request.offline || shown.offline,
-                badge: shown.badge, payload: request.payloadText)
-            push.priority = request.priority
+        for (channel, shown) in deliveries {
+            var message = Push(
+                app: app, channel: channel, title: shown[.title], subtitle: shown[.subtitle], body: shown[.body],
+                url: shown[.url] ?? topURL, taskId: shown[.taskId], msgId: shown[.msgId],
+                offline: request.offline || shown.fromOfflineQueue, badge: shown.badgeChange, payload: request.payloadText,
+                via: request.via, token: request.token, headers: request.headers)
+            message.priority = request.priority
+            // Collapse id, thread, relevance, interruption level and silence are APNs' alone.
             if channel == .apns {
-                // Issue 13: the dictionaries an APNs notification is presented by, first one first.
-                let looks = aps.flatMap { if case .object(let object) = $0 { [object] } else { nil } } ?? shown.looks
-                push.collapseId = request.collapseId ?? jpushCollapseId
-                push.threadId = looks.lazy.compactMap { ReferencePushContent.looseText($0["thread-id"]) }.first
-                push.relevance = looks.lazy.compactMap { look -> Double? in
-                    guard case .number(let number)? = look["relevance-score"], number.double.isFinite else { return nil }
-                    return number.double
-                }.first
-                push.interruption = looks.lazy.compactMap { look -> InterruptionLevel? in
-                    guard case .string(let name)? = look["interruption-level"] else { return nil }
-                    return InterruptionLevel(rawValue: name)
-                }.first
-                let available = looks.contains { look in
-                    switch look["content-available"] {
-                    case .bool(true)?: true
-                    case .number(let number)?: number.int == 1
-                    default: false
-                    }
-                }
-                let shows = shown.title != nil || shown.subtitle != nil || shown.body != nil
-                push.silent = request.pushType == "background" || (available && !shows)
+                message.collapseId = request.collapseId ?? shown[.collapseId]
+                message.threadId = shown[.threadId]
+                message.relevance = shown.relevanceScore
+                message.interruption = shown.level
+                let alerts = [shown[.title], shown[.subtitle], shown[.body]].contains { $0 != nil }
+                message.silent = request.pushType == "background" || (shown.availableContent && !alerts)
             }
-            pushes.append(push)
+            pushes.append(message)
         }
         var first = pushes.removeFirst()
         first.also = pushes
         return first
     }
 
-    /// The app the payload names, if it names one.
-    static func app(of payload: JSONObject) throws(WireError) -> String? {
-        for key in appKeys {
-            guard let value = payload[key], value != .null else { continue }
-            guard case .string(let app) = value else {
-                throw WireError("\"\(key)\" must be a string (the app's bundle id, like com.example.shop); got \(describe(value))")
+    /// DESIGN §4: the app is the request's, else the first of these members that names one.
+    private func namedApp(_ payload: ReferenceValue) throws(WireError) -> String? {
+        for key in ["Simulator Target Bundle", "Simulate Target Bundle", "appId", "appKey"] {
+            switch payload.member(key) {
+            case nil, .null?:
+                continue
+            case .string(let name)?:
+                if !name.isEmpty { return name }
+            case let other?:
+                throw WireError("\"\(key)\" must be a string (the app's bundle id, like com.example.shop); got \(shownInRefusal(other))")
             }
-            if !app.isEmpty { return app }
         }
         return nil
     }
 }
 
-/// What a payload shows and how it moves the badge, gathered from whichever shapes it has.
-///
-/// Each field keeps the first value found: APNs `aps` first, then Getui, then JPush and the
-/// push-API request bodies, so a payload in several shapes shows its most specific text.
-struct ReferencePushContent {
-    var title: String?
-    var subtitle: String?
-    var body: String?
-    var url: String?
-    var taskId: String?
-    var msgId: String?
-    /// JPush `notification.ios` and Getui `push_channel.ios.aps`, as read (issue 13).
-    var looks: [JSONObject] = []
-    var offline = false
-    var badge: BadgeDirective?
+// MARK: - What a message shows
 
-    mutating func fill(title: String? = nil, subtitle: String? = nil, body: String? = nil, url: String? = nil) {
-        if self.title == nil { self.title = title }
-        if self.subtitle == nil { self.subtitle = subtitle }
-        if self.body == nil { self.body = body }
-        if self.url == nil { self.url = url }
+/// What one message shows, offered field by field by the payload's shapes in order (APNs first,
+/// then Getui, then JPush and the push-API bodies): a field keeps the first offer it gets.
+private struct Shown {
+    enum Field: Hashable {
+        case title, subtitle, body, url, taskId, msgId, threadId, collapseId
+    }
+
+    private var table: [Field: String] = [:]
+    var fromOfflineQueue = false
+    var badgeChange: BadgeDirective?
+    var relevanceScore: Double?
+    var availableContent = false
+    var level: InterruptionLevel?
+
+    subscript(field: Field) -> String? { table[field] }
+
+    mutating func offer(_ field: Field, _ text: String?) {
+        if table[field] == nil { table[field] = text }
+    }
+
+    /// The title, subtitle and body of an alert dictionary, where anything goes.
+    mutating func offerAlert(_ alert: ReferenceValue) {
+        offer(.title, loose(alert.member("title")))
+        offer(.subtitle, loose(alert.member("subtitle")))
+        offer(.body, loose(alert.member("body")))
+    }
+
+    /// `extras.url` of JPush.
+    mutating func offerExtras(_ extras: ReferenceValue?) {
+        if case .object? = extras { offer(.url, loose(extras?.member("url"))) }
+    }
+
+    /// How an APNs dictionary (an `aps`, a JPush `notification.ios`, Getui's `push_channel.ios.aps`)
+    /// presents the message; custom data, so nothing here is refused.
+    mutating func takePresentation(_ dictionary: ReferenceValue) {
+        offer(.threadId, loose(dictionary.member("thread-id")))
+        if relevanceScore == nil, case .number(let text)? = dictionary.member("relevance-score"),
+           let score = Double(text), score.isFinite {
+            relevanceScore = score
+        }
+        switch dictionary.member("content-available") {
+        case .bool(true)?: availableContent = true
+        case .number(let text)? where Int(text) == 1: availableContent = true
+        default: break
+        }
+        if level == nil, case .string(let name)? = dictionary.member("interruption-level") {
+            level = InterruptionLevel(rawValue: name)
+        }
     }
 
     // MARK: APNs
 
-    mutating func readAPNs(_ aps: JSONObject) throws(WireError) {
-        switch aps["alert"] {
+    mutating func takeAPS(_ aps: ReferenceValue) throws(WireError) {
+        takePresentation(aps)
+        let alert = aps.member("alert")
+        switch alert {
         case nil, .null?:
             break
         case .string(let text)?:
-            fill(body: text.nonEmpty)
-        case .object(let alert)?:
-            let title = try Self.text(alert["title"], path: "aps.alert.title")
-            let subtitle = try Self.text(alert["subtitle"], path: "aps.alert.subtitle")
-            let body = try Self.text(alert["body"], path: "aps.alert.body")
-            // A localized key is shown with its arguments when there is no text to show.
-            let titleKey = try Self.localized(alert, key: "title-loc-key", args: "title-loc-args")
-            let subtitleKey = try Self.localized(alert, key: "subtitle-loc-key", args: "subtitle-loc-args")
-            let bodyKey = try Self.localized(alert, key: "loc-key", args: "loc-args")
-            fill(title: title ?? titleKey, subtitle: subtitle ?? subtitleKey, body: body ?? bodyKey)
+            offer(.body, text.isEmpty ? nil : text)
+        case .object?:
+            let dictionary = alert ?? .null
+            let title = try strict(dictionary.member("title"), "aps.alert.title")
+            let subtitle = try strict(dictionary.member("subtitle"), "aps.alert.subtitle")
+            let body = try strict(dictionary.member("body"), "aps.alert.body")
+            // With no text, a localized key is shown with its arguments.
+            let titleKey = try localized(dictionary, "title-loc-key", "title-loc-args")
+            let subtitleKey = try localized(dictionary, "subtitle-loc-key", "subtitle-loc-args")
+            let bodyKey = try localized(dictionary, "loc-key", "loc-args")
+            offer(.title, title ?? titleKey)
+            offer(.subtitle, subtitle ?? subtitleKey)
+            offer(.body, body ?? bodyKey)
         case let other?:
-            throw WireError("aps.alert must be a string or an object (with title, subtitle, body); got \(describe(other))")
+            throw WireError("aps.alert must be a string or an object (with title, subtitle, body); got \(shownInRefusal(other))")
         }
-        switch aps["badge"] {
+        switch aps.member("badge") {
         case nil, .null?:
             break
-        case let value?:
-            guard case .number(let number) = value, let int = number.int, (0...Request.maxBadge).contains(int) else {
-                throw WireError("aps.badge must be an integer ≥ 0 (the icon badge number); got \(describe(value))")
-            }
-            badge = .set(int)
+        case .number(let text)? where Int(text).map({ $0 >= 0 && $0 <= Int(Int32.max) }) == true:
+            badgeChange = .set(Int(text) ?? 0)
+        case let other?:
+            throw WireError("aps.badge must be an integer ≥ 0 (the icon badge number); got \(shownInRefusal(other))")
         }
     }
 
-    /// `key(arg1, arg2)` for a `*-loc-key`, or nil when there is none.
-    private static func localized(_ alert: JSONObject, key: String, args: String) throws(WireError) -> String? {
-        guard let name = try text(alert[key], path: "aps.alert.\(key)") else { return nil }
-        switch alert[args] {
+    /// `KEY(arg, arg)` for a `*-loc-key` and its `*-loc-args`.
+    private func localized(_ alert: ReferenceValue, _ key: String, _ arguments: String) throws(WireError) -> String? {
+        guard let name = try strict(alert.member(key), "aps.alert.\(key)") else { return nil }
+        switch alert.member(arguments) {
         case nil, .null?:
             return name
-        case .array(let elements)?:
-            guard !elements.isEmpty else { return name }
-            let shown = elements.map { looseText($0) ?? $0.compactText }
-            return "\(name)(\(shown.joined(separator: ", ")))"
+        case .array(let items)?:
+            if items.isEmpty { return name }
+            var written: [String] = []
+            for item in items { written.append(loose(item) ?? item.json.compactText) }
+            return name + "(" + written.joined(separator: ", ") + ")"
         case let other?:
-            throw WireError("aps.alert.\(args) must be an array of strings (the arguments of \(key)); got \(describe(other))")
+            throw WireError("aps.alert.\(arguments) must be an array of strings (the arguments of \(key)); got \(shownInRefusal(other))")
         }
     }
 
     // MARK: Getui
 
-    /// Getui fields: `payload` (pass-through text, or over APNs a JSON string), `taskId`, `msgId`,
-    /// `offLine`, `autoBadge`.
-    mutating func readGetui(_ payload: JSONObject, isAPNs: Bool) throws(WireError) {
-        if taskId == nil { taskId = try Self.identifier(payload["taskId"], path: "taskId") }
-        if msgId == nil { msgId = try Self.identifier(payload["msgId"], path: "msgId") }
-        // JPush's message id, as its SDK hands APNs userInfo to the app.
-        if msgId == nil { msgId = Self.looseText(payload["_j_msgid"]) }
-        switch payload["payload"] {
+    /// Getui's pass-through fields, which also come over APNs (seed 003).
+    mutating func takeGetui(_ payload: ReferenceValue, overAPNs: Bool) throws(WireError) {
+        offer(.taskId, try identifier(payload.member("taskId"), "taskId"))
+        offer(.msgId, try identifier(payload.member("msgId"), "msgId"))
+        // JPush's SDK hands its message id to the app as `_j_msgid`.
+        offer(.msgId, loose(payload.member("_j_msgid")))
+        let message = payload.member("payload")
+        switch message {
         case nil, .null?:
             break
         case .string(let text)?:
-            readGetuiMessage(text)
-        case .object(let model)?:
-            readPushModel(model)
+            takeGetuiText(text)
+        case .object?:
+            takePushModel(message ?? .null)
         case let other?:
-            // Over APNs `payload` is the app's own custom key; only pass-through defines it.
-            if !isAPNs {
-                throw WireError("the payload's \"payload\" key (Getui's pass-through message) must be a string or an object; got \(describe(other))")
+            // Over APNs `payload` is just one more custom key of the app's.
+            if !overAPNs {
+                throw WireError("the payload's \"payload\" key (Getui's pass-through message) must be a string or an object; got \(shownInRefusal(other))")
             }
         }
-        switch payload["offLine"] {
-        case nil, .null?: break
-        case .bool(let flag)?: offline = offline || flag
-        case .number(let number)? where number.text == "0" || number.text == "1": offline = offline || number.text == "1"
+        switch payload.member("offLine") {
+        case nil, .null?:
+            break
+        case .bool(let flag)?:
+            if flag { fromOfflineQueue = true }
+        case .number("1")?:
+            fromOfflineQueue = true
+        case .number("0")?:
+            break
         case let other?:
-            throw WireError("offLine must be true or false (Getui's offline-queue flag); got \(describe(other))")
+            throw WireError("offLine must be true or false (Getui's offline-queue flag); got \(shownInRefusal(other))")
         }
-        if badge == nil, let value = payload["autoBadge"], value != .null {
-            badge = try Self.autoBadge(value)
-        }
-    }
-
-    /// Getui's `payload` string: an STPushModel JSON object (seed 004), else the text itself.
-    mutating func readGetuiMessage(_ text: String) {
-        if text.first == "{", case .object(let model)? = try? ReferenceJSONParser.parse(Array(text.utf8)) {
-            let before = (title, body, url)
-            readPushModel(model)
-            // JSON without the model's fields (e.g. {"roomId":15152}) is shown as it is.
-            if before == (title, body, url) { fill(body: text.nonEmpty) }
-        } else {
-            fill(body: text.nonEmpty)
+        if badgeChange == nil, let value = payload.member("autoBadge"), value != .null {
+            badgeChange = try getuiBadge(value, "autoBadge")
         }
     }
 
-    /// The STPushModel fields: `title`, `content`, `url`; `mid` stands in for a missing `msgId`.
-    /// (`urlType` and `id` say how the app opens the url; they stay in the raw payload.)
-    private mutating func readPushModel(_ model: JSONObject) {
-        fill(
-            title: Self.looseText(model["title"]),
-            body: Self.looseText(model["content"]) ?? Self.looseText(model["body"]),
-            url: Self.looseText(model["url"]))
-        if msgId == nil { msgId = Self.looseText(model["mid"]) }
-    }
-
-    /// Getui `autoBadge`: "+N" / "-N" move the server badge, "N" sets it.
-    static func autoBadge(_ value: JSON, name: String = "autoBadge") throws(WireError) -> BadgeDirective {
-        let refusal = WireError("\(name) must be \"+N\", \"-N\" or \"N\" (like \"+1\"), N from 0 to \(Request.maxBadge); got \(describe(value))")
-        let text: String
-        switch value {
-        case .string(let string): text = string.trimmingSpaces
-        case .number(let number): text = number.text
-        default: throw refusal
+    /// Getui's message text: an STPushModel in JSON (seed 004) when it is one with fields of the
+    /// model, else the text itself is the body.
+    mutating func takeGetuiText(_ text: String) {
+        if text.first == "{", let model = try? ReferenceJSONParser.tree(Array(text.utf8)), case .object = model {
+            let before = [self[.title], self[.body], self[.url]]
+            takePushModel(model)
+            if before != [self[.title], self[.body], self[.url]] { return }
         }
-        var digits = Substring(text)
-        let sign = digits.first
-        if sign == "+" || sign == "-" { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= ascii("0") && $0 <= ascii("9") }),
-              let amount = Int(digits), amount <= Request.maxBadge
-        else { throw refusal }
-        switch sign {
-        case "+": return .autoAdd(amount)
-        case "-": return .autoAdd(-amount)
-        default: return .autoSet(amount)
+        offer(.body, text.isEmpty ? nil : text)
+    }
+
+    /// STPushModel: `title`, `content` (or `body`), `url`, and `mid` for a missing message id.
+    mutating func takePushModel(_ model: ReferenceValue) {
+        offer(.title, loose(model.member("title")))
+        offer(.body, loose(model.member("content")) ?? loose(model.member("body")))
+        offer(.url, loose(model.member("url")))
+        offer(.msgId, loose(model.member("mid")))
+    }
+
+    // MARK: JPush and the push-API bodies
+
+    /// A JPush custom message (`title`, `content` or `message`, `extras`) or notification event (`alert`).
+    mutating func takeCustomMessage(_ payload: ReferenceValue) {
+        offer(.title, loose(payload.member("title")))
+        offer(.subtitle, loose(payload.member("subtitle")))
+        let bodies = ["content", "message", "alert", "body"].lazy.compactMap { loose(payload.member($0)) }
+        offer(.body, bodies.first)
+        offerExtras(payload.member("extras"))
+    }
+
+    /// The messages of a JPush v3 or Getui v2 push-API body, each starting from what this payload
+    /// shows already; empty when the payload is no such body.
+    ///
+    /// JPush: `notification` goes through APNs (`ios.alert` before the common `alert`), `message`
+    /// is pass-through, and a body with both delivers both. Getui: `push_message.notification`
+    /// and `push_channel.ios` go through APNs, `push_message.transmission` is pass-through — and
+    /// a transmission with only `push_channel.ios` beside it is delivered once, pass-through.
+    func pushAPIDeliveries(_ payload: ReferenceValue) throws(WireError) -> [(channel: Channel, shown: Shown)] {
+        func object(_ value: ReferenceValue?) -> ReferenceValue? {
+            if case .object? = value { return value }
+            return nil
         }
-    }
+        let jpushNotification = object(payload.member("notification"))
+        let jpushMessage = object(payload.member("message"))
+        let getui = object(payload.member("push_message"))
+        let getuiNotification = object(getui?.member("notification"))
+        var transmission: String?
+        if case .string(let text)? = getui?.member("transmission") { transmission = text }
+        let iosChannel = object(object(payload.member("push_channel"))?.member("ios"))
 
-    // MARK: JPush and push-API bodies
+        let passesThrough = jpushMessage != nil || transmission != nil
+        let notifies = jpushNotification != nil || getuiNotification != nil
+        // `push_channel.ios` is Getui's APNs fallback: with only a transmission it adds nothing.
+        let iosCounts = iosChannel != nil && (notifies || !passesThrough)
 
-    /// Pass-through shapes without `aps`: a JPush custom message (`title`, `content` or
-    /// `message`, `extras`), a JPush notification event (`alert`).
-    mutating func readCustomMessage(_ payload: JSONObject) {
-        fill(
-            title: Self.looseText(payload["title"]),
-            subtitle: Self.looseText(payload["subtitle"]),
-            body: Self.looseText(payload["content"]) ?? Self.looseText(payload["message"])
-                ?? Self.looseText(payload["alert"]) ?? Self.looseText(payload["body"]))
-        readExtras(payload["extras"])
-    }
-
-    /// JPush v3 `notification` (APNs on iOS) and `message` (in-app, not through APNs); Getui v2
-    /// `push_message.notification` / `push_channel.ios` (APNs) and `push_message.transmission`
-    /// (pass-through, and alone when only `push_channel.ios` comes with it). Nil when the
-    /// payload has none of them.
-    func split(_ payload: JSONObject) throws(WireError) -> [(Channel, ReferencePushContent)]? {
-        var apns: ReferencePushContent?
-        var transparent: ReferencePushContent?
-
-        if case .object(let notification)? = payload["notification"] {
-            var shown = self
-            if case .object(let ios)? = notification["ios"] {
-                switch ios["alert"] {
-                case .object(let alert)?:
-                    shown.fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
-                case let other:
-                    shown.fill(body: Self.looseText(other))
-                }
-                shown.readExtras(ios["extras"])
-                shown.looks.append(ios)
-                if shown.badge == nil {
-                    switch ios["badge"] {
-                    case nil, .null?: break
-                    case .number(let number)?:
-                        guard let int = number.int, int >= 0, int <= Request.maxBadge else {
-                            throw WireError("notification.ios.badge must be an integer ≥ 0 or \"+N\" / \"-N\" (like \"+1\"); got \(describe(.number(number)))")
-                        }
-                        shown.badge = .set(int)
-                    case let other?:
-                        let directive = try Self.autoBadge(other, name: "notification.ios.badge")
-                        if case .autoSet(let int) = directive { shown.badge = .set(int) } else { shown.badge = directive }
-                    }
+        var found: [(channel: Channel, shown: Shown)] = []
+        if notifies || iosCounts {
+            var apns = self
+            if let jpushNotification {
+                try apns.takeJPushNotification(jpushNotification)
+                if let options = object(payload.member("options")) {
+                    apns.table[.collapseId] = loose(options.member("apns_collapse_id"))
                 }
             }
-            shown.fill(body: Self.looseText(notification["alert"]))
-            apns = shown
-        }
-        if case .object(let message)? = payload["message"] {
-            var shown = self
-            shown.fill(title: Self.looseText(message["title"]), body: Self.looseText(message["msg_content"]))
-            shown.readExtras(message["extras"])
-            transparent = shown
-        }
-        if case .object(let pushMessage)? = payload["push_message"] {
-            if case .object(let notification)? = pushMessage["notification"] {
-                var shown = apns ?? self
-                shown.fill(
-                    title: Self.looseText(notification["title"]), body: Self.looseText(notification["body"]),
-                    url: Self.looseText(notification["url"]))
-                apns = shown
+            if let getuiNotification {
+                apns.offer(.title, loose(getuiNotification.member("title")))
+                apns.offer(.body, loose(getuiNotification.member("body")))
+                apns.offer(.url, loose(getuiNotification.member("url")))
             }
-            if case .string(let transmission)? = pushMessage["transmission"] {
-                var shown = transparent ?? self
-                shown.readGetuiMessage(transmission)
-                transparent = shown
-            }
+            if iosCounts, let iosChannel { try apns.takeGetuiIOS(iosChannel) }
+            found.append((.apns, apns))
         }
-        if case .object(let channels)? = payload["push_channel"], case .object(let ios)? = channels["ios"],
-           !(apns == nil && transparent != nil) {
-            var shown = apns ?? self
-            if case .object(let aps)? = ios["aps"] {
-                shown.looks.append(aps)
-                if case .object(let alert)? = aps["alert"] {
-                    shown.fill(title: Self.looseText(alert["title"]), subtitle: Self.looseText(alert["subtitle"]), body: Self.looseText(alert["body"]))
-                } else {
-                    shown.fill(body: Self.looseText(aps["alert"]))
-                }
+        if passesThrough {
+            var inApp = self
+            if let jpushMessage {
+                inApp.offer(.title, loose(jpushMessage.member("title")))
+                inApp.offer(.body, loose(jpushMessage.member("msg_content")))
+                inApp.offerExtras(jpushMessage.member("extras"))
             }
-            if case .string(let text)? = ios["payload"] { shown.readGetuiMessage(text) }
-            if shown.badge == nil, let value = ios["auto_badge"], value != .null {
-                shown.badge = try Self.autoBadge(value, name: "push_channel.ios.auto_badge")
-            }
-            apns = shown
+            if let transmission { inApp.takeGetuiText(transmission) }
+            found.append((.transparent, inApp))
         }
-        let found = [apns.map { (Channel.apns, $0) }, transparent.map { (Channel.transparent, $0) }].compactMap { $0 }
-        return found.isEmpty ? nil : found
+        return found
     }
 
-    mutating func readExtras(_ extras: JSON?) {
-        guard case .object(let extras)? = extras else { return }
-        fill(url: Self.looseText(extras["url"]))
-    }
-
-    // MARK: Values
-
-    /// A text field that must be a string when present (`null` and "" are absent).
-    static func text(_ value: JSON?, path: String) throws(WireError) -> String? {
-        switch value {
-        case nil, .null?: return nil
-        case .string(let text)?: return text.nonEmpty
-        case let other?: throw WireError("\(path) must be a string; got \(describe(other))")
+    private mutating func takeJPushNotification(_ notification: ReferenceValue) throws(WireError) {
+        if let ios = notification.member("ios"), case .object = ios {
+            let alert = ios.member("alert")
+            if case .object? = alert {
+                offerAlert(alert ?? .null)
+            } else {
+                offer(.body, loose(alert))
+            }
+            offerExtras(ios.member("extras"))
+            takePresentation(ios)
+            if badgeChange == nil, let value = ios.member("badge"), value != .null {
+                badgeChange = try jpushBadge(value)
+            }
         }
+        offer(.body, loose(notification.member("alert")))
     }
 
-    /// A Getui id: a string, or a number taken as its text.
-    static func identifier(_ value: JSON?, path: String) throws(WireError) -> String? {
-        switch value {
-        case nil, .null?: return nil
-        case .string(let text)?: return text.nonEmpty
-        case .number(let number)?: return number.text
-        case let other?: throw WireError("\(path) must be a string (Getui's id); got \(describe(other))")
+    private mutating func takeGetuiIOS(_ ios: ReferenceValue) throws(WireError) {
+        if let aps = ios.member("aps"), case .object = aps {
+            takePresentation(aps)
+            let alert = aps.member("alert")
+            if case .object? = alert {
+                offerAlert(alert ?? .null)
+            } else {
+                offer(.body, loose(alert))
+            }
         }
-    }
-
-    /// Text from custom data, where anything goes: strings, and numbers as written.
-    static func looseText(_ value: JSON?) -> String? {
-        switch value {
-        case .string(let text)?: text.nonEmpty
-        case .number(let number)?: number.text
-        default: nil
+        if case .string(let text)? = ios.member("payload") { takeGetuiText(text) }
+        if badgeChange == nil, let value = ios.member("auto_badge"), value != .null {
+            badgeChange = try getuiBadge(value, "push_channel.ios.auto_badge")
         }
     }
 }
 
-extension String {
-    // (private copies of PushCore's internal helpers)
-    /// The string, or nil when it is empty.
-    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+// MARK: - Values
 
-    /// Without leading and trailing spaces and tabs.
-    fileprivate var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
+/// Custom data's text: a non-empty string, or a number as written.
+private func loose(_ value: ReferenceValue?) -> String? {
+    switch value {
+    case .string(let text)?: text.isEmpty ? nil : text
+    case .number(let text)?: text
+    default: nil
+    }
+}
+
+/// A field that is text when present; `null` and "" are absent.
+private func strict(_ value: ReferenceValue?, _ path: String) throws(WireError) -> String? {
+    switch value {
+    case nil, .null?: return nil
+    case .string(let text)?: return text.isEmpty ? nil : text
+    case let other?: throw WireError("\(path) must be a string; got \(shownInRefusal(other))")
+    }
+}
+
+/// Getui's ids: text, or a number taken as written.
+private func identifier(_ value: ReferenceValue?, _ path: String) throws(WireError) -> String? {
+    if case .number(let text)? = value { return text }
+    do {
+        return try strict(value, path)
+    } catch {
+        throw WireError("\(path) must be a string (Getui's id); got \(shownInRefusal(value ?? .null))")
+    }
+}
+
+/// Getui's badge text: "+N" and "-N" move the server badge, "N" sets it (N up to Int32.max).
+private func getuiBadge(_ value: ReferenceValue, _ name: String) throws(WireError) -> BadgeDirective {
+    let refusal = WireError("\(name) must be \"+N\", \"-N\" or \"N\" (like \"+1\"), N from 0 to \(Int32.max); got \(shownInRefusal(value))")
+    var written: Substring
+    switch value {
+    case .string(let text):
+        // Spaces and tabs around the text do not count.
+        written = Substring(text).drop(while: { $0 == " " || $0 == "\t" })
+        while let last = written.last, last == " " || last == "\t" { written.removeLast() }
+    case .number(let text):
+        written = Substring(text)
+    default:
+        throw refusal
+    }
+    let sign = written.first
+    if sign == "+" || sign == "-" { written.removeFirst() }
+    let onlyDigits = !written.isEmpty && written.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
+    guard onlyDigits, let amount = Int(written), amount <= Int(Int32.max) else { throw refusal }
+    if sign == "+" { return .autoAdd(amount) }
+    if sign == "-" { return .autoAdd(-amount) }
+    return .autoSet(amount)
+}
+
+/// JPush's `notification.ios.badge`: a number sets the icon; Getui-like text moves or sets it.
+private func jpushBadge(_ value: ReferenceValue) throws(WireError) -> BadgeDirective {
+    guard case .number(let text) = value else {
+        let directive = try getuiBadge(value, "notification.ios.badge")
+        if case .autoSet(let amount) = directive { return .set(amount) }
+        return directive
+    }
+    guard let amount = Int(text), amount >= 0, amount <= Int(Int32.max) else {
+        throw WireError("notification.ios.badge must be an integer ≥ 0 or \"+N\" / \"-N\" (like \"+1\"); got \(shownInRefusal(value))")
+    }
+    return .set(amount)
+}
+
+/// A value as a refusal quotes it: strings (40 characters at most) and scalars as written,
+/// containers by kind.
+private func shownInRefusal(_ value: ReferenceValue) -> String {
+    switch value {
+    case .string(let text) where text.count > 40: JSON.string(String(text.prefix(40)) + "…").compactText
+    case .string(let text): JSON.string(text).compactText
+    case .number(let text): text
+    case .bool(let flag): flag ? "true" : "false"
+    default: value.kindWord
+    }
+}
+
+extension ReferenceValue {
+    /// The kind's name as refusals say it.
+    fileprivate var kindWord: String {
+        if case .null = self { return "null" }
+        if case .bool = self { return "a boolean" }
+        if case .number = self { return "a number" }
+        if case .string = self { return "a string" }
+        if case .array = self { return "an array" }
+        return "an object"
     }
 }

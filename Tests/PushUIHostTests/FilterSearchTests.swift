@@ -2,7 +2,7 @@ import PushCore
 import PushStore
 import Testing
 import TestSupport
-@testable import pushdeck
+@testable import PushUIHost
 
 /// The UI's filter searched a range of ids at a time, against a real SQLite store: it must end
 /// with exactly what one full scan finds, and keep up with pushes, reads and deletes meanwhile.

@@ -12,6 +12,8 @@ import PushStore
 /// starts the search over.
 final class FilterSearch {
     /// Ids searched per step: ~40 ms of the loop for the slowest match here.
+    static let defaultRangeSize: Int64 = 10_000
+
     let rangeSize: Int64
 
     private(set) var filter = ""
@@ -24,7 +26,7 @@ final class FilterSearch {
     /// Changes whenever the matches or the search's progress do: the screen reloads then.
     private(set) var generation = 0
 
-    init(rangeSize: Int64 = 10_000) {
+    init(rangeSize: Int64 = FilterSearch.defaultRangeSize) {
         self.rangeSize = rangeSize
     }
 

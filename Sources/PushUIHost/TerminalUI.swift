@@ -1,18 +1,19 @@
-import Foundation
 import Glibc
 import PushCore
 import PushGateway
+import PushJSON
 import PushServer
 import PushStore
 import PushTUI
-import PushTerminal
-import PushJSON
 
 /// The full-screen UI as a front end inside the server's loop: keys become the same requests a
-/// script sends, and each turn ends with one render into a grid, diffed onto the terminal.
-final class TerminalUI: ServerHost {
-    private let terminal: CursesTerminal
-    private let signals: SignalPipe
+/// script sends, and each turn ends with one render into a grid, drawn on the terminal.
+///
+/// It knows the terminal only as a `Terminal`: `CursesTerminal` when run, `RecordingTerminal` in
+/// tests, with the same rules for when the screen reloads from the store and when it redraws.
+public final class TerminalUI: ServerHost {
+    private let terminal: any Terminal
+    private let signals: SignalPipe?
     private let time: any TimeSource
     private let trace: Trace?
     private var screen: Screen
@@ -21,24 +22,38 @@ final class TerminalUI: ServerHost {
     private var bannerShown: Int64?
     private var framesDrawn = 0
     private let listedCounts = ListedCounts()
-    private let search = FilterSearch()
+    private let search: FilterSearch
     private let threads = ThreadIndex()
     private var shownSearch = -1
     private let notes: Notes
 
-    init(terminal: CursesTerminal, signals: SignalPipe, notes: Notes, time: any TimeSource = SystemTime(), trace: Trace?) {
+    /// - Parameters:
+    ///   - signals: the UI's signals (SIGWINCH is a resize, the others stop the loop); nil in tests.
+    ///   - notes: the server's log lines, shown on the status line.
+    ///   - time: the server's clock (where the banner is, relative times).
+    ///   - trace: timing lines for the benchmark.
+    public convenience init(
+        terminal: any Terminal, signals: SignalPipe?, notes: Notes, time: any TimeSource = SystemTime(), trace: Trace?
+    ) {
+        self.init(terminal: terminal, signals: signals, notes: notes, time: time, trace: trace,
+                  searchRange: FilterSearch.defaultRangeSize)
+    }
+
+    /// `searchRange`: ids the `/` filter searches per loop turn (tests search a small inbox in steps).
+    init(terminal: any Terminal, signals: SignalPipe?, notes: Notes, time: any TimeSource, trace: Trace?, searchRange: Int64) {
         self.terminal = terminal
         self.signals = signals
         self.notes = notes
         self.time = time
         self.trace = trace
+        search = FilterSearch(rangeSize: searchRange)
         screen = Screen(size: terminal.size, timeZone: .current)
     }
 
-    var descriptors: [Int32] { [terminal.inputFD, signals.readFD] }
+    public var descriptors: [Int32] { [terminal.inputFD] + (signals.map { [$0.readFD] } ?? []) }
 
-    func readable(_ fd: Int32, server: Server) {
-        if fd == signals.readFD {
+    public func readable(_ fd: Int32, server: Server) {
+        if let signals, fd == signals.readFD {
             for signal in signals.drain() {
                 if signal == SIGWINCH {
                     screen.size = terminal.resize()
@@ -48,8 +63,8 @@ final class TerminalUI: ServerHost {
             }
             return
         }
-        let keys = terminal.readKeys()
-        if keys.isEmpty && terminalIsGone() {
+        let keys = terminal.readKeys(timeout: .zero)
+        if keys.isEmpty && terminal.isHungUp {
             // The terminal hung up without a SIGHUP reaching us: nothing more can be read or shown.
             server.stop()
             return
@@ -59,11 +74,13 @@ final class TerminalUI: ServerHost {
                 screen.size = terminal.resize()
                 continue
             }
-            let now = time.now
-            let actions = screen.handle(key, inbox: server.inbox, now: now, bannerPhase: server.inbox.bannerPhase(at: now))
-            for action in actions {
+            for action in screen.handle(key, inbox: server.inbox, now: time.now) {
                 switch action {
-                case .send(let event): send(event, to: server)
+                case .request(let request):
+                    // The way a script's requests go, so the store is the judge of what is
+                    // unread now (a message read from the command line meanwhile is not read twice).
+                    show(server.perform(request))
+                case .banner(let gesture): show(server.dispatch(gesture.event))
                 case .quit: server.stop()
                 default: break  // screen moves: `handle` applied them
                 }
@@ -71,29 +88,8 @@ final class TerminalUI: ServerHost {
         }
     }
 
-    /// True when the input side of the terminal reports a hang-up or an error.
-    private func terminalIsGone() -> Bool {
-        var input = pollfd(fd: terminal.inputFD, events: Int16(POLLIN), revents: 0)
-        guard poll(&input, 1, 0) == 1 else { return false }
-        return input.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
-    }
-
-    /// Inbox commands go the way a script's requests go, so the store is the judge of what is
-    /// unread now (a message read from the command line meanwhile is not read twice).
-    private func send(_ event: Event, to server: Server) {
-        let reply: JSONObject?
-        switch event {
-        case .read(let messages): reply = server.perform(.read(.ids(messages.map(\.id))))
-        case .readAll(let app): reply = server.perform(.read(.all(app: app)))
-        case .delete(let messages): reply = server.perform(.delete(messages.map(\.id)))
-        case .badge(let app, let change, let sync): reply = server.perform(.badge(app: app, change: change, sync: sync))
-        case .setMode(let mode): reply = server.perform(.mode(mode))
-        case .setAppState(let state): reply = server.perform(.app(state))
-        case .reset(let app, let all): reply = server.perform(.reset(app: app, all: all))
-        case .push, .openBanner, .dismissBanner, .tick, .setBadgePolicy, .sdkBadge, .mute, .unmute, .setQuiet, .expireHeld, .device, .key,
-             .pauseBanner:
-            reply = server.dispatch(event)
-        }
+    /// A refused request's error goes on the status line.
+    private func show(_ reply: JSONObject?) {
         if let reply, reply["ok"] == .bool(false) {
             screen.status = reply["error"]?.stringValue
         }
@@ -102,12 +98,12 @@ final class TerminalUI: ServerHost {
     /// Relative times ("just now", "3m") need a redraw now and then even when nothing happens:
     /// once a minute is enough, and costs nothing measurable. (The first frame is drawn by
     /// `Server.run` before the loop first sleeps.)
-    func deadline(after now: Instant) -> Instant? {
+    public func deadline(after now: Instant) -> Instant? {
         // While a filter search has older messages to go, the loop goes on without sleeping.
         search.isSearching && !screen.filter.isEmpty ? now : now + 60
     }
 
-    func turnEnded(server: Server, now: Instant) {
+    public func turnEnded(server: Server, now: Instant) {
         if let note = notes.take() { screen.status = note }
         if screen.gatewayAddress == nil, let gateway = server.gateway { screen.gatewayAddress = gateway.address.description }
         if !screen.filter.isEmpty {
@@ -136,8 +132,7 @@ final class TerminalUI: ServerHost {
             shownSearch = search.generation
         }
         let inbox = server.inbox
-        let phase = inbox.bannerPhase(at: now)
-        let grid = screen.render(inbox: inbox, now: now, date: time.wallNow, bannerPhase: phase, callback: inbox.callback(for:))
+        let grid = screen.render(inbox: inbox, now: now, date: time.wallNow, callback: inbox.callback(for:))
         guard grid != lastGrid else { return }
         terminal.draw(grid)
         lastGrid = grid
@@ -145,37 +140,11 @@ final class TerminalUI: ServerHost {
         guard let trace else { return }
         let flushed = time.now
         if framesDrawn == 1 { trace.write("first-frame \(flushed.nanoseconds)") }
-        let showing = phase == .gone ? nil : inbox.banner?.message.id
+        let showing = inbox.bannerPhase(at: now) == .gone ? nil : inbox.banner?.message.id
         if let showing, showing != bannerShown {
             trace.write("banner \(showing) \(server.wokeAt.nanoseconds) \(flushed.nanoseconds)")
         }
         bannerShown = showing
         trace.write("frame \(flushed.nanoseconds - now.nanoseconds)")
-    }
-}
-
-/// Log lines the server produces while the UI owns the screen: shown on the status line instead
-/// of being written over the screen.
-final class Notes: @unchecked Sendable {
-    // @unchecked: `pending` is guarded by `lock`.
-    private let lock = NSLock()
-    private var pending: String?
-    func add(_ note: String) { lock.withLock { pending = note } }
-    func take() -> String? { lock.withLock { defer { pending = nil }; return pending } }
-}
-
-/// Timing lines for the benchmark (`PUSHDECK_TRACE=FILE`): monotonic nanoseconds, one event a line.
-final class Trace {
-    private let handle: FileHandle
-
-    init?(path: String?) {
-        guard let path, !path.isEmpty, FileManager.default.createFile(atPath: path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path)
-        else { return nil }
-        self.handle = handle
-    }
-
-    func write(_ line: String) {
-        handle.write(Data((line + "\n").utf8))
     }
 }
