@@ -1,12 +1,54 @@
 /// A command's arguments, taken one kind at a time: flags, options, then positionals. Whatever is
 /// left unclaimed at the end is a usage error, so a typo is never silently ignored.
+///
+/// It reads `CommandTable`: every option a command asks for is looked up in the command's
+/// `CommandSpec`, and an option the command line does not give is taken from the next layer
+/// down — its environment variable, then the config file (`Settings`). What a command asks for
+/// is written down (`asked`), so a test can hold the parser against the table.
 struct Arguments {
     private var tokens: [String]
     let command: String
+    let spec: CommandSpec
+    /// The environment and the config file, below the command line.
+    var settings: Settings
+    /// Every option the command asked for, with how it read it (checked against the table).
+    private(set) var asked: [String: OptionSpec.Argument] = [:]
+    /// The options the command line itself gave (not the environment or the config file).
+    private(set) var onCommandLine: Set<String> = []
+    /// Set by `probing`: stop at the end of the options (see `probing(_:)`).
+    private let probe: Bool
+    /// Whether a probe got to the end of the options.
+    private(set) var reachedEnd = false
 
-    init(command: String, _ tokens: [String]) {
-        self.command = command
+    init(_ spec: CommandSpec, _ tokens: [String], settings: Settings = Settings()) {
+        self.spec = spec
+        self.command = spec.name
         self.tokens = tokens
+        self.settings = settings
+        self.probe = false
+    }
+
+    private init(probing spec: CommandSpec) {
+        self.spec = spec
+        self.command = spec.name
+        self.tokens = []
+        self.settings = Settings()
+        self.probe = true
+    }
+
+    /// Arguments that let a command read its options and then stop with `UsageError.probe`
+    /// instead of acting: what a test uses to see which options a command's parser reads.
+    static func probing(_ spec: CommandSpec) -> Arguments { Arguments(probing: spec) }
+
+    /// Notes that the command asked for `name`, read as `argument`.
+    private mutating func ask(_ name: String, as argument: OptionSpec.Argument) {
+        asked[name] = argument
+    }
+
+    /// What the environment or the config file give for `name`, when the command takes it.
+    private func fallback(_ name: String) -> Settings.Given? {
+        guard let option = spec.option(name) else { return nil }
+        return settings.resolve(option, commandLine: nil)?.given
     }
 
     /// Removes `-- COMMAND...` (everything after the first `--`) and returns it: a command that
@@ -20,9 +62,11 @@ struct Arguments {
 
     /// Removes `--name` and returns whether it was there.
     mutating func flag(_ names: String...) -> Bool {
-        var found = false
+        for name in names { ask(name, as: .none) }
+        var found = names.contains { fallback($0) != nil }
         tokens.removeAll { token in
             let hit = names.contains(token)
+            if hit { onCommandLine.insert(token) }
             found = found || hit
             return hit
         }
@@ -36,6 +80,7 @@ struct Arguments {
 
     /// Removes every `--name VALUE` (repeatable options like `watch --topic`).
     mutating func options(_ name: String) throws(UsageError) -> [String] {
+        ask(name, as: .required(""))
         var values: [String] = []
         var index = 0
         while index < tokens.count {
@@ -53,12 +98,15 @@ struct Arguments {
                 index += 1
             }
         }
+        if !values.isEmpty { onCommandLine.insert(name) }
+        if values.isEmpty, case .value(let value)? = fallback(name) { return [value] }
         return values
     }
 
     /// Removes `--name [VALUE]` (or `--name=VALUE`): nil when absent, `bare` when given without a
     /// value (the next token is taken as its value only when it does not start with `-`).
     mutating func optionalValue(_ name: String, bare: String) -> String? {
+        ask(name, as: .optional(""))
         var value: String?
         var index = 0
         while index < tokens.count {
@@ -80,14 +128,21 @@ struct Arguments {
                 index += 1
             }
         }
-        return value
+        if value != nil { onCommandLine.insert(name) }
+        switch value == nil ? fallback(name) : nil {
+        case .value(let text)?: return text
+        case .bare?: return bare
+        case nil: return value
+        }
     }
 
     /// Removes `--name` with its value when the next token is one of `values` (or `--name=VALUE`):
     /// nil when absent, `.some(nil)` when given alone.
     mutating func optionalValue(_ name: String, values: [String]) throws(UsageError) -> String?? {
+        ask(name, as: .optional(""))
         guard let index = tokens.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) else { return nil }
         let token = tokens.remove(at: index)
+        onCommandLine.insert(name)
         if token.hasPrefix(name + "=") {
             let value = String(token.dropFirst(name.count + 1))
             guard values.contains(value) else {
@@ -110,18 +165,38 @@ struct Arguments {
 
     /// What remains, which must not look like options.
     mutating func positionals() throws(UsageError) -> [String] {
+        if probe {
+            reachedEnd = true
+            throw .probe(command: command)
+        }
         var rest = tokens
         tokens = []
         if let dashes = rest.firstIndex(of: "--") {
             let unknown = rest[..<dashes].first { $0.hasPrefix("-") && $0 != "-" }
-            if let unknown { throw UsageError("unknown option \(unknown)", command: command) }
+            if let unknown { throw unknownOption(unknown) }
             rest.remove(at: dashes)
             return rest
         }
         if let unknown = rest.first(where: { $0.hasPrefix("-") && $0 != "-" && Int($0) == nil }) {
-            throw UsageError("unknown option \(unknown)", command: command)
+            throw unknownOption(unknown)
         }
         return rest
+    }
+
+    /// "unknown option --x", with the options the command takes (from the table).
+    private func unknownOption(_ token: String) -> UsageError {
+        let known = spec.options.map(\.name).joined(separator: " ")
+        return UsageError("unknown option \(token)" + (known.isEmpty ? "; \(command) takes no options" : "; \(command) takes \(known)"), command: command)
+    }
+
+    /// An option whose value the table checks (`OptionSpec.setting`): its text, refused with the
+    /// table's words ("--devices takes open or strict, not 'x'") when it is not one.
+    mutating func checkedOption(_ name: String) throws(UsageError) -> String? {
+        guard let text = try option(name) else { return nil }
+        if let setting = spec.option(name)?.setting, !setting.accepts(text) {
+            throw UsageError("\(name) takes \(setting.phrase), not '\(text)'", command: command)
+        }
+        return text
     }
 
     /// Fails if anything was left unclaimed.
@@ -139,6 +214,9 @@ struct UsageError: Error, CustomStringConvertible {
         self.message = message
         self.command = command
     }
+
+    /// What a probing `Arguments` throws at the end of the options (never seen by a user).
+    static func probe(command: String) -> UsageError { UsageError("(probe: the options are read)", command: command) }
     var description: String {
         "pushdeck \(command): \(message)\nRun 'pushdeck \(command) --help' for usage."
     }

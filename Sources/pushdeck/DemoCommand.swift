@@ -44,7 +44,7 @@ enum DemoCommand {
         Thread {
             _ = try? play(scenario, socket: privateSocket, speed: speed, narrate: false)
         }.start()
-        var ui = Arguments(command: "ui", ["--memory", "--socket", privateSocket])
+        var ui = Arguments(CommandTable.ui, ["--memory", "--socket", privateSocket], settings: arguments.settings)
         return try ServeCommand.ui(&ui)
     }
 

@@ -29,16 +29,12 @@ enum Pushdeck {
         } else {
             command = "ui"
         }
-        if command == "help" {
-            writeLine(argv.first.flatMap { Help.commands[$0] } ?? Help.overview)
-            return 0
-        }
-        guard Help.commands[command] != nil else {
+        guard let spec = CommandTable.command(named: command) else {
             printError("pushdeck: unknown command '\(command)'\n\n\(Help.overview)")
             return 2
         }
         if argv.contains("--help") || argv.contains("-h") {
-            writeLine(Help.commands[command] ?? Help.overview)
+            writeLine(Help.text(for: spec))
             return 0
         }
         if argv.contains("--version") {
@@ -46,32 +42,18 @@ enum Pushdeck {
             return 0
         }
 
-        var arguments = Arguments(command: command, argv)
+        var arguments = Arguments(spec, argv)
         do {
-            switch command {
-            case "serve": return try ServeCommand.serve(&arguments)
-            case "ui": return try ServeCommand.ui(&arguments)
-            case "demo": return try DemoCommand.run(&arguments)
-            case "send": return try ClientCommands.send(&arguments)
-            case "badge": return try ClientCommands.badge(&arguments)
-            case "mode": return try ClientCommands.mode(&arguments)
-            case "mute", "unmute": return try ClientCommands.mute(&arguments)
-            case "quiet": return try ClientCommands.quiet(&arguments)
-            case "read": return try ClientCommands.read(&arguments)
-            case "delete": return try ClientCommands.delete(&arguments)
-            case "list": return try ClientCommands.list(&arguments)
-            case "app": return try ClientCommands.app(&arguments)
-            case "watch": return try ClientCommands.watch(&arguments)
-            case "ping": return try ClientCommands.ping(&arguments)
-            case "device": return try DeviceCommands.device(&arguments)
-            case "key": return try DeviceCommands.key(&arguments)
-            case "gateway": return try GatewayCommand.run(&arguments)
-            case "reset": return try VerdictCommands.reset(&arguments)
-            case "expect": return try VerdictCommands.expect(&arguments)
-            case "play": return try PlayCommand.run(&arguments)
-            case "record": return try RecordCommand.run(&arguments)
-            default: return 2
-            }
+            // The config file comes first: a bad one stops every command before it starts
+            // (but help, which says how to write one, and completions).
+            let configPath = try arguments.option(CommandTable.config.name)
+            let environment = ProcessInfo.processInfo.environment
+            let file = ["help", "completions"].contains(command) ? nil : try ConfigFile.load(flag: configPath, environment: environment)
+            arguments.settings = Settings(environment: environment, file: file)
+            return try execute(&arguments)
+        } catch let error as ConfigError {
+            printError("pushdeck: \(error)")
+            return 2
         } catch let error as UsageError {
             printError(error.description)
             return 2
@@ -86,5 +68,60 @@ enum Pushdeck {
             printError("pushdeck \(command): \(error)")
             return 1
         }
+    }
+
+    /// Runs the command `arguments` are for (its options not read yet).
+    static func execute(_ arguments: inout Arguments) throws -> Int32 {
+        switch arguments.command {
+        case "serve": return try ServeCommand.serve(&arguments)
+        case "ui": return try ServeCommand.ui(&arguments)
+        case "demo": return try DemoCommand.run(&arguments)
+        case "send": return try ClientCommands.send(&arguments)
+        case "badge": return try ClientCommands.badge(&arguments)
+        case "mode": return try ClientCommands.mode(&arguments)
+        case "mute", "unmute": return try ClientCommands.mute(&arguments)
+        case "quiet": return try ClientCommands.quiet(&arguments)
+        case "read": return try ClientCommands.read(&arguments)
+        case "delete": return try ClientCommands.delete(&arguments)
+        case "list": return try ClientCommands.list(&arguments)
+        case "app": return try ClientCommands.app(&arguments)
+        case "watch": return try ClientCommands.watch(&arguments)
+        case "ping": return try ClientCommands.ping(&arguments)
+        case "device": return try DeviceCommands.device(&arguments)
+        case "key": return try DeviceCommands.key(&arguments)
+        case "gateway": return try GatewayCommand.run(&arguments)
+        case "reset": return try VerdictCommands.reset(&arguments)
+        case "expect": return try VerdictCommands.expect(&arguments)
+        case "play": return try PlayCommand.run(&arguments)
+        case "record": return try RecordCommand.run(&arguments)
+        case "help": return try helpCommand(&arguments)
+        case "completions": return try completionsCommand(&arguments)
+        default: return 2
+        }
+    }
+
+    /// `help [COMMAND] [--man]`.
+    static func helpCommand(_ arguments: inout Arguments) throws(UsageError) -> Int32 {
+        let man = arguments.flag("--man")
+        let words = try arguments.positionals()
+        guard words.count <= 1 else { throw UsageError("help takes at most one COMMAND", command: "help") }
+        if man {
+            guard words.isEmpty else { throw UsageError("--man writes the whole manual; it takes no COMMAND", command: "help") }
+            writeLine(String(ManPage.roff(version: Version.current).dropLast()))
+        } else {
+            writeLine(words.first.flatMap(CommandTable.command(named:)).map(Help.text(for:)) ?? Help.overview)
+        }
+        return 0
+    }
+
+    /// `completions bash|zsh|fish`.
+    static func completionsCommand(_ arguments: inout Arguments) throws(UsageError) -> Int32 {
+        let words = try arguments.positionals()
+        let shells = Completions.Shell.allCases.map(\.rawValue)
+        guard words.count == 1, let shell = Completions.Shell(rawValue: words[0]) else {
+            throw UsageError("completions takes one shell: \(SettingValue.either(shells))", command: "completions")
+        }
+        writeLine(String(Completions.script(for: shell).dropLast()))
+        return 0
     }
 }

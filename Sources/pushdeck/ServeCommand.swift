@@ -26,28 +26,24 @@ enum ServeCommand {
             strictFolder = socketFlag == nil && (environment["PUSHDECK_SOCKET"] ?? "").isEmpty
             let databaseFlag = try arguments.option("--db")
             let memory = arguments.flag("--memory")
-            if memory && databaseFlag != nil {
+            // Only a --db of the command line conflicts: --memory wins over $PUSHDECK_DB and the config file.
+            if memory && arguments.onCommandLine.contains("--db") {
                 throw UsageError("--db and --memory cannot be used together", command: arguments.command)
             }
             databasePath = memory ? nil : Locations.databasePath(flag: databaseFlag, environment: environment)
             options = ServerOptions()
-            if let seconds = try arguments.option("--banner-seconds") {
-                guard let value = Double(seconds), value > 0, value <= 3600 else {
-                    throw UsageError("--banner-seconds takes a number of seconds above 0 (at most 3600), not '\(seconds)'", command: arguments.command)
-                }
+            // Checked against CommandTable's ranges and words (the config file is checked by the same).
+            if let value = try arguments.checkedOption("--banner-seconds").flatMap(Double.init) {
                 options.bannerSeconds = value
             }
-            if let bytes = try arguments.intOption("--max-payload", in: 256...(1 << 20)) {
+            if let bytes = try arguments.checkedOption("--max-payload").flatMap({ Int($0) }) {
                 options.maxPayloadBytes = bytes
             }
-            if let bytes = try arguments.intOption("--max-request", in: 1024...(16 << 20)) {
+            if let bytes = try arguments.checkedOption("--max-request").flatMap({ Int($0) }) {
                 options.maxObjectBytes = bytes
             }
-            if let policy = try arguments.option("--devices") {
-                guard let known = DevicePolicy(rawValue: policy) else {
-                    throw UsageError("--devices takes open or strict, not '\(policy)'", command: arguments.command)
-                }
-                options.devicePolicy = known
+            if let policy = try arguments.checkedOption("--devices").flatMap(DevicePolicy.init(rawValue:)) {
+                options.devicePolicy = policy
             }
             gateway = try GatewaySetup(&arguments, environment: environment)
         }
@@ -145,6 +141,7 @@ enum ServeCommand {
 
     static func ui(_ arguments: inout Arguments) throws -> Int32 {
         let setup = try Setup(&arguments)
+        let noColor = arguments.flag("--no-color")
         try arguments.finish()
         let environment = ProcessInfo.processInfo.environment
         // Before anything else touches the terminal: a clear line and exit 2, never a garbled screen.
@@ -157,7 +154,7 @@ enum ServeCommand {
         let (server, databaseLock) = try setup.makeServer(signals: nil, log: { notes.add($0) })
         let terminal: CursesTerminal
         do {
-            terminal = try CursesTerminal(noColor: CursesTerminal.noColorRequested(environment))
+            terminal = try CursesTerminal(noColor: noColor || CursesTerminal.noColorRequested(environment))
         } catch {
             throw Failure(code: 2, message: "\(error)")
         }

@@ -12,6 +12,10 @@ public struct CommandResult: Sendable {
     public var output: String { stdout.hasSuffix("\n") ? String(stdout.dropLast()) : stdout }
 }
 
+/// A config folder that holds nothing: a developer's own `~/.config/pushdeck/config.json` must
+/// not change what the tests see (a test that wants a config file passes its own XDG_CONFIG_HOME).
+public let isolatedConfigHome = "/nonexistent/pushdeck-tests-config"
+
 /// Runs the real `pushdeck` binary to completion. With `timeout`, a command still running after
 /// that many seconds is killed (SIGKILL) and the result's status is -1: a test of something that
 /// must exit at once fails instead of hanging.
@@ -21,6 +25,7 @@ public func runPushdeck(
     var env = ProcessInfo.processInfo.environment
     env["PUSHDECK_SOCKET"] = nil
     env["PUSHDECK_DB"] = nil
+    env["XDG_CONFIG_HOME"] = isolatedConfigHome
     for (key, value) in environment { env[key] = value }
     return try runToCompletion(PackagePaths.pushdeckBinary, arguments, environment: env, stdin: stdin, timeout: timeout)
 }
@@ -107,9 +112,8 @@ public final class ServerProcess: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: PackagePaths.pushdeckBinary)
             process.arguments = arguments
         }
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CONFIG_HOME": isolatedConfigHome]) { $1 }
+            .merging(environment) { $1 }
         _ = FileManager.default.createFile(atPath: folder.file("server.log"), contents: nil)
         log = FileHandle(forWritingAtPath: folder.file("server.log"))
         process.standardError = log

@@ -13,7 +13,9 @@ public final class TmuxSession: @unchecked Sendable {
                 environment: [String: String] = [:]) throws {
         self.folder = folder
         name = "pd\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let exports = environment.map { "export \($0.key)='\($0.value)'; " }.joined()
+        // No developer's own config file (XDG_CONFIG_HOME) changes what a screen test sees.
+        let exports = ["XDG_CONFIG_HOME": isolatedConfigHome].merging(environment) { $1 }
+            .map { "export \($0.key)='\($0.value)'; " }.joined()
         let script = "\(exports)\(command); echo $? > '\(folder.file("exit-status"))'; sleep 600"
         try tmux(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), "sh", "-c", script], output: false)
     }
@@ -21,6 +23,11 @@ public final class TmuxSession: @unchecked Sendable {
     /// The screen as text, one line a row, trailing spaces removed.
     public func capture() -> String {
         (try? tmux(["capture-pane", "-p", "-t", name])) ?? ""
+    }
+
+    /// The screen with its colours and attributes as SGR escape sequences (`capture-pane -e`).
+    public func captureWithAttributes() -> String {
+        (try? tmux(["capture-pane", "-p", "-e", "-t", name])) ?? ""
     }
 
     public func sendKeys(_ keys: String...) throws {

@@ -1,0 +1,460 @@
+import PushCore
+import PushGateway
+import PushServer
+
+/// Every command and option of `pushdeck`, described once. The argument parser (`Arguments`),
+/// `--help` and `pushdeck help` (`Help`), the man page (`ManPage`), the shell completions
+/// (`Completions`) and the config file (`ConfigFile`) all read this table.
+///
+/// To add an option: add an `OptionSpec` to its command's `options` here (with `setting:` when
+/// the config file may set it, `environment:` when a variable may), and read it in the command
+/// with `arguments.option("--name")` / `flag` / `checkedOption`. `CommandTableTests` fails until
+/// both are done: an option parsed but not in the table, or in the table but never parsed.
+enum CommandTable {
+    /// Every command, in the order help shows them.
+    static let commands: [CommandSpec] = [
+        ui, serve, send, badge, mode, mute, unmute, quiet, read, delete, list, app, watch, demo, ping,
+        device, key, gateway, reset, expect, play, record, help, completions,
+    ]
+
+    /// Options every command takes, handled before the command runs.
+    static let global: [OptionSpec] = [
+        OptionSpec("--help", "print the command's help and exit (also -h)"),
+        OptionSpec("--version", "print pushdeck's version and exit"),
+        config,
+    ]
+
+    static let config = OptionSpec(
+        "--config", .required("FILE"),
+        "read defaults from FILE instead of $XDG_CONFIG_HOME/pushdeck/config.json (see FILES); a bad file is an error naming its line and key",
+        completion: .files, defaultValue: "$XDG_CONFIG_HOME/pushdeck/config.json, else ~/.config/pushdeck/config.json")
+
+    static func command(named name: String) -> CommandSpec? { commands.first { $0.name == name } }
+
+    /// What the config file accepts: each setting's key and its values (one entry per key; the
+    /// commands that share an option share its setting, which a test checks).
+    static let settings: [String: SettingValue] = {
+        var settings: [String: SettingValue] = [:]
+        for option in commands.flatMap(\.options) {
+            if let setting = option.setting { settings[option.configKey] = setting }
+        }
+        return settings
+    }()
+
+    // MARK: - Shared options
+
+    /// `--socket` of a client: where the running pushdeck listens.
+    static let clientSocket = OptionSpec(
+        "--socket", .required("PATH"), "the running pushdeck's socket", completion: .files,
+        defaultValue: "$XDG_RUNTIME_DIR/pushdeck/pushdeck.sock, else /tmp/pushdeck-$UID/pushdeck.sock",
+        environment: "PUSHDECK_SOCKET", setting: .path)
+
+    /// The options `ui` and `serve` share (the server's).
+    static let serverOptions: [OptionSpec] = [
+        OptionSpec(
+            "--socket", .required("PATH"), "the socket to listen on (its folder is made 0700 when it is the default one, the socket is 0600)",
+            completion: .files, defaultValue: clientSocket.defaultValue, environment: "PUSHDECK_SOCKET", setting: .path),
+        OptionSpec(
+            "--db", .required("PATH"), "the SQLite inbox (created 0600)", completion: .files,
+            defaultValue: "$XDG_DATA_HOME/pushdeck/inbox.sqlite, else ~/.local/share/pushdeck/inbox.sqlite",
+            environment: "PUSHDECK_DB", setting: .path),
+        OptionSpec("--memory", "keep nothing on disk (not with --db)"),
+        OptionSpec(
+            "--banner-seconds", .required("S"), "how long a banner stays", defaultValue: "5",
+            setting: .seconds(above: 0, atMost: 3600)),
+        OptionSpec(
+            "--max-payload", .required("BYTES"), "the largest push payload taken (APNs' own limit is 4096)",
+            defaultValue: "4096", setting: .whole(256...(1 << 20))),
+        OptionSpec(
+            "--max-request", .required("BYTES"),
+            "the largest JSON object a socket client may send; a larger one gets an error reply and the connection is closed",
+            defaultValue: "65536", setting: .whole(1024...(16 << 20))),
+        OptionSpec(
+            "--devices", .required("open|strict"),
+            "an unknown device token pushed to through the gateway is registered to the request's app (open) or refused as the vendor would (strict: APNs BadDeviceToken)",
+            completion: .words(DevicePolicy.allCases.map(\.rawValue)), defaultValue: "open",
+            setting: .choice(DevicePolicy.allCases.map(\.rawValue))),
+        OptionSpec(
+            "--gateway", .optional("HOST:PORT"),
+            "also answer the APNs provider API (/3/), JPush's Push API v3 (/v3/push) and Getui's REST API v2 (/v2/{appId}/...) over HTTP/2 and HTTP/1.1: TLS with ALPN h2/http/1.1; on loopback also cleartext h2c (prior knowledge) and HTTP/1.1; a non-loopback address serves TLS only",
+            defaultValue: GatewayAddress.defaultValue, setting: .address),
+        OptionSpec(
+            "--tls-cert", .required("FILE"),
+            "the gateway's certificate (PEM, with --tls-key); without them a local CA and a certificate for localhost, 127.0.0.1 and ::1 are made once under $XDG_DATA_HOME/pushdeck/tls (see 'pushdeck gateway ca')",
+            completion: .files, setting: .path),
+        OptionSpec("--tls-key", .required("FILE"), "the gateway's private key (PEM, with --tls-cert)", completion: .files, setting: .path),
+        OptionSpec("--getui-token-seconds", .required("S"), "how long a Getui auth token lives (for tests)", defaultValue: "86400"),
+    ]
+
+    // MARK: - ui, serve
+
+    static let ui = CommandSpec(
+        "ui", shownName: "[ui]",
+        synopsis: [
+            "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
+            "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
+            "[--devices open|strict] [--no-color]",
+        ],
+        summary: "the full-screen notification center (what runs with no command)",
+        description: """
+            The full-screen notification center. It owns the socket and the store itself: no
+            server to start first. Keys: ↑↓ move, ⏎ open, r read, a all read, c clear badge,
+            m push on/off, f app state, d delete, / filter, o open banner, Esc dismiss, ? help, q quit.
+            """,
+        options: serverOptions + [
+            OptionSpec(
+                "--no-color", "draw without colour (the monochrome theme), as a terminal without colours is drawn",
+                environment: "NO_COLOR", setting: .flag),
+        ])
+
+    static let serve = CommandSpec(
+        "serve",
+        synopsis: [
+            "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
+            "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
+            "[--devices open|strict]",
+        ],
+        summary: "the same server without a terminal, for scripts and CI",
+        description: """
+            The same server without a terminal, for scripts and CI. Logs go to stderr.
+            Stops cleanly on SIGTERM or ^C (the socket is removed, the store closed).
+            """,
+        options: serverOptions)
+
+    // MARK: - Client commands
+
+    static let send = CommandSpec(
+        "send",
+        synopsis: [
+            "[FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]",
+            "[--title T] [--body B] [--badge N]",
+            "[--collapse-id ID] [--push-type T] [--priority 10|5|1]",
+        ],
+        summary: "send a push (a file, standard input, or one built from --title/--body/--badge)",
+        description: """
+            Sends a push and prints the server's reply line, e.g. {"ok":true,"id":17,...}.
+            FILE is an .apns file, a Getui pass-through or a JPush message (JSON, trailing commas
+            allowed); '-' reads standard input, which may hold several objects one after another.
+            Without FILE, --title/--body/--badge build an APNs payload.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--app", .required("BUNDLE"), "the app it is for (else the payload's \"Simulator Target Bundle\", appId or appKey, else default)"),
+            OptionSpec(
+                "--channel", .required("apns|transparent"), "the channel (else apns when the payload has an aps key)",
+                completion: .words(Channel.allCases.map(\.rawValue))),
+            OptionSpec("--offline", "mark it as delivered from the offline queue"),
+            OptionSpec("--title", .required("T"), "the built APNs payload's title"),
+            OptionSpec("--body", .required("B"), "the built APNs payload's body"),
+            OptionSpec("--badge", .required("N"), "the built APNs payload's aps.badge"),
+            OptionSpec("--collapse-id", .required("ID"), "apns-collapse-id: replaces the app's earlier message with that id"),
+            OptionSpec(
+                "--push-type", .required("T"), "apns-push-type (background: a silent push, listed without a banner)",
+                completion: .words(["alert", "background", "voip", "complication", "fileprovider", "mdm", "location", "liveactivity"])),
+            OptionSpec("--priority", .required("P"), "apns-priority 10, 5 or 1", completion: .words(["10", "5", "1"])),
+        ],
+        takesFiles: true)
+
+    static let badge = CommandSpec(
+        "badge",
+        synopsis: [
+            "[--app A] [--set N | --clear] [--sync on|off] [--server] [--watch]",
+            "[--policy [app|platform]] [--sdk jpush|getui|ios CALL [N]]",
+        ],
+        summary: "print or change the badge (a bare number)",
+        description: """
+            Prints the icon badge (the total over apps without --app) as a bare number.
+            --sdk SDK CALL [N] is an SDK's badge call, moving only the ledger its SDK moves:
+            jpush setBadge N | resetBadge (server), getui setBadge N | resetBadge (server),
+            getui setLocalBadge N (icon), ios setApplicationIconBadgeNumber N | setBadgeCount N
+            (icon). It prints the icon badge.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--app", .required("A"), "the app (else the total over apps)"),
+            OptionSpec("--set", .required("N"), "set the icon badge of A (of 'default' without --app)"),
+            OptionSpec("--clear", "set both the icon and the server badge to 0 (every app without --app)"),
+            OptionSpec("--sync", .required("on|off"), "keep the server badge in step with the icon badge", completion: .words(["on", "off"]), defaultValue: "on"),
+            OptionSpec("--server", "print the server badge instead"),
+            OptionSpec("--watch", "print a new line each time it changes, until ^C"),
+            OptionSpec(
+                "--policy", .optional("app|platform"),
+                "set A's badge policy, or print it: 'app' (the default) adds 1 per delivered message and takes 1 per read; 'platform' moves the icon only when a push says so (aps.badge, JPush ios.badge, Getui autoBadge)",
+                completion: .words(BadgePolicy.allCases.map(\.rawValue))),
+            OptionSpec(
+                "--sdk", .required("SDK"), "an SDK's badge call: SDK CALL [N] (see above)",
+                completion: .words(SDKBadgeCall.SDK.allCases.map(\.rawValue))),
+        ],
+        words: ["setBadge", "resetBadge", "setLocalBadge", "setApplicationIconBadgeNumber", "setBadgeCount"])
+
+    static let mode = CommandSpec(
+        "mode", synopsis: ["[on|off]"], summary: "print or set the push mode",
+        description: "Prints the push mode (on or off). 'off' drops pushes, like Getui's setPushModeForOff.",
+        options: [clientSocket], words: PushMode.allCases.map(\.rawValue))
+
+    static let mute = CommandSpec(
+        "mute", synopsis: ["APP [--for DURATION]"], summary: "no banners for one app (still listed)",
+        description: """
+            Mutes one app: its pushes are listed and counted but show no banner, for DURATION
+            (90s, 30m, 1h, 2d) or until 'pushdeck unmute APP'. time-sensitive and critical
+            pushes (aps.interruption-level) still show. Prints the reply line.
+            """,
+        options: [clientSocket, OptionSpec("--for", .required("DURATION"), "how long: 90s, 30m, 1h, 2d (else until unmute)")])
+
+    static let unmute = CommandSpec(
+        "unmute", synopsis: ["APP"], summary: "end a mute",
+        description: "Ends a mute. Prints the reply line.", options: [clientSocket])
+
+    static let quiet = CommandSpec(
+        "quiet", synopsis: ["[HH:MM-HH:MM | off]"], summary: "scheduled do-not-disturb",
+        description: """
+            Scheduled do-not-disturb in local time (across midnight when the end is earlier):
+            pushes are listed without a banner; time-sensitive and critical ones pass.
+            Prints the quiet hours, or off.
+            """,
+        options: [clientSocket], words: ["off"])
+
+    static let read = CommandSpec(
+        "read", synopsis: ["ID... | --all [--app A]"], summary: "mark messages read",
+        description: """
+            Marks messages read (opening them): the badge goes down by one for each unread one.
+            Prints the reply line with the new badge.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--all", "every message (of A with --app)"),
+            OptionSpec("--app", .required("A"), "with --all: only app A's messages"),
+        ])
+
+    static let delete = CommandSpec(
+        "delete", synopsis: ["ID..."], summary: "delete messages",
+        description: "Deletes messages. Prints the reply line with the new badge.", options: [clientSocket])
+
+    static let list = CommandSpec(
+        "list", synopsis: ["[--app A] [--unread] [--limit N] [--before ID] [--json]"], summary: "list messages",
+        description: """
+            The newest messages first (50 by default, at most 1000): a table, or with --json a
+            JSON array of message objects.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--app", .required("A"), "only app A's messages"),
+            OptionSpec("--unread", "only unread messages"),
+            OptionSpec("--limit", .required("N"), "at most N messages (1 to 1000)", defaultValue: "50"),
+            OptionSpec("--before", .required("ID"), "messages older than message ID (the next page)"),
+            OptionSpec("--json", "a JSON array of message objects instead of a table"),
+        ])
+
+    static let app = CommandSpec(
+        "app", synopsis: ["[foreground|background|terminated]"], summary: "print or set the simulated app state",
+        description: """
+            Prints (or sets) the simulated app state. Foreground shows banners; background only
+            lists; terminated holds pass-through messages until the app is next in the foreground.
+            """,
+        options: [clientSocket], words: AppState.allCases.map(\.rawValue))
+
+    static let watch = CommandSpec(
+        "watch", synopsis: ["[--topic T]..."], summary: "print bus events as JSON lines",
+        description: "Prints one JSON event per line until ^C (every topic when none is given).",
+        options: [
+            clientSocket,
+            OptionSpec(
+                "--topic", .required("T"), "only events of topic T (again for more): " + Topic.allCases.map(\.rawValue).joined(separator: ", "),
+                completion: .words(Topic.allCases.map(\.rawValue)), repeatable: true),
+        ])
+
+    static let demo = CommandSpec(
+        "demo", synopsis: ["[--speed X]"], summary: "play the sample scenario",
+        description: """
+            Plays the sample scenario from Resources through a running pushdeck: Chinese and
+            English messages on both channels, badge changes, the push switch and app states.
+            With no pushdeck running it starts the UI itself, in memory, and plays into that.
+            """,
+        options: [clientSocket, OptionSpec("--speed", .required("X"), "play X times as fast", defaultValue: "1")])
+
+    static let ping = CommandSpec(
+        "ping", synopsis: [""], summary: "check that a server answers",
+        description: "Checks that a server answers; prints its version.", options: [clientSocket])
+
+    // MARK: - Gateway
+
+    static let device = CommandSpec(
+        "device",
+        synopsis: [
+            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]",
+            "| remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]",
+        ],
+        summary: "the devices the provider gateway knows",
+        description: """
+            The devices the provider gateway knows. A token (hex digits, an even number of them:
+            64 on a phone, 160 on the simulator) belongs to one app of one vendor.
+            add: register TOKEN to BUNDLE (again: moves it, and registers it anew).
+            list: the devices, a table or with --json a JSON array.
+            remove: forget TOKEN (under --devices open its next push registers it again).
+            unregister: APNs answers 410 Unregistered, with this moment's timestamp, from now on.
+            offline: the device is out of reach; the vendors store its pushes (APNs only the
+            latest per app, JPush at most 5 pass-through messages; apns-expiration and the TTLs
+            expire them, expiration 0 is not stored); the reply says "delivered":false,"stored":true
+            and the gateway still answers 200.
+            online: delivers what was stored; the app state decides banner, list or hold.
+
+            Without TOKEN, offline and online name the default device: the one socket pushes
+            (and pushes whose token no device has) go to. A push to a token of another app is
+            refused with DeviceTokenNotForTopic.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--app", .required("BUNDLE"), "with add: the app the token belongs to"),
+            OptionSpec("--vendor", .required("VENDOR"), "with add: the vendor", completion: .words(Vendor.allCases.map(\.rawValue)), defaultValue: "apns"),
+            OptionSpec("--json", "with list: a JSON array instead of a table"),
+        ],
+        words: DeviceCommand.actions)
+
+    static let key = CommandSpec(
+        "key",
+        synopsis: [
+            "add apns --key-id K --team T --p8 FILE | list [--json] | remove ID",
+            "| add jpush --app-key K --master-secret S",
+            "| add getui --app-id I --app-key K --master-secret S",
+        ],
+        summary: "the vendors' credentials the gateway checks",
+        description: """
+            The vendors' credentials. With an APNs key added, a gateway request must carry a
+            provider token (authorization: bearer JWT) signed ES256 with it, whose kid is K, iss
+            is T and iat at most an hour old (else 403 InvalidProviderToken or
+            ExpiredProviderToken); with none, any well-formed token is taken. FILE is the .p8
+            file Apple hands out (a PKCS#8 EC P-256 private key). 'list' never shows a secret.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--key-id", .required("K"), "add apns: the key's id (the JWT's kid)"),
+            OptionSpec("--team", .required("T"), "add apns: the team id (the JWT's iss)"),
+            OptionSpec("--p8", .required("FILE"), "add apns: the .p8 signing key", completion: .files),
+            OptionSpec("--app-key", .required("K"), "add jpush, add getui: the appKey"),
+            OptionSpec("--app-id", .required("I"), "add getui: the appId"),
+            OptionSpec("--master-secret", .required("S"), "add jpush, add getui: the master secret"),
+            OptionSpec("--json", "with list: a JSON array instead of a table"),
+        ],
+        words: KeyCommand.actions + Vendor.allCases.map(\.rawValue))
+
+    static let gateway = CommandSpec(
+        "gateway", synopsis: ["[ca]"], summary: "print the gateway's address, or its CA file",
+        description: """
+            Prints where the running pushdeck's provider gateway listens (HOST:PORT), or with
+            'ca' the path of the CA certificate to trust (curl --cacert, SSL_CERT_FILE,
+            REQUESTS_CA_BUNDLE). Exit 1 when the running pushdeck has no gateway.
+            """,
+        options: [clientSocket], words: ["ca"])
+
+    // MARK: - Verdicts and scenarios
+
+    static let reset = CommandSpec(
+        "reset", synopsis: ["[--app A] [--all]"], summary: "a clean state in one committed change",
+        description: """
+            A clean state in one committed change: the app's messages (every app's without
+            --app), held queue, badges and unread counts to nothing; push mode on, app state
+            foreground, dropped count 0, badge sync on (these are one per inbox, so --app resets
+            them too). Message ids keep counting up. Prints the reply line.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--app", .required("A"), "only app A's messages and ledgers"),
+            OptionSpec("--all", "also forget devices and keys"),
+        ])
+
+    static let expect = CommandSpec(
+        "expect",
+        synopsis: [
+            "[--app A] [--title RE] [--body RE] [--via V] [--count N] [--since ID]",
+            "[--badge N] [--server-badge N] [--unread N] [--banner] [--timeout S]",
+            "[-- COMMAND...]",
+        ],
+        summary: "wait until a condition holds (exit 0), or time out (exit 1)",
+        description: """
+            Waits on the bus (no polling) until every condition holds, prints the matching message
+            (or the ledgers) as one JSON line and exits 0; after --timeout seconds exits 1 with
+            one line on stderr saying what it saw instead (closest message, ledgers).
+            With only --badge/--server-badge/--unread, no message is needed: it holds as soon
+            as the ledgers do (at once if they already do).
+            -- COMMAND... runs COMMAND once expect listens (the push that should arrive), so
+            nothing it causes is missed; its failure fails expect (exit 1).
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--app", .required("A"), "messages of app A; the ledgers are A's (else totals)"),
+            OptionSpec("--title", .required("RE"), "the title matches the regular expression (NSRegularExpression)"),
+            OptionSpec("--body", .required("RE"), "the body matches the regular expression"),
+            OptionSpec("--via", .required("V"), "came in through V", completion: .words(Via.allCases.map(\.rawValue))),
+            OptionSpec("--count", .required("N"), "N matching messages since expect started", defaultValue: "1"),
+            OptionSpec("--since", .required("ID"), "messages already stored after id ID count too"),
+            OptionSpec("--banner", "count banners shown (in the foreground with push on) instead"),
+            OptionSpec("--badge", .required("N"), "the icon badge is N"),
+            OptionSpec("--server-badge", .required("N"), "the server badge is N"),
+            OptionSpec("--unread", .required("N"), "N unread messages"),
+            OptionSpec("--timeout", .required("S"), "give up after S seconds (exit 1)", defaultValue: "5"),
+        ])
+
+    static let play = CommandSpec(
+        "play", synopsis: ["FILE... [--instant | --speed X] [--live] [--junit FILE] [--json] [--banner-seconds S]"],
+        summary: "play scenario files; exit 0 when every expect holds",
+        description: """
+            Plays scenario files (JSON: {"name":...,"steps":[...]}, see README "Scenarios").
+            Without --live: in process, on an in-memory inbox and a manual clock — an hour of
+            pushes and banners takes milliseconds, the same on every run; no server needed.
+            Prints each failure as FILE: step N (at T s): field: expected X, got Y, then a
+            summary line. Exit 0 when every expect holds, 1 when one does not, 2 when a file
+            cannot be played (file, step and field path in the message; nothing runs).
+            """,
+        options: [
+            clientSocket,
+            OptionSpec(
+                "--live",
+                "into the running pushdeck, at the scenario's times; held, dropped, banner and callback expects are checked only without --live, and pushes \"via\" apns/jpush are played only without --live"),
+            OptionSpec("--instant", "with --live: no waiting between steps"),
+            OptionSpec("--speed", .required("X"), "with --live: play X times as fast", defaultValue: "1"),
+            OptionSpec("--junit", .required("FILE"), "write JUnit XML: one test case per expect, failures with the message", completion: .files),
+            OptionSpec("--json", "print a JSON report instead of text"),
+            OptionSpec("--banner-seconds", .required("S"), "how long a banner stays in instant play (0 to 3600)", defaultValue: "5"),
+        ],
+        takesFiles: true)
+
+    static let record = CommandSpec(
+        "record", synopsis: ["FILE"], summary: "write a scenario from the running pushdeck until ^C",
+        description: """
+            Writes a scenario from the running pushdeck's bus until ^C: every push with its
+            payload (held and dropped ones too), app state, push mode, reads, deletions, badge
+            commands and resets as timed steps, ending with expects that hold each app's final
+            ledgers and the totals — so 'pushdeck play FILE' of it passes. Start from a clean
+            inbox ('pushdeck reset'): play starts from one. Message ids in the file are the
+            scenario's own (the Nth message it created).
+            """,
+        options: [clientSocket], takesFiles: true)
+
+    // MARK: - Help
+
+    static let help = CommandSpec(
+        "help", synopsis: ["[COMMAND] [--man]"], summary: "this help, one command's, or the man page",
+        description: """
+            Prints the overview of commands, or one command's help. With --man, writes the
+            manual page (roff) to standard output: 'pushdeck help --man > pushdeck.1' and
+            'man -l pushdeck.1' to read it.
+            """,
+        options: [OptionSpec("--man", "write the man page (roff) instead")],
+        words: commandNames)
+
+    static let completions = CommandSpec(
+        "completions", synopsis: ["bash|zsh|fish"], summary: "print a shell completion script",
+        description: """
+            Prints a script that completes pushdeck's commands, their words and options in the
+            shell. bash: 'source <(pushdeck completions bash)' in ~/.bashrc; zsh: 'source
+            <(pushdeck completions zsh)' in ~/.zshrc after compinit; fish: 'pushdeck completions
+            fish > ~/.config/fish/completions/pushdeck.fish'.
+            """,
+        options: [], words: Completions.Shell.allCases.map(\.rawValue))
+
+    /// The command words, for `help COMMAND` (the table cannot list itself while it is built).
+    static let commandNames = [
+        "ui", "serve", "send", "badge", "mode", "mute", "unmute", "quiet", "read", "delete", "list", "app", "watch", "demo",
+        "ping", "device", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
+    ]
+}
