@@ -109,6 +109,11 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         #expect(online.data == [taskId: .object([getuiCid: "successed_online"])])
         let held = getuiAnswer(answer(.push(PushReply(.held(id: 1), badge: 0))))
         #expect(held.data == [taskId: .object([getuiCid: "successed_offline"])])
+        // Stored for an offline device is offline too; a push dropped with push mode off is not.
+        let stored = getuiAnswer(answer(.push(PushReply(.storedOffline(id: 1), badge: 0))))
+        #expect(stored.data == [taskId: .object([getuiCid: "successed_offline"])])
+        let dropped = getuiAnswer(answer(.push(PushReply(.dropped(.modeOff), badge: 0))))
+        #expect(dropped.data == [taskId: .object([getuiCid: "successed_online"])])
     }
 
     @Test func aTerminatedAppIsOffline() throws {
