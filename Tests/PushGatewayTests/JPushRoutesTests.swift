@@ -117,13 +117,13 @@ extension String {
         #expect(push.token == (body.contains("registration_id") ? jpushRegistrationId : nil))
         #expect(push.headers["path"] == "/v3/push")
         let msgId = try #require(push.headers["msg_id"])
-        let reply = answer(["ok": true, "id": 1, "delivered": true])
+        let reply = answer(.push(PushReply(.delivered(id: 1), badge: 1)))
         #expect(reply.status == 200)
         let object = try #require(try JSON.parse(reply.body).objectValue)
         #expect(object["msg_id"] == .string(msgId))
         #expect(object["sendno"] == .string(push.headers["sendno"] ?? "?"))
         // A store failure is JPush's 1000, not a success.
-        #expect(jpushCode(.respond(answer(["ok": false, "error": "disk"]))) == (500, 1000))
+        #expect(jpushCode(.respond(answer(.error("disk")))) == (500, 1000))
     }
 
     @Test func optionsAreKeptOnTheMessage() throws {
@@ -301,9 +301,9 @@ extension String {
         #expect(device.tags == ["keep", "vip", "深圳"])
         #expect(device.alias == "user-892")
         #expect(device.app == jpushKey && device.vendor == .jpush)
-        let ok = answer(["ok": true])
+        let ok = answer(.device(device))
         #expect(ok.status == 200 && ok.body.isEmpty)
-        #expect(answer(["ok": false, "error": "disk"]).status == 500)
+        #expect(answer(.error("disk")).status == 500)
         // Cleared with "".
         guard case .request(.device(.add(let cleared)), _) = JPushRoutes().decide(jpushRequest(path: path, body: #"{"tags":"","alias":""}"#), context: context) else {
             Issue.record("refused")

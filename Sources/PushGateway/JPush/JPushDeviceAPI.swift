@@ -55,7 +55,7 @@ struct JPushDeviceAPI {
             case .success(let changed): device = changed
             }
             return .request(.device(.add(device))) { reply in
-                reply["ok"] == .bool(true)
+                reply.isOK
                     ? HTTPResponse(status: 200, headers: [HTTPHeader("content-type", "application/json")])
                     : JPushDeviceRefusal(.internalError).response
             }

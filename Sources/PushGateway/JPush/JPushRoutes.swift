@@ -45,7 +45,7 @@ public struct JPushRoutes: GatewayRoutes {
         if accepted.validateOnly { return .respond(ok) }
         return .request(.push(accepted.push)) { reply in
             // The store failed (or the inbox refused what the route let through): JPush's 1000.
-            reply["ok"] == .bool(true) ? ok : JPushRefusal(.internalError).response
+            reply.isOK ? ok : JPushRefusal(.internalError).response
         }
     }
 
@@ -188,11 +188,10 @@ public struct JPushRoutes: GatewayRoutes {
         kept["msg_id"] = msgId
         if let overrideMsgId { kept["override_msg_id"] = overrideMsgId }
         if !registrationIds.isEmpty { kept["registration_id"] = registrationIds.joined(separator: ",") }
-        // One device shows the push once; it is recorded under the first id it reaches. The
-        // parse the checks read is the one the decoder and the inbox read in place.
+        // One device shows the push once; it is recorded under the first id it reaches.
         let payloadText = String(decoding: request.body, as: UTF8.self)
         let push = PushRequest(
-            payloadText: payloadText, app: appKey, parsed: tape.root, via: .jpush, token: registrationIds.first, headers: kept)
+            payloadText: payloadText, app: appKey, via: .jpush, token: registrationIds.first, headers: kept)
         do {
             _ = try PushDecoder().decode(push)
         } catch {
