@@ -48,17 +48,19 @@ public struct Device: Sendable, Equatable {
         !text.isEmpty && text.utf8.count <= 40 && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
-    /// The device's wire object (`device list`).
+    /// The device's wire object (`device list`); `tags` and `alias` only when it has them, so a
+    /// device without them is written as before they existed.
     public var wireJSON: JSON {
-        .object(JSONObject([
+        var members: [(key: String, value: JSON)] = [
             (key: "token", value: .string(token)),
             (key: "app", value: .string(app)),
             (key: "vendor", value: .string(vendor.rawValue)),
             (key: "unregisteredAt", value: .string(orNull: unregisteredAt.map(RFC3339.string(from:)))),
             (key: "state", value: .string(offline ? "offline" : "online")),
-            (key: "tags", value: .array(tags.map(JSON.string))),
-            (key: "alias", value: .string(orNull: alias)),
-        ]))
+        ]
+        if !tags.isEmpty { members.append((key: "tags", value: .array(tags.map(JSON.string)))) }
+        if let alias { members.append((key: "alias", value: .string(alias))) }
+        return .object(JSONObject(members))
     }
 
     /// A token as `device` commands take it: APNs hex digits (lower-cased), or a JPush
