@@ -22,12 +22,6 @@ extension Server {
         return reply
     }
 
-    /// `apply(_:)` with the reply as the wire object the socket would send.
-    @discardableResult
-    public func dispatch(_ event: Event) -> JSONObject? {
-        apply(event)?.wireObject
-    }
-
     /// A store write, into the turn's transaction (begun by the first write of the turn); after
     /// a failed write the rest of the turn's are skipped and the commit fails.
     private func write(_ change: StoreChange) {
