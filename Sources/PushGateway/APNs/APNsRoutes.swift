@@ -40,7 +40,7 @@ public struct APNsRoutes: GatewayRoutes {
             var headers = accepted.headers
             headers["apns-id"] = apnsId
             let push = PushRequest(
-                payloadText: accepted.payloadText, app: accepted.app, channel: .apns,
+                payloadText: accepted.payloadText, app: accepted.app, channel: .apns, parsed: accepted.parsed,
                 collapseId: headers["apns-collapse-id"], pushType: headers["apns-push-type"],
                 priority: headers["apns-priority"].flatMap { Int($0) }, via: .apns, token: accepted.token, headers: headers)
             return .request(.push(push)) { reply in
@@ -65,6 +65,8 @@ public struct APNsRoutes: GatewayRoutes {
         var app: String
         var headers: [String: String]
         var payloadText: String
+        /// The body as the check parsed it: the inbox's decoder reads it in place.
+        var parsed: JSONView
     }
 
     /// Every check of one request, in order: path, method, duplicates, provider token, headers,
@@ -116,8 +118,9 @@ public struct APNsRoutes: GatewayRoutes {
         guard !request.body.isEmpty else { return .refused(APNsRefusal(.payloadEmpty)) }
         guard request.body.count <= pushType.payloadLimit else { return .refused(APNsRefusal(.payloadTooLarge)) }
         let payloadText = String(decoding: request.body, as: UTF8.self)
-        guard (try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(
-                  PushRequest(payloadText: payloadText, channel: .apns, via: .apns))) != nil
+        guard let tape = try? JSONTape.parse(request.body),
+              (try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(
+                  PushRequest(payloadText: payloadText, channel: .apns, parsed: tape.root, via: .apns))) != nil
         else {
             return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
         }
@@ -136,7 +139,7 @@ public struct APNsRoutes: GatewayRoutes {
 
         var kept: [String: String] = [:]
         for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
-        return .accepted(Accepted(token: deviceToken, app: app, headers: kept, payloadText: payloadText))
+        return .accepted(Accepted(token: deviceToken, app: app, headers: kept, payloadText: payloadText, parsed: tape.root))
     }
 
     /// A header value safe to answer back: printable ASCII, at most 128 bytes.

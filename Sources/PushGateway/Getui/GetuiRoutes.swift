@@ -271,10 +271,10 @@ public struct GetuiRoutes: GatewayRoutes {
 
         let taskId = "RASS_" + Self.monthDay(context.now) + "_" + GetuiSessions.randomHex(bytes: 16)
         kept["taskid"] = taskId
-        guard (try? JSONTape.parse(Array(text.utf8))) != nil else {
+        guard let tape = try? JSONTape.parse(Array(text.utf8)) else {
             return .failure(GetuiRefusal(.failed, "the body is not JSON"))
         }
-        let push = PushRequest(payloadText: text, app: appId, via: .getui, token: cid, headers: kept)
+        let push = PushRequest(payloadText: text, app: appId, parsed: tape.root, via: .getui, token: cid, headers: kept)
         do {
             _ = try PushDecoder().decode(push)
         } catch {

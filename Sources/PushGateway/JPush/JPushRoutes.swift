@@ -191,7 +191,7 @@ public struct JPushRoutes: GatewayRoutes {
         // One device shows the push once; it is recorded under the first id it reaches.
         let payloadText = String(decoding: request.body, as: UTF8.self)
         let push = PushRequest(
-            payloadText: payloadText, app: appKey, via: .jpush, token: registrationIds.first, headers: kept)
+            payloadText: payloadText, app: appKey, parsed: tape.root, via: .jpush, token: registrationIds.first, headers: kept)
         do {
             _ = try PushDecoder().decode(push)
         } catch {
