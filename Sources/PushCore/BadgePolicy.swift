@@ -74,27 +74,19 @@ extension Inbox {
             settings.badgePolicies[app] = policy == .app ? nil : policy
             outcome.write(.settings(settings))
         }
-        let badge = self.badge(of: app)
-        outcome.reply = [
-            "ok": true, "badge": .number(JSONNumber(badge.icon)), "serverBadge": .number(JSONNumber(badge.server)),
-            "policy": .string(policy.rawValue),
-        ]
+        outcome.reply = .policy(badge(of: app), policy)
     }
 
     /// An SDK badge call: the one ledger it moves, nothing else (no sync either way).
     mutating func applySDKCall(app: String, _ call: SDKBadgeCall, into outcome: inout Outcome) {
-        let before = badge(of: app)
-        var after = before
+        noteCounts(of: app, in: &outcome)
+        var after = badge(of: app)
         switch call.ledger {
         case .server: after.server = call.value
         case .icon: after.icon = call.value
         }
         badges[app] = after
-        outcome.noteLedgers(of: app, before: before, after: after)
-        outcome.reply = [
-            "ok": true, "badge": .number(JSONNumber(after.icon)), "serverBadge": .number(JSONNumber(after.server)),
-            "policy": .string(badgePolicy(of: app).rawValue),
-        ]
+        outcome.reply = .policy(after, badgePolicy(of: app))
     }
 
     /// The SDK calls that would bring the server badge back to the icon when they drift (the

@@ -7,17 +7,17 @@ public enum Effect: Sendable, Equatable {
     case store(StoreChange)
     /// An event for the bus (watchers, subscribers, the UI).
     case publish(BusEvent)
-    /// The reply to the request that caused this event (ignored for keys and timers).
-    case reply(JSONObject)
+    /// The reply to the request that caused this event (ignored for keys and timers); the wire
+    /// layer (`Reply+Wire.swift`) turns it into the reply line.
+    case reply(Reply)
 }
 
 /// One change to persisted state.
 public enum StoreChange: Sendable, Equatable {
     /// A new message, delivered or held.
     case insert(Message)
-    /// A message written over the stored one with its id (a collapse-id replacement); `wasRead`
-    /// says whether the one replaced had been read (the unread count then grows by one).
-    case replace(Message, wasRead: Bool)
+    /// A message written over the stored one with its id (a collapse-id replacement).
+    case replace(Message)
     /// Held messages whose time to live ran out: no longer held, read, marked expired.
     case expire([Int64])
     case markRead([Int64])
@@ -29,6 +29,10 @@ public enum StoreChange: Sendable, Equatable {
     /// This message becomes the launch notification; any earlier one stops being it.
     case setLaunch(Int64)
     case badge(app: String, Badge)
+    /// The app's unread count is now `count` (0: none). The reducer alone decides what is
+    /// unread — a delivered message not yet read, never a held one — and the store keeps the
+    /// number it is given, as it keeps the badge: one rule in one place (issue 11).
+    case unread(app: String, count: Int)
     case settings(InboxSettings)
     /// A device added or changed (by token).
     case device(Device)
@@ -36,8 +40,9 @@ public enum StoreChange: Sendable, Equatable {
     /// A key added or replaced (by id).
     case providerKey(ProviderKey)
     case removeProviderKey(id: String)
-    /// `reset`: delete one app's messages (every app's when nil), held ones included, zero its
-    /// unread count, and keep ids above `idFloor` from being handed out again. With `all`, the
+    /// `reset`: delete one app's messages (every app's when nil), held ones included, and keep
+    /// ids above `idFloor` from being handed out again (the zeroed unread counts and ledgers
+    /// come as their own changes). With `all`, the
     /// store also forgets devices and keys (issue 12 adds them: clear their tables there).
     case reset(app: String?, all: Bool, idFloor: Int64)
 }

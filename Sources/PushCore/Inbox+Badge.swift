@@ -31,28 +31,34 @@ extension Inbox {
         }
     }
 
+    /// A delivered message of `app` is unread: unread +1 (the badge is `countDelivery`'s).
+    /// With `uncount`, the one place the unread count moves; the store keeps what it is told.
+    mutating func countUnread(app: String, into outcome: inout Outcome) {
+        noteCounts(of: app, in: &outcome)
+        unread[app, default: 0] += 1
+    }
+
     /// One unread message of `app` was read or deleted: unread −1 and icon −1, neither below 0
     /// (seed 000 cancels at 0 rather than going negative).
     /// Under the `platform` policy reading leaves the icon.
     mutating func uncount(app: String, messages: Int = 1, into outcome: inout Outcome) {
+        noteCounts(of: app, in: &outcome)
         unread[app] = max(0, unread[app, default: 0] - messages)
         guard badgePolicy(of: app) == .app else { return }
         changeLedgers(of: app, into: &outcome) { badge in badge.icon = max(0, badge.icon - messages) }
     }
 
-    /// Changes the app's ledgers locally, the server following the icon when synced, notes in
-    /// `outcome` what they were before and are after (one dictionary access for all of it), and
-    /// returns them.
+    /// Changes the app's ledgers locally, the server following the icon when synced, after
+    /// noting in `outcome` what they were before, and returns them.
     @discardableResult
     private mutating func changeLedgers(of app: String, into outcome: inout Outcome, _ change: (inout Badge) -> Void) -> Badge {
         // Syncing is the seeds' app code; the platform policy has none.
         let sync = settings.badgeSync && badgePolicy(of: app) == .app
+        noteCounts(of: app, in: &outcome)
         // `default:` stores the app's ledgers even when unchanged, as assigning them did.
         return Self.update(&badges[app, default: Badge()]) { badge in
-            let before = badge
             change(&badge)
             if sync { badge.server = badge.icon }
-            outcome.noteLedgers(of: app, before: before, after: badge)
         }
     }
 
@@ -80,12 +86,11 @@ extension Inbox {
             changeLedgers(of: target, into: &outcome) { badge in badge.icon = max(0, value) }
         case .clear:
             for target in app.map({ [$0] }) ?? Array(badges.keys) {
-                outcome.noteLedgers(of: target, before: badge(of: target), after: Badge(icon: 0, server: 0))
+                noteCounts(of: target, in: &outcome)
                 badges[target] = Badge(icon: 0, server: 0)
             }
         }
-        let (icon, server) = app.map { (badge(of: $0).icon, badge(of: $0).server) } ?? (totalBadge, totalServerBadge)
-        outcome.reply = ["ok": true, "badge": .number(JSONNumber(icon)), "serverBadge": .number(JSONNumber(server))]
+        outcome.reply = .ledgers(app.map { badge(of: $0) } ?? Badge(icon: totalBadge, server: totalServerBadge))
     }
 
     /// The app a push or badge command goes to when none is named.

@@ -13,10 +13,7 @@ extension Inbox {
             outcome.write(.settings(settings))
             outcome.publish(
                 .messageDropped, ["app": .string(push.app), "dropped": .number(JSONNumber(settings.dropped))])
-            outcome.reply = [
-                "ok": true, "delivered": false, "reason": "push mode off",
-                "badge": .number(JSONNumber(badge(of: push.app).icon)),
-            ]
+            outcome.reply = .push(PushReply(.dropped(.modeOff), badge: badge(of: push.app).icon))
             return
         }
         if isDeviceOffline(push.token) {
@@ -37,10 +34,7 @@ extension Inbox {
             message.held = true
             hold(message)
             outcome.write(.insert(message))
-            outcome.reply = [
-                "ok": true, "id": .number(JSONNumber(message.id)), "delivered": false, "held": true,
-                "badge": .number(JSONNumber(badge(of: push.app).icon)),
-            ]
+            outcome.reply = .push(PushReply(.held(id: message.id), badge: badge(of: push.app).icon))
             return
         }
 
@@ -54,11 +48,7 @@ extension Inbox {
         }
         let badge = deliver(message, directive: push.badge, into: &outcome)
         if showsBanner(push, at: date) { showBanner(message, at: now) }
-        // Built as its member list: the dictionary literal's extra array showed, one per push.
-        outcome.reply = JSONObject([
-            (key: "ok", value: .bool(true)), (key: "id", value: .number(JSONNumber(message.id))),
-            (key: "badge", value: .number(JSONNumber(badge.icon))), (key: "delivered", value: .bool(true)),
-        ])
+        outcome.reply = .push(PushReply(.delivered(id: message.id), badge: badge.icon))
     }
 
     /// Whether `push` replaces `old`: an APNs push of the same app with the same collapse id,
@@ -75,7 +65,7 @@ extension Inbox {
     private mutating func replace(_ old: Message, with push: Push, at date: Date, now: Instant, into outcome: inout Outcome) {
         var message = Message(push, id: old.id, receivedAt: date)
         message.read = push.silent
-        outcome.write(.replace(message, wasRead: old.read))
+        outcome.write(.replace(message))
         let counted: Badge
         if !old.read {
             // Already counted: only a directive of the new push moves the badge. Replaced by a
@@ -85,7 +75,7 @@ extension Inbox {
         } else if push.silent {
             counted = push.badge == nil ? badge(of: push.app) : countDelivery(app: push.app, directive: push.badge, into: &outcome)
         } else {
-            unread[push.app, default: 0] += 1
+            countUnread(app: push.app, into: &outcome)
             counted = countDelivery(app: push.app, directive: push.badge, channel: push.channel, into: &outcome)
         }
         outcome.publish(.remoteReceived, message: message)
@@ -95,10 +85,7 @@ extension Inbox {
         } else if showsBanner(push, at: date) {
             showBanner(message, at: now)
         }
-        outcome.reply = [
-            "ok": true, "id": .number(JSONNumber(message.id)), "badge": .number(JSONNumber(counted.icon)),
-            "delivered": true, "replaced": true,
-        ]
+        outcome.reply = .push(PushReply(.replaced(id: message.id), badge: counted.icon))
     }
 
     /// Whether a delivered push shows the banner: only in the foreground, never for a silent
@@ -115,19 +102,14 @@ extension Inbox {
     /// message's, with `also` listing what became of each further one (`id`, `channel`,
     /// `delivered`, `held`, `stored`, `reason`) and `badge` the icon after all of them.
     mutating func receiveAlso(_ pushes: [Push], at date: Date, now: Instant, into outcome: inout Outcome) {
-        guard var reply = outcome.reply else { return }
-        var also: [JSON] = []
+        guard var reply = outcome.reply?.pushReply else { return }
         for push in pushes {
             receive(push, at: date, now: now, into: &outcome)
-            guard let part = outcome.reply else { continue }
-            var entry = JSONObject()
-            entry["channel"] = .string(push.channel.rawValue)
-            for key in ["id", "delivered", "held", "stored", "reason"] { if let value = part[key] { entry[key] = value } }
-            also.append(.object(entry))
-            if let badge = part["badge"] { reply["badge"] = badge }
+            guard let part = outcome.reply?.pushReply else { continue }
+            reply.also.append(FurtherPush(channel: push.channel, fate: part.fate))
+            reply.badge = part.badge
         }
-        reply["also"] = .array(also)
-        outcome.reply = reply
+        outcome.reply = .push(reply)
     }
 
     /// Counts a delivered message and tells the bus: unread +1, the badge arithmetic, the
@@ -141,7 +123,7 @@ extension Inbox {
             outcome.publish(.remoteReceived, message: message)
             return badge
         }
-        unread[message.app, default: 0] += 1
+        countUnread(app: message.app, into: &outcome)
         let badge = countDelivery(app: message.app, directive: directive, channel: message.channel, into: &outcome)
         switch message.channel {
         case .apns:
@@ -238,8 +220,7 @@ extension Inbox {
             outcome.write(.markAllRead(app: app))
             outcome.publish(.messageRead, ["all": true, "app": .string(orNull: app)])
         }
-        let icon = app.map { badge(of: $0).icon } ?? totalBadge
-        outcome.reply = ["ok": true, "badge": .number(JSONNumber(icon))]
+        outcome.reply = .badge(app.map { badge(of: $0).icon } ?? totalBadge)
     }
 
     /// Deletes messages. An unread one counts down like a read (without feedback); a held one
@@ -263,7 +244,7 @@ extension Inbox {
             outcome.write(.delete(ids))
             outcome.publish(.messageDeleted, ["ids": .array(ids.map { .number(JSONNumber($0)) })])
         }
-        outcome.reply = ["ok": true, "badge": .number(JSONNumber(totalBadge))]
+        outcome.reply = .badge(totalBadge)
     }
 
     private func isHeld(_ message: Message) -> Bool {

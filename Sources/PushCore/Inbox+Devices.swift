@@ -30,22 +30,19 @@ extension Inbox {
             device.offline = devices[device.token]?.offline ?? false
             devices[device.token] = device
             outcome.write(.device(device))
-            outcome.reply = Reply.ok(["device": device.wireJSON])
+            outcome.reply = .device(device)
         case .list:
-            outcome.reply = Reply.ok([
-                "devices": .array(devices.values.sorted { $0.token < $1.token }.map(\.wireJSON)),
-                "defaultDevice": .string(settings.deviceOffline ? "offline" : "online"),
-            ])
+            outcome.reply = .devices(devices.values.sorted { $0.token < $1.token }, defaultOffline: settings.deviceOffline)
         case .remove(let token):
             guard devices.removeValue(forKey: token) != nil else {
-                outcome.reply = Reply.error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")
+                outcome.reply = .error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")
                 return
             }
             outcome.write(.removeDevice(token: token))
-            outcome.reply = Reply.ok()
+            outcome.reply = .ok
         case .unregister(let token):
             guard var device = devices[token] else {
-                outcome.reply = Reply.error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")
+                outcome.reply = .error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")
                 return
             }
             if device.unregisteredAt == nil {
@@ -54,7 +51,7 @@ extension Inbox {
                 devices[token] = device
                 outcome.write(.device(device))
             }
-            outcome.reply = Reply.ok(["device": device.wireJSON])
+            outcome.reply = .device(device)
         }
     }
 
@@ -63,16 +60,16 @@ extension Inbox {
         case .add(let key):
             providerKeys[key.id] = key
             outcome.write(.providerKey(key))
-            outcome.reply = Reply.ok(["key": key.wireJSON])
+            outcome.reply = .key(key)
         case .list:
-            outcome.reply = Reply.ok(["keys": .array(providerKeys.values.sorted { $0.id < $1.id }.map(\.wireJSON))])
+            outcome.reply = .keys(providerKeys.values.sorted { $0.id < $1.id })
         case .remove(let id):
             guard providerKeys.removeValue(forKey: id) != nil else {
-                outcome.reply = Reply.error("no key with id \(id); nothing was changed ('pushdeck key list' shows them)")
+                outcome.reply = .error("no key with id \(id); nothing was changed ('pushdeck key list' shows them)")
                 return
             }
             outcome.write(.removeProviderKey(id: id))
-            outcome.reply = Reply.ok()
+            outcome.reply = .ok
         }
     }
 

@@ -49,15 +49,12 @@ extension Inbox {
     /// latest 5 pass-through messages per device; a push already expired (`apns-expiration: 0`,
     /// time to live 0) is not stored at all.
     mutating func storeOffline(_ push: Push, at date: Date, into outcome: inout Outcome) {
-        let badgeNow = JSON.number(JSONNumber(badge(of: push.app).icon))
+        let badgeNow = badge(of: push.app).icon
         var message = Message(push, id: nextId, receivedAt: date)
         if push.silent { message.read = true }
         guard Self.expiry(of: message) > date else {
             outcome.publish(.messageDropped, ["app": .string(push.app), "reason": "expired"])
-            outcome.reply = [
-                "ok": true, "delivered": false, "stored": false,
-                "reason": "device offline and the push expires at once: not stored", "badge": badgeNow,
-            ]
+            outcome.reply = .push(PushReply(.dropped(.expiresOffline), badge: badgeNow))
             return
         }
         nextId += 1
@@ -81,10 +78,7 @@ extension Inbox {
         }
         hold(message)
         outcome.write(.insert(message))
-        outcome.reply = [
-            "ok": true, "id": .number(JSONNumber(message.id)), "delivered": false, "stored": true,
-            "reason": "device offline", "badge": badgeNow,
-        ]
+        outcome.reply = .push(PushReply(.storedOffline(id: message.id), badge: badgeNow))
     }
 
     /// `device online|offline [TOKEN]`: going online delivers what was stored for it (then the
@@ -92,7 +86,7 @@ extension Inbox {
     mutating func setDeviceOffline(token: String?, _ offline: Bool, now: Instant, into outcome: inout Outcome) {
         if let token {
             guard var device = devices[token] else {
-                outcome.reply = Reply.error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")
+                outcome.reply = .error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")
                 return
             }
             if device.offline != offline {
@@ -104,8 +98,7 @@ extension Inbox {
             settings.deviceOffline = offline
             outcome.write(.settings(settings))
         }
-        let state = JSON.string(offline ? "offline" : "online")
         releaseHeldIfDue(now: now, into: &outcome)
-        outcome.reply = ["ok": true, "token": .string(orNull: token), "state": state]
+        outcome.reply = .deviceState(token: token, offline: offline)
     }
 }

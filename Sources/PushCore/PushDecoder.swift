@@ -18,7 +18,6 @@ public struct PushDecoder: Sendable, Equatable {
     public func decode(_ request: PushRequest) throws(WireError) -> Push {
         // A gateway push was held to its vendor's own limit (APNs: 5120 bytes for VoIP) already.
         if request.via == .socket { try checkSize(request.payloadText.utf8.count) }
-        if let parsed = request.parsed { return try decode(parsed, request: request) }
         let bytes = Array(request.payloadText.utf8)
         let tape: JSONTape
         do {

@@ -65,8 +65,7 @@ extension Inbox {
             settings.muted[app] = .some(until)
             outcome.write(.settings(settings))
         }
-        outcome.reply = ["ok": true, "app": .string(app), "muted": true,
-                         "until": until.map { .string(RFC3339.string(from: $0)) } ?? .null]
+        outcome.reply = .muted(app: app, until: until)
     }
 
     mutating func unmute(_ app: String, into outcome: inout Outcome) {
@@ -74,7 +73,7 @@ extension Inbox {
             settings.muted[app] = nil
             outcome.write(.settings(settings))
         }
-        outcome.reply = ["ok": true, "app": .string(app), "muted": false]
+        outcome.reply = .unmuted(app: app)
     }
 
     mutating func setQuiet(_ quiet: QuietHours?, into outcome: inout Outcome) {
@@ -82,6 +81,6 @@ extension Inbox {
             settings.quiet = quiet
             outcome.write(.settings(settings))
         }
-        outcome.reply = ["ok": true, "quiet": .string(quiet?.description ?? "off")]
+        outcome.reply = .quiet(quiet)
     }
 }

@@ -1,42 +1,152 @@
-import PushJSON
+import Foundation
 
-/// Reply objects of the wire (DESIGN §3): `{"ok":true,…}` or `{"ok":false,"error":"…"}`.
-public enum Reply {
-    /// `{"ok":true}` followed by `fields` in the order given: `Reply.ok(["id": 17, "badge": 2])`.
-    public static func ok(_ fields: JSONObject = [:]) -> JSONObject {
-        JSONObject([(key: "ok", value: .bool(true))] + fields.members)
+/// The answer to one request (DESIGN §3), as a value: the reducer and the server decide these;
+/// `Reply+Wire.swift` is the one place they become JSON, and the gateway and the scenario player
+/// read them as they are, never a JSON object.
+public enum Reply: Sendable, Equatable {
+    /// `{"ok":true}`: a change with nothing more to tell (subscribe, device or key removed).
+    case ok
+    /// What became of a push, and of the further messages of the same request.
+    case push(PushReply)
+    /// `{"ok":true,"badge":B}`: read, read all, delete, the banner opened, reset.
+    case badge(Int)
+    /// `{"ok":true,"badge":B,"serverBadge":S}`: the `badge` op.
+    case ledgers(Badge)
+    /// `{"ok":true,"badge":B,"serverBadge":S,"policy":P}`: a badge policy or an SDK badge call.
+    case policy(Badge, BadgePolicy)
+    /// `{"ok":true,"mode":"on"}`.
+    case mode(PushMode)
+    /// `{"ok":true,"state":"foreground"}`.
+    case appState(AppState)
+    /// `{"ok":true,"app":A,"muted":true,"until":…}` (`until` null: until `unmute`).
+    case muted(app: String, until: Date?)
+    /// `{"ok":true,"app":A,"muted":false}`.
+    case unmuted(app: String)
+    /// `{"ok":true,"quiet":"22:00-07:00"}`, or `"off"` for nil.
+    case quiet(QuietHours?)
+    /// `{"ok":true,"device":{…}}`: a device added or unregistered.
+    case device(Device)
+    /// `{"ok":true,"devices":[…],"defaultDevice":"online"}`, devices by token.
+    case devices([Device], defaultOffline: Bool)
+    /// `{"ok":true,"token":T,"state":"offline"}` (token null: the socket's default device).
+    case deviceState(token: String?, offline: Bool)
+    /// `{"ok":true,"key":{…}}`.
+    case key(ProviderKey)
+    /// `{"ok":true,"keys":[…]}`, keys by id.
+    case keys([ProviderKey])
+    /// `{"ok":true,"messages":[…]}`: a `list` page.
+    case messages([Message])
+    /// `{"ok":true,"version":"…"}`: `ping`.
+    case version(String)
+    /// `{"ok":true,"address":"…","ca":"…"}`: where the gateway listens (`ca` left out without one).
+    case gateway(address: String, ca: String?)
+    /// `{"ok":false,"error":"…"}`: what was wrong, where, and what is accepted.
+    case error(String)
+
+    /// False for an error.
+    public var isOK: Bool {
+        if case .error = self { return false }
+        return true
     }
 
-    /// `{"ok":false,"error":message}`: what was wrong, where, and what is accepted.
-    public static func error(_ message: String) -> JSONObject {
-        ["ok": false, "error": .string(message)]
+    /// The error's text, nil for any other reply.
+    public var errorMessage: String? {
+        if case .error(let message) = self { return message }
+        return nil
     }
 
-    public static func error(_ error: WireError) -> JSONObject { self.error(error.message) }
-    public static func error(_ error: FramingError) -> JSONObject { self.error(error.description) }
+    /// The push's reply, nil for any other.
+    public var pushReply: PushReply? {
+        if case .push(let push) = self { return push }
+        return nil
+    }
 }
 
-extension JSON {
-    /// The value as one wire line: compact JSON and `\n`.
-    public var wireLine: [UInt8] {
-        var bytes: [UInt8] = []
-        write(into: &bytes)
-        bytes.append(0x0A)
-        return bytes
+/// What became of a push (DESIGN §3 `push`, §5): its fate, the icon badge of its app after it,
+/// and what became of the request's further messages (a JPush body with both `notification` and
+/// `message`).
+public struct PushReply: Sendable, Equatable {
+    public var fate: PushFate
+    /// The icon badge after the push — after the last further message when there are some.
+    public var badge: Int
+    /// The further messages, in order; empty for a push of one message.
+    public var also: [FurtherPush]
+
+    public init(_ fate: PushFate, badge: Int, also: [FurtherPush] = []) {
+        self.fate = fate
+        self.badge = badge
+        self.also = also
     }
 }
 
-extension JSONObject {
-    /// The object as one wire line: compact JSON and `\n`.
-    public var wireLine: [UInt8] {
-        var bytes: [UInt8] = []
-        writeLine(into: &bytes)
-        return bytes
+/// One further message of a push request and what became of it.
+public struct FurtherPush: Sendable, Equatable {
+    public var channel: Channel
+    public var fate: PushFate
+
+    public init(channel: Channel, fate: PushFate) {
+        self.channel = channel
+        self.fate = fate
+    }
+}
+
+/// Delivered, held or not delivered, and why (DESIGN §5).
+public enum PushFate: Sendable, Equatable {
+    /// Delivered as message `id`: listed, counted, perhaps a banner.
+    case delivered(id: Int64)
+    /// Delivered over the earlier message with its collapse id, keeping that message's `id`.
+    case replaced(id: Int64)
+    /// A pass-through message held while the app is terminated (Getui's offline queue).
+    case held(id: Int64)
+    /// Stored for an offline device, as the vendor stores it, delivered when it comes online.
+    case storedOffline(id: Int64)
+    /// Not delivered and not kept.
+    case dropped(PushDrop)
+
+    /// The message the push became; nil when it was dropped.
+    public var id: Int64? {
+        switch self {
+        case .delivered(let id), .replaced(let id), .held(let id), .storedOffline(let id): id
+        case .dropped: nil
+        }
     }
 
-    /// Appends the object as one wire line (compact JSON and `\n`) to a write buffer.
-    public func writeLine(into bytes: inout [UInt8]) {
-        write(into: &bytes)
-        bytes.append(0x0A)
+    /// Whether it reached the list now (delivered or replaced).
+    public var isDelivered: Bool {
+        switch self {
+        case .delivered, .replaced: true
+        case .held, .storedOffline, .dropped: false
+        }
     }
+
+    /// Whether it is a pass-through message held for the app (the wire's `"held":true`).
+    public var isHeld: Bool {
+        if case .held = self { return true }
+        return false
+    }
+
+    /// Whether it waits to be delivered later (held, or stored for an offline device).
+    public var isWaiting: Bool {
+        switch self {
+        case .held, .storedOffline: true
+        case .delivered, .replaced, .dropped: false
+        }
+    }
+
+    /// The wire's `reason` for a push not delivered now; nil when delivered or held.
+    public var reason: String? {
+        switch self {
+        case .delivered, .replaced, .held: nil
+        case .storedOffline: "device offline"
+        case .dropped(let drop): drop.rawValue
+        }
+    }
+}
+
+/// Why a push was dropped; the raw value is the wire's `reason` (DESIGN §5: "push mode off").
+public enum PushDrop: String, Sendable, Equatable {
+    /// Push mode is off: nothing is added, the dropped count grows.
+    case modeOff = "push mode off"
+    /// For an offline device, and already expired (`apns-expiration: 0`, time to live 0).
+    case expiresOffline = "device offline and the push expires at once: not stored"
 }

@@ -41,12 +41,12 @@ public enum GatewayDecision: Sendable {
     /// Answer now; nothing changes (a refusal, or a request that needs no change).
     case respond(HTTPResponse)
     /// Into the inbox as this socket-equivalent request; once the loop has committed it, the
-    /// request's wire reply (the same JSON object the socket would have sent) is turned into the
-    /// HTTP answer by `answer`.
-    case request(Request, answer: @Sendable (JSONObject) -> HTTPResponse)
+    /// request's typed reply (what the socket would have sent as JSON) is turned into the HTTP
+    /// answer by `answer`.
+    case request(Request, answer: @Sendable (Reply) -> HTTPResponse)
     /// Several requests, handled in order as if they came one after another (Getui's batch push);
-    /// once all are committed their wire replies, in order, go to `answer`.
-    case requests([Request], answer: @Sendable ([JSONObject]) -> HTTPResponse)
+    /// once all are committed their replies, in order, go to `answer`.
+    case requests([Request], answer: @Sendable ([Reply]) -> HTTPResponse)
 }
 
 /// What a route may consult (read-only) when it decides: the inbox's current state and the time.

@@ -88,8 +88,28 @@ extension JSON {
     /// `.string` for a String, `.null` for nil: the wire's "absent text fields are null".
     public static func string(orNull value: String?) -> JSON { value.map(JSON.string) ?? .null }
 
+    /// What kind of value it is.
+    public var kind: JSONKind {
+        switch self {
+        case .null: .null
+        case .bool: .bool
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
     /// A short name of the value's kind for error messages ("a string", "an object", …).
-    public var kindName: String {
+    public var kindName: String { kind.name }
+}
+
+/// What kind of value a JSON value is (of a tree's `JSON` or a tape's `JSONView`).
+public enum JSONKind: Sendable, Equatable {
+    case null, bool, number, string, array, object
+
+    /// A short name for error messages ("a string", "an object", …).
+    public var name: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

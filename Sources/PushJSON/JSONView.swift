@@ -12,10 +12,7 @@ public struct JSONView: Sendable {
         self.index = index
     }
 
-    /// What kind of value it is.
-    public enum Kind: Sendable, Equatable {
-        case null, bool, number, string, array, object
-    }
+    public typealias Kind = JSONKind
 
     private var entry: JSONTape.Entry { tape.entries[index] }
 
@@ -32,17 +29,8 @@ public struct JSONView: Sendable {
 
     public var isNull: Bool { entry.kind == .null }
 
-    /// The same names as `JSON.kindName` ("a string", "an object", …).
-    public var kindName: String {
-        switch kind {
-        case .null: "null"
-        case .bool: "a boolean"
-        case .number: "a number"
-        case .string: "a string"
-        case .array: "an array"
-        case .object: "an object"
-        }
-    }
+    /// A short name of the value's kind for error messages ("a string", "an object", …).
+    public var kindName: String { kind.name }
 
     /// The text of a string, nil for any other kind.
     public var string: String? {

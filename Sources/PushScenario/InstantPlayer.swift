@@ -22,7 +22,8 @@ public struct InstantPlayer {
     /// The newest listed message per app and collapse id: the one a push with that id
     /// replaces, as the server's store finds it (issue 13).
     private var collapsed: [CollapseKey: Int64] = [:]
-    private var lastReply: JSONObject?
+    /// What the last push step came to.
+    private var lastPush: PushVerdict?
     private var lastDelivered: Message?
     private var feedback: [Int] = []
     /// The gateway's routes, as `pushdeck serve --gateway` runs them (devices open).
@@ -61,9 +62,10 @@ public struct InstantPlayer {
     public mutating func run(_ step: Step) -> ExpectOutcome? {
         switch step.action {
         case .push(let push) where push.via != .socket:
-            lastReply = gateway(push, app: step.app)
+            lastPush = gateway(push, app: step.app)
         case .push(let push):
-            lastReply = handle(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel, parsed: push.parsed)))
+            lastPush = handle(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel)))
+                .map(PushVerdict.init)
         case .state(let state):
             apply(reduce(into: &inbox, .setAppState(state), now: now))
         case .mode(let mode):
@@ -98,10 +100,10 @@ public struct InstantPlayer {
     var wallNow: Date { wallStart.addingTimeInterval(Double(now.nanoseconds) / 1e9) }
 
     /// A request as the server's loop handles it (a socket push, or what the gateway made of
-    /// a vendor's request); its wire reply.
-    mutating func handle(_ request: Request) -> JSONObject? {
+    /// a vendor's request); its reply.
+    mutating func handle(_ request: Request) -> Reply? {
         guard case .push(let push) = request else {
-            return Reply.error("only pushes are played through the gateway")
+            return .error("only pushes are played through the gateway")
         }
         do {
             var decoded = try decoder.decode(push)
@@ -110,24 +112,24 @@ public struct InstantPlayer {
             }
             return apply(reduce(into: &inbox, .push(decoded, at: wallNow), now: now))
         } catch {
-            return Reply.error(error.message)
+            return .error(error.message)
         }
     }
 
     /// A push as if through the APNs or JPush gateway: the HTTP request that gateway would get,
     /// decided by the very routes the running gateway uses. A refusal is the step's reply with
     /// `delivered: false` and the vendor's reason; an accepted request is handled as a push.
-    mutating func gateway(_ push: ScenarioPush, app: String?) -> JSONObject? {
+    mutating func gateway(_ push: ScenarioPush, app: String?) -> PushVerdict? {
         let request = Self.gatewayRequest(push, app: app ?? Inbox.defaultApp, now: wallNow)
         switch routes.decide(request, context: GatewayContext(inbox: inbox, now: wallNow)) {
         case .respond(let response):
             return Self.refusal(response)
         case .request(let request, _):
-            return handle(request)
+            return handle(request).map(PushVerdict.init)
         case .requests(let requests, _):
-            var reply: JSONObject? = Reply.error("the gateway made no push of the request")
+            var reply: Reply? = .error("the gateway made no push of the request")
             for request in requests { reply = handle(request) }
-            return reply
+            return reply.map(PushVerdict.init)
         }
     }
 
@@ -161,22 +163,18 @@ public struct InstantPlayer {
             .map(ProviderToken.base64URL).joined(separator: ".")
     }
 
-    /// A gateway's refusal as a step reply: not delivered, the vendor's reason (APNs `reason`;
-    /// JPush's error code, as text) and its HTTP status.
-    static func refusal(_ response: HTTPResponse) -> JSONObject {
+    /// A gateway's refusal as the step's verdict: not delivered, the vendor's reason (APNs
+    /// `reason`; JPush's error code, as text; else the HTTP status).
+    static func refusal(_ response: HTTPResponse) -> PushVerdict {
         var reason = "HTTP \(response.status)"
-        var message: String?
         if case .object(let body)? = try? JSON.parse(response.body) {
             if let text = body["reason"]?.stringValue {
                 reason = text
             } else if case .object(let error)? = body["error"], let code = error["code"]?.intValue {
                 reason = String(code)
-                message = error["message"]?.stringValue
             }
         }
-        var reply: JSONObject = ["ok": false, "delivered": false, "reason": .string(reason), "status": .number(JSONNumber(response.status))]
-        if let message { reply["error"] = .string(message) }
-        return reply
+        return PushVerdict(delivered: false, reason: reason)
     }
 
     /// The message a read or delete step means (none when there is no such message).
@@ -213,26 +211,19 @@ public struct InstantPlayer {
         } else {
             seen.banner = .some(nil)
         }
-        if let reply = lastReply {
-            seen.delivered = .some(reply["delivered"]?.boolValue ?? false)
-            seen.reason = .some(Self.reason(of: reply))
+        if let lastPush {
+            seen.delivered = .some(lastPush.delivered)
+            seen.reason = .some(lastPush.reason)
         }
         seen.feedback = feedback
         seen.callback = .some(lastDelivered.map { inbox.callback(for: $0) })
         return seen
     }
 
-    /// Why the last push was not delivered: the reply's `reason`, `held`, or its error.
-    static func reason(of reply: JSONObject) -> String? {
-        if let reason = reply["reason"]?.stringValue { return reason }
-        if reply["held"] == .bool(true) { return "held" }
-        return reply["error"]?.stringValue
-    }
-
     /// Carries out the effects on the in-memory store; returns the reply.
     @discardableResult
-    private mutating func apply(_ effects: [Effect]) -> JSONObject? {
-        var reply: JSONObject?
+    private mutating func apply(_ effects: [Effect]) -> Reply? {
+        var reply: Reply?
         for effect in effects {
             switch effect {
             case .store(let change): write(change)
@@ -240,7 +231,7 @@ public struct InstantPlayer {
                 // Only feedback is read here: a message event's fields would build its wire
                 // object (the payload parsed again) — the delivered message is noted as written.
                 if event.topic == .feedback, let action = event.fields["action"]?.intValue { feedback.append(action) }
-            case .reply(let object): reply = object
+            case .reply(let typed): reply = typed
             }
         }
         return reply
@@ -274,7 +265,7 @@ public struct InstantPlayer {
             collapsed = collapsed.filter { app != nil && $0.key.app != app }
             if let app { maybeUnread[app] = nil } else { maybeUnread = [:] }
             findNewest()
-        case .replace(let message, _):
+        case .replace(let message):
             // A collapse-id replacement (issue 13): the same id, the new content.
             messages[message.id] = message
             if !message.read { listed(message) }
@@ -284,7 +275,8 @@ public struct InstantPlayer {
                 messages[id]?.read = true
                 messages[id]?.expired = true
             }
-        case .badge, .settings:
+        case .badge, .unread, .settings:
+            // The ledgers and unread counts live in the inbox itself.
             break
         case .device, .removeDevice, .providerKey, .removeProviderKey:
             // Devices and keys live in the inbox itself; the player keeps no copy of them.

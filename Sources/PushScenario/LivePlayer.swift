@@ -79,8 +79,9 @@ public final class LivePlayer {
             let unread = try queries.request(.list(ListQuery(limit: 1000, unread: true, app: step.app)))
             seen.unread = unread["messages"]?.arrayValue?.count
             if let reply = lastReply {
-                seen.delivered = .some(reply["delivered"]?.boolValue ?? false)
-                seen.reason = .some(InstantPlayer.reason(of: reply))
+                let verdict = PushVerdict(wire: reply)
+                seen.delivered = .some(verdict.delivered)
+                seen.reason = .some(verdict.reason)
             }
             seen.feedback = feedback
             feedback = []

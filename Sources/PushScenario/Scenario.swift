@@ -79,28 +79,19 @@ public enum Action: Sendable, Equatable {
 public struct ScenarioPush: Sendable, Equatable {
     public var payloadText: String
     public var channel: Channel?
-    /// The payload as the scenario's own parse saw it, so the decoder need not parse it again.
-    /// Not compared: it is `payloadText`, parsed.
-    public var parsed: JSONView?
     /// The front door: the socket, or as if through the APNs or JPush gateway (issue 14).
     public var via: Via
     /// The APNs device token (the request path's `{token}`); JPush's body names its own audience.
     public var token: String?
     /// The gateway request's headers, in the scenario's order (names lower-cased).
     public var headers: [HTTPHeader]
-    public init(payloadText: String, channel: Channel? = nil, parsed: JSONView? = nil, via: Via = .socket,
+    public init(payloadText: String, channel: Channel? = nil, via: Via = .socket,
                 token: String? = nil, headers: [HTTPHeader] = []) {
         self.payloadText = payloadText
         self.channel = channel
-        self.parsed = parsed
         self.via = via
         self.token = token
         self.headers = headers
-    }
-
-    public static func == (left: ScenarioPush, right: ScenarioPush) -> Bool {
-        left.payloadText == right.payloadText && left.channel == right.channel && left.via == right.via
-            && left.token == right.token && left.headers == right.headers
     }
 }
 

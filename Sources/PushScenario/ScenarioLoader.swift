@@ -275,7 +275,6 @@ private struct Reader {
         }
         let channel = try fields["channel"].map { value throws(ScenarioError) in try choice(value, "\(path).channel", Channel.self) }
         let text: String
-        var parsed: JSONView?
         switch (fields["payload"], fields["file"]) {
         case (let payload?, nil):
             guard case .object = payload else {
@@ -284,7 +283,6 @@ private struct Reader {
             if let view {
                 // The payload's own bytes, as a socket push keeps them.
                 text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[view.sourceRange]), as: UTF8.self) }
-                parsed = view
             } else {
                 text = payload.compactText
             }
@@ -301,7 +299,7 @@ private struct Reader {
         case (nil, nil): throw fail(path, "needs \"payload\" (an object) or \"file\" (a payload file)")
         default: throw fail(path, "give \"payload\" or \"file\", not both")
         }
-        return ScenarioPush(payloadText: text, channel: channel, parsed: parsed, via: via, token: token, headers: headers)
+        return ScenarioPush(payloadText: text, channel: channel, via: via, token: token, headers: headers)
     }
 
     /// A push step's `via`: socket (the default), apns or jpush.

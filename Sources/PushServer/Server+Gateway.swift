@@ -29,18 +29,16 @@ extension Server: GatewaySink {
         GatewayContext(inbox: inbox, now: time.wallNow)
     }
 
-    public func submit(_ request: Request, completion: @escaping (JSONObject) -> Void) {
+    public func submit(_ request: Request, completion: @escaping (Reply) -> Void) {
         let reply = handle(request, from: nil)
         gatewayAnswers.append((reply, completion))
     }
 
     /// `{"op":"gateway"}`: where the gateway listens and the CA to trust, or an error without one.
-    func gatewayReply() -> JSONObject {
+    func gatewayReply() -> Reply {
         guard let gateway else {
-            return Reply.error("this pushdeck runs no gateway; start it with --gateway [HOST:PORT]")
+            return .error("this pushdeck runs no gateway; start it with --gateway [HOST:PORT]")
         }
-        var fields: JSONObject = ["address": .string(gateway.address.description)]
-        if let ca = gateway.configuration.caPath { fields["ca"] = .string(ca) }
-        return Reply.ok(fields)
+        return .gateway(address: gateway.address.description, ca: gateway.configuration.caPath)
     }
 }

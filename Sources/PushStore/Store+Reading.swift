@@ -32,6 +32,8 @@ extension Store {
         }
         // Within a transaction: the ledgers set so far, not yet written (see `pendingBadges`).
         for (app, badge) in pendingBadges { badges[app] = badge }
+        var unread = try Self.storedUnread(database)
+        for (app, count) in pendingUnread { unread[app] = count }
 
         var values: [String: String] = [:]
         for (key, value) in try database.prepare("SELECT key, value FROM settings").rows({ row in
@@ -131,11 +133,9 @@ extension Store {
 
     /// How many listed messages there are (unread only, one app only, when asked).
     public func count(unreadOnly: Bool = false, app: String? = nil) throws(SQLiteError) -> Int {
-        if unreadOnly {
-            // Kept up to date by every write: no counting needed.
-            return app.map { unread[$0] ?? 0 } ?? unread.values.reduce(0, +)
-        }
-        let statement = try database.prepare(Self.countSQL(unreadOnly: false, app: app != nil, newer: false))
+        // Unread rows are counted here, as listed; the inbox's unread ledger is the reducer's
+        // (kept in the `unread` table, read by `loadInbox`).
+        let statement = try database.prepare(Self.countSQL(unreadOnly: unreadOnly, app: app != nil, newer: false))
         if let app { try statement.bind(app, at: 2) }
         return Int(try int64(statement) ?? 0)
     }

@@ -21,11 +21,10 @@ public final class Store {
     private let writes: WriteStatements
     /// Statements of the page queries, by their shape (see `Store+Reading.swift`).
     var pageStatements: [PageShape: Statement] = [:]
-    /// Unread delivered messages per app, as of the last change applied (committed or not).
-    /// (Unchecked, as the two below: one owner, accesses never overlap, touched on every insert.)
-    @exclusivity(unchecked) private(set) var unread: [String: Int]
-    /// Apps whose unread count changed since the last commit: written just before `COMMIT`.
-    @exclusivity(unchecked) private var unreadChanged: Set<String> = []
+    /// Each app's unread count as last set in this transaction (`StoreChange.unread`), written
+    /// just before `COMMIT`. The store keeps the count the reducer gives; it never recounts rows.
+    /// (Unchecked, as the one below: one owner, accesses never overlap, touched on every push.)
+    @exclusivity(unchecked) private(set) var pendingUnread: [String: Int] = [:]
     /// Each app's ledgers as last set in this transaction, written just before `COMMIT`: a
     /// push moves its app's badge, and one row per app per commit beats one per push.
     @exclusivity(unchecked) private(set) var pendingBadges: [String: Badge] = [:]
@@ -75,7 +74,6 @@ public final class Store {
         do throws(StoreError) {
             try Self.configure(database, durability: durability)
             self.writes = try Self.attempt(database) { () throws(SQLiteError) in try WriteStatements(database) }
-            self.unread = try Self.attempt(database) { () throws(SQLiteError) in try Self.storedUnread(database) }
         } catch {
             database.close()
             throw error
@@ -126,7 +124,6 @@ public final class Store {
         try saveUnread()
         try saveBadges()
         try writes.commit.run()
-        unreadChanged.removeAll(keepingCapacity: true)
     }
 
     /// Throws when the path no longer names the file this store opened (removed, renamed, or
@@ -149,9 +146,7 @@ public final class Store {
     public func rollback() throws(SQLiteError) {
         defer {
             listingChanges += 1
-            // The counts are rebuilt from what is committed, whatever happened to the transaction.
-            unreadChanged.removeAll(keepingCapacity: true)
-            unread = (try? Self.storedUnread(database)) ?? unread
+            pendingUnread.removeAll()
             pendingBadges.removeAll()
         }
         if database.isInTransaction { try writes.rollback.run() }
@@ -184,38 +179,27 @@ public final class Store {
         switch change {
         case .insert(let message):
             try insert(message)
-            if !message.held && !message.read { countUnread(message.app, by: 1) }
         case .expire(let ids):
             for id in ids {
                 try writes.expire.bind(id, at: 1)
                 try writes.expire.run()
             }
             listingChanges += 1
-        case .replace(let message, let wasRead):
+        case .replace(let message):
             try replace(message)
             listingChanges += 1
-            // The unread count follows the row: read → unread +1, unread → read (silent) −1.
-            if wasRead != message.read { countUnread(message.app, by: message.read ? -1 : 1) }
         case .markRead(let ids):
-            for app in try returning(writes.markRead, for: ids, { row in row.string(at: 0) }) {
-                countUnread(app ?? "", by: -1)
-            }
+            try run(writes.markRead, for: ids)
         case .markAllRead(let app):
             if let app {
                 try writes.markAllReadOfApp.bind(app, at: 1)
                 try writes.markAllReadOfApp.run()
-                if unread[app] != nil { setUnread(app, 0) }
             } else {
                 try writes.markAllRead.run()
-                for app in unread.keys { setUnread(app, 0) }
             }
         case .delete(let ids):
             listingChanges += 1
-            for (app, read, held) in try returning(writes.delete, for: ids, { row in
-                (row.string(at: 0), row.bool(at: 1), row.bool(at: 2))
-            }) where !read && !held {
-                countUnread(app ?? "", by: -1)
-            }
+            try run(writes.delete, for: ids)
             // Remember the highest id ever deleted, so a deleted newest id is never handed out again.
             if let highest = ids.max() {
                 try writes.raiseIdFloor.bind(highest, at: 1)
@@ -223,10 +207,7 @@ public final class Store {
             }
         case .release(let ids):
             listingChanges += 1
-            for (app, read) in try returning(writes.release, for: ids, { row in (row.string(at: 0), row.bool(at: 1)) })
-            where !read {
-                countUnread(app ?? "", by: 1)
-            }
+            try run(writes.release, for: ids)
         case .setLaunch(let id):
             try writes.clearLaunch.bind(id, at: 1)
             try writes.clearLaunch.run()
@@ -234,6 +215,8 @@ public final class Store {
             try writes.setLaunch.run()
         case .badge(let app, let badge):
             pendingBadges[app] = badge
+        case .unread(let app, let count):
+            pendingUnread[app] = count
         case .reset(let app, let all, let idFloor):
             try reset(app: app, all: all, idFloor: idFloor)
         case .settings(let settings):
@@ -276,8 +259,8 @@ public final class Store {
         }
     }
 
-    /// `reset`: the app's (every app's) messages, held ones included, and unread counts go; the
-    /// reducer writes the zeroed ledgers and settings in the same transaction. Rare, so its
+    /// `reset`: the app's (every app's) messages go, held ones included; the reducer writes the
+    /// zeroed unread counts, ledgers and settings in the same transaction. Rare, so its
     /// statements are compiled when used.
     private func reset(app: String?, all: Bool, idFloor: Int64) throws(SQLiteError) {
         listingChanges += 1
@@ -285,10 +268,8 @@ public final class Store {
             let delete = try database.prepare("DELETE FROM messages WHERE app = ?1")
             try delete.bind(app, at: 1)
             try delete.run()
-            setUnread(app, 0)
         } else {
             try database.prepare("DELETE FROM messages").run()
-            for app in unread.keys { setUnread(app, 0) }
         }
         // Ids keep counting up: a test's "since ID" must not meet a reused id.
         try writes.raiseIdFloor.bind(idFloor, at: 1)
@@ -354,36 +335,19 @@ public final class Store {
         try statement.runStaged()
     }
 
-    /// Runs `statement` once per id and collects the rows its RETURNING clause gives back.
-    private func returning<Row>(
-        _ statement: Statement, for ids: [Int64], _ read: (Statement) -> Row
-    ) throws(SQLiteError) -> [Row] {
-        var rows: [Row] = []
+    /// Runs `statement` once per id.
+    private func run(_ statement: Statement, for ids: [Int64]) throws(SQLiteError) {
         for id in ids {
             try statement.bind(id, at: 1)
-            rows += try statement.rows(read)
+            try statement.run()
         }
-        return rows
     }
 
-    // MARK: - Unread counts
+    // MARK: - Counts
 
-    private func countUnread(_ app: String, by delta: Int) {
-        Self.update(&unread[app, default: 0]) { count in count = max(0, count + delta) }
-        unreadChanged.insert(app)
-    }
-
-    private static func update(_ count: inout Int, _ body: (inout Int) -> Void) { body(&count) }
-
-    private func setUnread(_ app: String, _ count: Int) {
-        unread[app] = count
-        unreadChanged.insert(app)
-    }
-
-    /// Writes the counts that changed in this transaction (a few rows, whatever its size).
+    /// Writes the unread counts set in this transaction, one row per app (none for 0).
     private func saveUnread() throws(SQLiteError) {
-        for app in unreadChanged {
-            let count = unread[app] ?? 0
+        for (app, count) in pendingUnread {
             if count > 0 {
                 try writes.saveUnread.bind(app, at: 1)
                 try writes.saveUnread.bind(count, at: 2)
@@ -391,9 +355,9 @@ public final class Store {
             } else {
                 try writes.dropUnread.bind(app, at: 1)
                 try writes.dropUnread.run()
-                unread[app] = nil
             }
         }
+        pendingUnread.removeAll(keepingCapacity: true)
     }
 
     /// Writes the ledgers set in this transaction, one row per app.
@@ -409,7 +373,7 @@ public final class Store {
     }
 
     /// The committed unread counts.
-    private static func storedUnread(_ database: Database) throws(SQLiteError) -> [String: Int] {
+    static func storedUnread(_ database: Database) throws(SQLiteError) -> [String: Int] {
         var counts: [String: Int] = [:]
         for (app, count) in try database.prepare("SELECT app, count FROM unread").rows({ row in
             (row.string(at: 0) ?? "", row.int(at: 1))

@@ -46,23 +46,21 @@ struct WriteStatements {
                 thread_id = ?14, silent = ?15, interruption = ?16, via = ?17, token = ?18, apns_headers = ?19, relevance = ?20
             WHERE id = ?1
             """)
-        // RETURNING tells the store which app's unread count moved, without a second query.
-        // A held message is not delivered yet, so it cannot be read; releasing it delivers it unread.
-        markRead = try database.prepare(
-            "UPDATE messages SET read = 1 WHERE id = ?1 AND read = 0 AND held = 0 RETURNING app")
+        // A held message is not delivered yet, so it cannot be read. (The unread counts are the
+        // reducer's: `StoreChange.unread`.)
+        markRead = try database.prepare("UPDATE messages SET read = 1 WHERE id = ?1 AND read = 0 AND held = 0")
         // Walking the unread index visits only unread rows, however many read ones there are.
         markAllRead = try database.prepare(
             "UPDATE messages INDEXED BY messages_unread SET read = 1 WHERE held = 0 AND read = 0")
         markAllReadOfApp = try database.prepare(
             "UPDATE messages INDEXED BY messages_unread SET read = 1 WHERE held = 0 AND read = 0 AND app = ?1")
-        delete = try database.prepare("DELETE FROM messages WHERE id = ?1 RETURNING app, read, held")
+        delete = try database.prepare("DELETE FROM messages WHERE id = ?1")
         raiseIdFloor = try database.prepare(
             """
             INSERT INTO settings (key, value) VALUES ('\(SettingKey.idFloor)', ?1)
             ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))
             """)
-        release = try database.prepare(
-            "UPDATE messages SET held = 0, offline = 1 WHERE id = ?1 AND held = 1 RETURNING app, read")
+        release = try database.prepare("UPDATE messages SET held = 0, offline = 1 WHERE id = ?1 AND held = 1")
         saveUnread = try database.prepare(
             "INSERT INTO unread (app, count) VALUES (?1, ?2) ON CONFLICT (app) DO UPDATE SET count = excluded.count")
         dropUnread = try database.prepare("DELETE FROM unread WHERE app = ?1")

@@ -1,7 +1,6 @@
 import Glibc
 import PushCore
 import PushGateway
-import PushJSON
 import PushServer
 import PushStore
 import PushTUI
@@ -79,8 +78,8 @@ public final class TerminalUI: ServerHost {
                 case .request(let request):
                     // The way a script's requests go, so the store is the judge of what is
                     // unread now (a message read from the command line meanwhile is not read twice).
-                    show(server.perform(request))
-                case .banner(let gesture): show(server.dispatch(gesture.event))
+                    show(server.reply(to: request))
+                case .banner(let gesture): show(server.apply(gesture.event))
                 case .quit: server.stop()
                 default: break  // screen moves: `handle` applied them
                 }
@@ -89,10 +88,8 @@ public final class TerminalUI: ServerHost {
     }
 
     /// A refused request's error goes on the status line.
-    private func show(_ reply: JSONObject?) {
-        if let reply, reply["ok"] == .bool(false) {
-            screen.status = reply["error"]?.stringValue
-        }
+    private func show(_ reply: Reply?) {
+        if let error = reply?.errorMessage { screen.status = error }
     }
 
     /// Relative times ("just now", "3m") need a redraw now and then even when nothing happens:

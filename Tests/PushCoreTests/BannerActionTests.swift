@@ -111,11 +111,12 @@ import Testing
         #expect(
             open == [
                 .store(.markRead([1])),
+                .store(.unread(app: shop, count: 0)),
                 .store(.badge(app: shop, Badge(icon: 0, server: 0))),
                 .publish(BusEvent(.messageRead, ["ids": [.id(1)]])),
                 feedback(90002, message),
                 badgeChanged(shop, 0, 0),
-                .reply(["ok": true, "badge": 0]),
+                .reply(.badge(0)),
             ])
         #expect(s.inbox.banner == nil)
         #expect(s.send(.openBanner) == [])

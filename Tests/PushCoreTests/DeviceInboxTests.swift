@@ -50,17 +50,17 @@ import PushJSON
         var inbox = Inbox()
         let device = Device(token: Self.token, app: "com.example.shop")
         #expect(reduce(into: &inbox, .device(.add(device), at: Self.at), now: .zero)
-                == [.store(.device(device)), .reply(Reply.ok(["device": device.wireJSON]))])
+                == [.store(.device(device)), .reply(.device(device))])
         var gone = device
         gone.unregisteredAt = Self.at
         #expect(reduce(into: &inbox, .device(.unregister(token: Self.token), at: Self.at), now: .zero).first == .store(.device(gone)))
         // Unregistering again keeps the first time.
         let later = Self.at.addingTimeInterval(60)
         #expect(reduce(into: &inbox, .device(.unregister(token: Self.token), at: later), now: .zero)
-                == [.reply(Reply.ok(["device": gone.wireJSON]))])
-        #expect(reduce(into: &inbox, .device(.list, at: Self.at), now: .zero) == [.reply(Reply.ok(["devices": [gone.wireJSON], "defaultDevice": "online"]))])
+                == [.reply(.device(gone))])
+        #expect(reduce(into: &inbox, .device(.list, at: Self.at), now: .zero) == [.reply(.devices([gone], defaultOffline: false))])
         #expect(reduce(into: &inbox, .device(.remove(token: Self.token), at: Self.at), now: .zero)
-                == [.store(.removeDevice(token: Self.token)), .reply(Reply.ok())])
+                == [.store(.removeDevice(token: Self.token)), .reply(.ok)])
         #expect(inbox.devices.isEmpty)
     }
 
@@ -70,8 +70,8 @@ import PushJSON
             let effects = reduce(into: &inbox, .device(command, at: Self.at), now: .zero)
             #expect(effects.count == 1)
             guard case .reply(let reply)? = effects.first else { continue }
-            #expect(reply["ok"] == false)
-            #expect(reply["error"]?.stringValue?.contains("no device with token abcd") == true)
+            #expect(!reply.isOK)
+            #expect(reply.errorMessage?.contains("no device with token abcd") == true)
         }
     }
 
@@ -91,9 +91,10 @@ import PushJSON
         let key = ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "PEM")
         _ = reduce(into: &inbox, .key(.add(key)), now: .zero)
         let listed = reduce(into: &inbox, .key(.list), now: .zero)
-        #expect(listed == [.reply(Reply.ok(["keys": [["id": "ABC123DEFG", "vendor": "apns", "team": "TEAM123456", "appKey": nil]]]))])
+        #expect(listed == [.reply(.keys([key]))])
+        #expect(listed.reply == ["ok": true, "keys": [["id": "ABC123DEFG", "vendor": "apns", "team": "TEAM123456", "appKey": nil]]])
         #expect(reduce(into: &inbox, .key(.remove(id: "ABC123DEFG")), now: .zero)
-                == [.store(.removeProviderKey(id: "ABC123DEFG")), .reply(Reply.ok())])
+                == [.store(.removeProviderKey(id: "ABC123DEFG")), .reply(.ok)])
         #expect(reduce(into: &inbox, .key(.remove(id: "ABC123DEFG")), now: .zero).count == 1)
     }
 }

@@ -154,8 +154,10 @@ struct CollapseSilentTests {
         var second = try push(#"{"aps":{"alert":"score 2:0"}}"#, collapseId: "match")
         second.replacing = first
         let effects = s.push(second)
-        let replaced = try #require(effects.writes.compactMap { if case .replace(let message, let wasRead) = $0 { (message, wasRead) } else { nil } }.first)
-        #expect(replaced.0.id == first.id && replaced.0.body == "score 2:0" && replaced.1 == false)
+        let replaced = try #require(effects.writes.compactMap { if case .replace(let message) = $0 { message } else { nil } }.first)
+        #expect(replaced.id == first.id && replaced.body == "score 2:0" && !replaced.read)
+        // Unread before and after: the count does not move, so no unread write.
+        #expect(!effects.writes.contains { if case .unread = $0 { true } else { false } })
         #expect(effects.writes.contains { if case .insert = $0 { true } else { false } } == false)
         #expect(effects.reply?["id"] == 1 && effects.reply?["replaced"] == true && effects.reply?["badge"] == 1)
         #expect(s.inbox.unread[shop] == 1 && s.inbox.badge(of: shop).icon == 1)
@@ -172,8 +174,9 @@ struct CollapseSilentTests {
         var second = try push(#"{"aps":{"alert":"b"}}"#, collapseId: "c")
         second.replacing = first
         let effects = s.push(second)
-        let replaced = effects.writes.compactMap { if case .replace(let message, let wasRead) = $0 { (message, wasRead) } else { nil } }
-        #expect(replaced.count == 1 && replaced.first?.0.read == false && replaced.first?.1 == true && replaced.first?.0.body == "b")
+        let replaced = effects.writes.compactMap { if case .replace(let message) = $0 { message } else { nil } }
+        #expect(replaced.count == 1 && replaced.first?.read == false && replaced.first?.body == "b")
+        #expect(effects.writes.contains(.unread(app: shop, count: 1)))
         #expect(s.inbox.unread[shop] == 1 && s.inbox.badge(of: shop).icon == 1)
     }
 
@@ -186,6 +189,7 @@ struct CollapseSilentTests {
         let effects = s.push(silent)
         #expect(effects.reply?["badge"] == 0 && effects.reply?["replaced"] == true)
         #expect(s.inbox.totalUnread == 0 && s.inbox.badge(of: shop) == Badge())
+        #expect(effects.writes.contains(.unread(app: shop, count: 0)))
     }
 
     @Test func anotherAppOrIdDoesNotReplace() throws {

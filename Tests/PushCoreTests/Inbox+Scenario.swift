@@ -54,7 +54,10 @@ extension Array where Element == Effect {
     var writes: [StoreChange] { compactMap { if case .store(let change) = $0 { change } else { nil } } }
     var published: [BusEvent] { compactMap { if case .publish(let event) = $0 { event } else { nil } } }
     var topics: [Topic] { published.map(\.topic) }
-    var reply: JSONObject? { compactMap { if case .reply(let reply) = $0 { reply } else { nil } }.last }
+    /// The reply, typed.
+    var typedReply: Reply? { compactMap { if case .reply(let reply) = $0 { reply } else { nil } }.last }
+    /// The reply as the wire layer writes it.
+    var reply: JSONObject? { typedReply?.wireObject }
     func events(_ topic: Topic) -> [BusEvent] { published.filter { $0.topic == topic } }
 }
 

@@ -20,21 +20,23 @@ import Testing
         #expect(
             arrival == [
                 .store(.insert(message)),
+                .store(.unread(app: shop, count: 1)),
                 .store(.badge(app: shop, Badge(icon: 1, server: 1))),
                 .publish(BusEvent(.remoteReceived, ["message": message.wireJSON])),
                 badgeChanged(shop, 1, 1),
-                .reply(["ok": true, "id": 1, "badge": 1, "delivered": true]),
+                .reply(.push(PushReply(.delivered(id: 1), badge: 1))),
             ])
 
         let read = s.send(.read([message]))
         #expect(
             read == [
                 .store(.markRead([1])),
+                .store(.unread(app: shop, count: 0)),
                 .store(.badge(app: shop, Badge(icon: 0, server: 0))),
                 .publish(BusEvent(.messageRead, ["ids": [.id(1)]])),
                 feedback(90002, message),
                 badgeChanged(shop, 0, 0),
-                .reply(["ok": true, "badge": 0]),
+                .reply(.badge(0)),
             ])
         #expect(s.inbox.unread[shop] == 0)
         #expect(s.inbox.badge(of: shop) == Badge(icon: 0, server: 0))
@@ -51,7 +53,7 @@ import Testing
         #expect(s.inbox.badge(of: shop) == Badge(icon: 0, server: 0))
         #expect(s.inbox.unread[shop] == 0)
         // Read, with its feedback, but the badge had nowhere to go: no write, no badge.changed.
-        #expect(read.writes == [.markRead([1])])
+        #expect(read.writes == [.markRead([1]), .unread(app: shop, count: 0)])
         #expect(read.topics == [.messageRead, .feedback])
         #expect(read.reply == ["ok": true, "badge": 0])
     }
@@ -63,7 +65,7 @@ import Testing
         #expect(
             off == [
                 .store(.settings(InboxSettings(appState: .background, badgeSync: false))),
-                .reply(["ok": true, "badge": 0, "serverBadge": 0]),
+                .reply(.ledgers(Badge(icon: 0, server: 0))),
             ])
 
         s.push(.apns())
@@ -134,7 +136,7 @@ import Testing
                 .store(.badge(app: shop, Badge(icon: 0, server: 0))),
                 badgeChanged(news, 0, 0),
                 badgeChanged(shop, 0, 0),
-                .reply(["ok": true, "badge": 0, "serverBadge": 0]),
+                .reply(.ledgers(Badge(icon: 0, server: 0))),
             ])
         // Clearing is not reading: the messages stay unread.
         #expect(s.inbox.totalUnread == 2)
@@ -160,7 +162,7 @@ import Testing
                 .store(.settings(InboxSettings(badgeSync: false))),
                 .store(.badge(app: "default", Badge(icon: 4, server: 0))),
                 badgeChanged("default", 4, 0),
-                .reply(["ok": true, "badge": 4, "serverBadge": 0]),
+                .reply(.ledgers(Badge(icon: 4, server: 0))),
             ])
         s.send(.badge(app: nil, change: .set(6), sync: true))
         #expect(s.inbox.badge(of: "default") == Badge(icon: 6, server: 6))
@@ -174,8 +176,8 @@ import Testing
         s.push(.passThrough(badge: .autoSet(5)))
         #expect(s.inbox.totalBadge == 7)
         #expect(s.inbox.totalUnread == 3)
-        #expect(s.send(.badge(app: nil, change: nil, sync: nil)) == [.reply(["ok": true, "badge": 7, "serverBadge": 7])])
-        #expect(s.send(.badge(app: shop, change: nil, sync: nil)) == [.reply(["ok": true, "badge": 2, "serverBadge": 2])])
+        #expect(s.send(.badge(app: nil, change: nil, sync: nil)) == [.reply(.ledgers(Badge(icon: 7, server: 7)))])
+        #expect(s.send(.badge(app: shop, change: nil, sync: nil)) == [.reply(.ledgers(Badge(icon: 2, server: 2)))])
         #expect(s.send(.badge(app: "com.example.none", change: nil, sync: nil)).reply?["badge"] == .int(0))
     }
 }

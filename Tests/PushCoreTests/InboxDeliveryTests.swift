@@ -16,7 +16,7 @@ import Testing
             off == [
                 .store(.settings(InboxSettings(mode: .off, appState: .background))),
                 .publish(BusEvent(.modeChanged, ["mode": "off"])),
-                .reply(["ok": true, "mode": "off"]),
+                .reply(.mode(.off)),
             ])
 
         let dropped = s.push(.apns())
@@ -24,7 +24,7 @@ import Testing
             dropped == [
                 .store(.settings(InboxSettings(mode: .off, appState: .background, dropped: 1))),
                 .publish(BusEvent(.messageDropped, ["app": .string(shop), "dropped": 1])),
-                .reply(["ok": true, "delivered": false, "reason": "push mode off", "badge": 1]),
+                .reply(.push(PushReply(.dropped(.modeOff), badge: 1))),
             ])
         s.push(.passThrough())
         #expect(s.inbox.dropped == 2)
@@ -47,7 +47,7 @@ import Testing
         #expect(
             first == [
                 .store(.insert(held)),
-                .reply(["ok": true, "id": 1, "delivered": false, "held": true, "badge": 0]),
+                .reply(.push(PushReply(.held(id: 1), badge: 0))),
             ])
         s.push(.passThrough(msgId: "MSG-2"))
         #expect(s.inbox.held.map(\.id) == [1, 2])
@@ -70,6 +70,7 @@ import Testing
             foreground == [
                 .store(.settings(InboxSettings(appState: .foreground))),
                 .store(.release([1, 2])),
+                .store(.unread(app: news, count: 2)),
                 .store(.badge(app: news, Badge(icon: 2, server: 2))),
                 .publish(BusEvent(.appChanged, ["state": "foreground"])),
                 .publish(BusEvent(.messageReceived, ["message": released[0].wireJSON])),
@@ -80,7 +81,7 @@ import Testing
                     "id": 2, "app": .string(news), "title": nil, "body": "早報：今日要聞", "count": 2,
                 ])),
                 badgeChanged(news, 2, 2),
-                .reply(["ok": true, "state": "foreground"]),
+                .reply(.appState(.foreground)),
             ])
         #expect(s.inbox.unread[news] == 2)
         // No banner storm: one banner, the newest, counting both.
@@ -97,7 +98,7 @@ import Testing
         #expect(launch.launch && !launch.held)
         #expect(
             first.writes == [
-                .insert(launch), .setLaunch(1), .badge(app: shop, Badge(icon: 1, server: 1)),
+                .insert(launch), .setLaunch(1), .unread(app: shop, count: 1), .badge(app: shop, Badge(icon: 1, server: 1)),
             ])
         #expect(first.topics == [.remoteReceived, .badgeChanged])
         #expect(first.reply == ["ok": true, "id": 1, "badge": 1, "delivered": true])
@@ -152,12 +153,12 @@ import Testing
         s.push(.apns())
         // The same id twice in one request counts once.
         let first = s.send(.read([one, one]))
-        #expect(first.writes == [.markRead([1]), .badge(app: shop, Badge(icon: 1, server: 1))])
+        #expect(first.writes == [.markRead([1]), .unread(app: shop, count: 1), .badge(app: shop, Badge(icon: 1, server: 1))])
         // The loop looks it up again: now stored as read.
         var stored = one
         stored.read = true
         let again = s.send(.read([stored]))
-        #expect(again == [.reply(["ok": true, "badge": 1])])
+        #expect(again == [.reply(.badge(1))])
         #expect(s.inbox.badge(of: shop) == Badge(icon: 1, server: 1))
         #expect(s.inbox.unread[shop] == 1)
     }
@@ -166,7 +167,7 @@ import Testing
     func readingHeldDoesNothing() throws {
         var s = Scenario(Inbox(settings: InboxSettings(appState: .terminated)))
         let held = try #require(Scenario.inserted(s.push(.passThrough())))
-        #expect(s.send(.read([held])) == [.reply(["ok": true, "badge": 0])])
+        #expect(s.send(.read([held])) == [.reply(.badge(0))])
     }
 
     @Test("delete: unread counts down like a read without feedback; read ones move nothing")
@@ -182,13 +183,14 @@ import Testing
         #expect(
             delete == [
                 .store(.delete([1, 2])),
+                .store(.unread(app: shop, count: 0)),
                 .store(.badge(app: shop, Badge(icon: 0, server: 0))),
                 .publish(BusEvent(.messageDeleted, ["ids": [.id(1), .id(2)]])),
                 badgeChanged(shop, 0, 0),
-                .reply(["ok": true, "badge": 0]),
+                .reply(.badge(0)),
             ])
         #expect(s.inbox.unread[shop] == 0)
-        #expect(s.send(.delete([])) == [.reply(["ok": true, "badge": 0])])
+        #expect(s.send(.delete([])) == [.reply(.badge(0))])
     }
 
     @Test("delete takes a held message out of the queue")
@@ -222,19 +224,20 @@ import Testing
         #expect(
             shopOnly == [
                 .store(.markAllRead(app: shop)),
+                .store(.unread(app: shop, count: 0)),
                 .store(.badge(app: shop, Badge(icon: 0, server: 0))),
                 .publish(BusEvent(.messageRead, ["all": true, "app": .string(shop)])),
                 badgeChanged(shop, 0, 0),
-                .reply(["ok": true, "badge": 0]),
+                .reply(.badge(0)),
             ])
         #expect(s.inbox.unread[news] == 1)
 
         let all = s.send(.readAll(app: nil))
-        #expect(all.writes == [.markAllRead(app: nil), .badge(app: news, Badge(icon: 0, server: 0))])
+        #expect(all.writes == [.markAllRead(app: nil), .unread(app: news, count: 0), .badge(app: news, Badge(icon: 0, server: 0))])
         #expect(all.events(.messageRead) == [BusEvent(.messageRead, ["all": true, "app": nil])])
         #expect(s.inbox.totalUnread == 0)
         // Nothing unread: nothing written or published.
-        #expect(s.send(.readAll(app: nil)) == [.reply(["ok": true, "badge": 0])])
+        #expect(s.send(.readAll(app: nil)) == [.reply(.badge(0))])
     }
 
     @Test("read all takes off only the unread, never below 0")
@@ -283,8 +286,8 @@ import Testing
     @Test("same mode or state again: no write, no event")
     func idempotentSwitches() {
         var s = Scenario()
-        #expect(s.send(.setMode(.on)) == [.reply(["ok": true, "mode": "on"])])
-        #expect(s.send(.setAppState(.foreground)) == [.reply(["ok": true, "state": "foreground"])])
+        #expect(s.send(.setMode(.on)) == [.reply(.mode(.on))])
+        #expect(s.send(.setAppState(.foreground)) == [.reply(.appState(.foreground))])
     }
 
     @Test("seed 003: the callback each state reaches")

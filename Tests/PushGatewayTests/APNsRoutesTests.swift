@@ -159,7 +159,7 @@ func reasonAndStatus(_ decision: GatewayDecision) -> (status: Int, reason: Strin
         #expect(push.headers["apns-topic"] == topic)
         #expect(push.headers["apns-id"].flatMap { UUID(uuidString: $0) } != nil)
         #expect(push.headers["authorization"] == nil)
-        let ok = answer(Reply.ok(["id": 1]))
+        let ok = answer(.push(PushReply(.delivered(id: 1), badge: 1)))
         #expect(ok.status == 200)
         #expect(ok.body.isEmpty)
         #expect(ok.headers.first { $0.name == "apns-id" }?.value == push.headers["apns-id"])
@@ -177,7 +177,7 @@ func reasonAndStatus(_ decision: GatewayDecision) -> (status: Int, reason: Strin
         let request = apnsRequest(headers: adding(HTTPHeader("apns-id", id)))
         guard case .request(_, let answer) = APNsRoutes().decide(request, context: GatewayContext(inbox: Inbox(), now: now))
         else { Issue.record("refused"); return }
-        #expect(answer(Reply.ok(["delivered": false])).headers == [HTTPHeader("apns-id", id)])
+        #expect(answer(.push(PushReply(.held(id: 1), badge: 0))).headers == [HTTPHeader("apns-id", id)])
         let failed = answer(Reply.error("store: disk full; nothing was saved"))
         #expect(failed.status == 500)
         #expect(String(decoding: failed.body, as: UTF8.self) == #"{"reason":"InternalServerError"}"#)

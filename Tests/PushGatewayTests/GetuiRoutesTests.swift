@@ -104,11 +104,16 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         let taskId = try #require(push.headers["taskid"])
         #expect(taskId.hasPrefix("RASS_"))
         #expect(push.headers["request_id"] != nil)
-        let online = getuiAnswer(answer(["ok": true, "id": 1, "delivered": true]))
+        let online = getuiAnswer(answer(.push(PushReply(.delivered(id: 1), badge: 1))))
         #expect(online.code == 0)
         #expect(online.data == [taskId: .object([getuiCid: "successed_online"])])
-        let held = getuiAnswer(answer(["ok": true, "id": 1, "delivered": false, "held": true]))
+        let held = getuiAnswer(answer(.push(PushReply(.held(id: 1), badge: 0))))
         #expect(held.data == [taskId: .object([getuiCid: "successed_offline"])])
+        // Stored for an offline device is offline too; a push dropped with push mode off is not.
+        let stored = getuiAnswer(answer(.push(PushReply(.storedOffline(id: 1), badge: 0))))
+        #expect(stored.data == [taskId: .object([getuiCid: "successed_offline"])])
+        let dropped = getuiAnswer(answer(.push(PushReply(.dropped(.modeOff), badge: 0))))
+        #expect(dropped.data == [taskId: .object([getuiCid: "successed_online"])])
     }
 
     @Test func aTerminatedAppIsOffline() throws {
@@ -121,7 +126,7 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
             Issue.record("refused")
             return
         }
-        #expect(getuiAnswer(answer(["ok": true, "id": 1, "delivered": true])).data == [push.headers["taskid"] ?? "": .object([getuiCid: "successed_offline"])])
+        #expect(getuiAnswer(answer(.push(PushReply(.delivered(id: 1), badge: 1)))).data == [push.headers["taskid"] ?? "": .object([getuiCid: "successed_offline"])])
     }
 
     @Test func pushAllAnswersTheTaskId() throws {
@@ -133,7 +138,7 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
             return
         }
         #expect(push.token == nil)
-        #expect(getuiAnswer(answer(["ok": true, "id": 1, "delivered": true])).data == ["taskid": .string(push.headers["taskid"] ?? "")])
+        #expect(getuiAnswer(answer(.push(PushReply(.delivered(id: 1), badge: 1)))).data == ["taskid": .string(push.headers["taskid"] ?? "")])
     }
 
     @Test func aMissingOrExpiredTokenIs10001() throws {
@@ -164,7 +169,7 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
             Issue.record("refused")
             return
         }
-        _ = answer(["ok": true, "id": 1, "delivered": true])
+        _ = answer(.push(PushReply(.delivered(id: 1), badge: 1)))
         #expect(getuiCode(routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: context)) == 20003)
     }
 
@@ -177,7 +182,7 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
             Issue.record("refused")
             return
         }
-        #expect(getuiAnswer(answer(["ok": false, "error": "disk"])).code == 30000)
+        #expect(getuiAnswer(answer(.error("disk"))).code == 30000)
         guard case .request = routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: context) else {
             Issue.record("the retry was refused")
             return
@@ -224,7 +229,7 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         #expect(pushes.map { $0.headers["request_id"] } == ["pushdeck-batch-0001", "pushdeck-batch-0002"])
         #expect(pushes.allSatisfy { $0.via == .getui && $0.token == getuiCid && $0.app == getuiAppId })
         #expect(try JSON.parse(pushes[1].payloadText).objectValue?["push_message"] == .object(["transmission": "早报：今日天气晴，全天气温 12 到 20 度"]))
-        let reply = getuiAnswer(answer([["ok": true, "id": 1], ["ok": true, "id": 2, "held": true]]))
+        let reply = getuiAnswer(answer([.push(PushReply(.delivered(id: 1), badge: 1)), .push(PushReply(.held(id: 2), badge: 1))]))
         #expect(reply.code == 0)
         #expect(reply.data == [
             pushes[0].headers["taskid"] ?? "": .object([getuiCid: "successed_online"]),

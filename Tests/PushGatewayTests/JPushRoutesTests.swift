@@ -79,13 +79,13 @@ func jpushCode(_ decision: GatewayDecision) -> (status: Int, code: Int?) {
         #expect(push.token == (body.contains("registration_id") ? jpushRegistrationId : nil))
         #expect(push.headers["path"] == "/v3/push")
         let msgId = try #require(push.headers["msg_id"])
-        let reply = answer(["ok": true, "id": 1, "delivered": true])
+        let reply = answer(.push(PushReply(.delivered(id: 1), badge: 1)))
         #expect(reply.status == 200)
         let object = try #require(try JSON.parse(reply.body).objectValue)
         #expect(object["msg_id"] == .string(msgId))
         #expect(object["sendno"] == .string(push.headers["sendno"] ?? "?"))
         // A store failure is JPush's 1000, not a success.
-        #expect(jpushCode(.respond(answer(["ok": false, "error": "disk"]))) == (500, 1000))
+        #expect(jpushCode(.respond(answer(.error("disk")))) == (500, 1000))
     }
 
     @Test func optionsAreKeptOnTheMessage() throws {

@@ -15,7 +15,7 @@ import TestSupport
             try store.write(
                 (1...4).map { .insert(Samples.message($0, app: $0 % 2 == 0 ? "a" : "b")) }
                     + [.insert(held), .markRead([2]), .setLaunch(3), .badge(app: "a", Badge(icon: 2, server: 9)),
-                       .settings(settings), .delete([4])])
+                       .settings(settings), .delete([4]), .unread(app: "b", count: 2)])
             store.close()
             store.close()  // twice is fine
         }
@@ -41,10 +41,12 @@ import TestSupport
         let folder = TempFolder()
         do {
             let store = try Store(path: folder.file("inbox.sqlite"))
-            try store.write([.insert(Samples.message(1))])
+            try store.write([.insert(Samples.message(1)), .unread(app: "com.example.shop", count: 1)])
             try store.begin()
             try store.apply(.insert(Samples.message(2)))
             try store.apply(.markRead([1]))
+            try store.apply(.unread(app: "com.example.shop", count: 1))
+            try store.apply(.unread(app: "b", count: 3))
             // Closing with the transaction open is what a crash mid-turn leaves behind.
             store.close()
         }

@@ -17,7 +17,7 @@ import TestSupport
         #expect(store.isInTransaction)
         for change: StoreChange in [
             .insert(Samples.message(3)), .markRead([1]), .markAllRead(app: nil), .delete([1]), .release([2]),
-            .setLaunch(3), .badge(app: "x", Badge(icon: 1, server: 1)),
+            .setLaunch(3), .badge(app: "x", Badge(icon: 1, server: 1)), .unread(app: "x", count: 4),
             .settings(InboxSettings(mode: .off, appState: .background, dropped: 1, badgeSync: false)),
         ] {
             try store.apply(change)
@@ -36,11 +36,14 @@ import TestSupport
     func aFailingWriteUndoesTheWholeBatch(kind: StoreKind) throws {
         let folder = TempFolder()
         let store = try kind.open(in: folder)
-        try store.write([.insert(Samples.message(1))])
+        try store.write([.insert(Samples.message(1)), .unread(app: "com.example.shop", count: 1)])
 
         // The duplicate id fails the second insert; the first change of the batch goes too.
         let error = #expect(throws: SQLiteError.self) {
-            try store.write([.markRead([1]), .insert(Samples.message(2)), .insert(Samples.message(2))])
+            try store.write([
+                .markRead([1]), .unread(app: "com.example.shop", count: 0), .insert(Samples.message(2)),
+                .insert(Samples.message(2)),
+            ])
         }
         #expect(error?.code == 19)  // SQLITE_CONSTRAINT
         #expect(error?.sql?.hasPrefix("INSERT INTO messages") == true)
@@ -55,7 +58,9 @@ import TestSupport
         let folder = TempFolder()
         let store = try kind.open(in: folder)
         try store.apply(.insert(Samples.message(1)))
+        try store.apply(.unread(app: "com.example.shop", count: 1))
         #expect(!store.isInTransaction)
+        #expect(try store.message(id: 1) != nil)
         #expect(try store.loadInbox().unread == ["com.example.shop": 1])
     }
 }

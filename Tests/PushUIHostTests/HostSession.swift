@@ -47,7 +47,7 @@ final class HostSession {
         terminal = try RecordingTerminal(size: size)
         let store = try Store(path: databasePath)
         defer { store.close() }
-        try store.write(seed.map(StoreChange.insert))
+        try store.write(SampleMessages.storeChanges(seed))
     }
 
     /// Runs the loop until the steps are done (or a key quits); the store is closed after.

@@ -17,6 +17,14 @@ public enum SampleMessages {
             payload: payload ?? #"{"aps":{"alert":{"title":"\#(title ?? "")","body":"\#(body ?? "")"}}}"#)
     }
 
+    /// The store changes that put `messages` in a store as the loop would have: their rows and,
+    /// as the reducer's `.unread` effect, each app's unread count (the store never recounts rows).
+    public static func storeChanges(_ messages: [Message]) -> [StoreChange] {
+        var unread: [String: Int] = [:]
+        for message in messages where !message.read && !message.held { unread[message.app, default: 0] += 1 }
+        return messages.map(StoreChange.insert) + unread.sorted { $0.key < $1.key }.map { .unread(app: $0.key, count: $0.value) }
+    }
+
     /// A mixed inbox of English, Chinese and emoji messages across both channels, newest first.
     public static func sampleMessages() -> [Message] {
         [

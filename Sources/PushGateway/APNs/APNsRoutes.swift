@@ -39,13 +39,12 @@ public struct APNsRoutes: GatewayRoutes {
         case .accepted(let accepted):
             var headers = accepted.headers
             headers["apns-id"] = apnsId
-            // The payload as the route's check parsed it: the inbox's decoder reads it in place.
             let push = PushRequest(
-                payloadText: accepted.payloadText, app: accepted.app, channel: .apns, parsed: accepted.parsed,
+                payloadText: accepted.payloadText, app: accepted.app, channel: .apns,
                 collapseId: headers["apns-collapse-id"], pushType: headers["apns-push-type"],
                 priority: headers["apns-priority"].flatMap { Int($0) }, via: .apns, token: accepted.token, headers: headers)
             return .request(.push(push)) { reply in
-                guard reply["ok"] == .bool(true) else {
+                guard reply.isOK else {
                     // The store failed (or the inbox refused what the route let through): Apple's 500.
                     return APNsRefusal(.internalServerError).response(apnsId: apnsId)
                 }
@@ -66,7 +65,6 @@ public struct APNsRoutes: GatewayRoutes {
         var app: String
         var headers: [String: String]
         var payloadText: String
-        var parsed: JSONView
     }
 
     /// Every check of one request, in order: path, method, duplicates, provider token, headers,
@@ -118,9 +116,8 @@ public struct APNsRoutes: GatewayRoutes {
         guard !request.body.isEmpty else { return .refused(APNsRefusal(.payloadEmpty)) }
         guard request.body.count <= pushType.payloadLimit else { return .refused(APNsRefusal(.payloadTooLarge)) }
         let payloadText = String(decoding: request.body, as: UTF8.self)
-        guard let tape = try? JSONTape.parse(request.body),
-              (try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(
-                  PushRequest(payloadText: payloadText, channel: .apns, parsed: tape.root, via: .apns))) != nil
+        guard (try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(
+                  PushRequest(payloadText: payloadText, channel: .apns, via: .apns))) != nil
         else {
             return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
         }
@@ -139,7 +136,7 @@ public struct APNsRoutes: GatewayRoutes {
 
         var kept: [String: String] = [:]
         for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
-        return .accepted(Accepted(token: deviceToken, app: app, headers: kept, payloadText: payloadText, parsed: tape.root))
+        return .accepted(Accepted(token: deviceToken, app: app, headers: kept, payloadText: payloadText))
     }
 
     /// A header value safe to answer back: printable ASCII, at most 128 bytes.

@@ -68,7 +68,7 @@ public struct GetuiRoutes: GatewayRoutes {
             let terminated = context.inbox.appState == .terminated
             let sessions = self.sessions
             return .request(.push(accepted.push)) { reply in
-                guard reply["ok"] == .bool(true) else {
+                guard reply.isOK else {
                     sessions.forget(accepted.requestId, appId: appId)
                     return Self.answer(status: 500, code: 30000, msg: "server error", data: nil)
                 }
@@ -83,8 +83,8 @@ public struct GetuiRoutes: GatewayRoutes {
     }
 
     /// Online when the app runs; offline when it is terminated (held, or through APNs).
-    static func status(_ reply: JSONObject, terminated: Bool) -> String {
-        reply["held"] == .bool(true) || reply["stored"] == .bool(true) || terminated ? "successed_offline" : "successed_online"
+    static func status(_ reply: Reply, terminated: Bool) -> String {
+        reply.pushReply?.fate.isWaiting == true || terminated ? "successed_offline" : "successed_online"
     }
 
     /// `push/single/batch/cid`: `msg_list` of single pushes, each checked as one; all or none.
@@ -116,7 +116,7 @@ public struct GetuiRoutes: GatewayRoutes {
         let messages = accepted
         let requestIds = recorded
         return .requests(messages.map { .push($0.push) }) { replies in
-            guard replies.allSatisfy({ $0["ok"] == .bool(true) }) else {
+            guard replies.allSatisfy(\.isOK) else {
                 for id in requestIds { sessions.forget(id, appId: appId) }
                 return Self.answer(status: 500, code: 30000, msg: "server error", data: nil)
             }
@@ -246,11 +246,10 @@ public struct GetuiRoutes: GatewayRoutes {
 
         let taskId = "RASS_" + Self.monthDay(context.now) + "_" + GetuiSessions.randomHex(bytes: 16)
         kept["taskid"] = taskId
-        // The decoder's own parse, done here to check the body, is the one the inbox reads in place.
-        guard let tape = try? JSONTape.parse(Array(text.utf8)) else {
+        guard (try? JSONTape.parse(Array(text.utf8))) != nil else {
             return .failure(GetuiRefusal(.invalidRequest, "the body is not JSON"))
         }
-        let push = PushRequest(payloadText: text, app: appId, parsed: tape.root, via: .getui, token: cid, headers: kept)
+        let push = PushRequest(payloadText: text, app: appId, via: .getui, token: cid, headers: kept)
         do {
             _ = try PushDecoder().decode(push)
         } catch {

@@ -35,7 +35,7 @@ public struct JPushRoutes: GatewayRoutes {
         if accepted.validateOnly { return .respond(ok) }
         return .request(.push(accepted.push)) { reply in
             // The store failed (or the inbox refused what the route let through): JPush's 1000.
-            reply["ok"] == .bool(true) ? ok : JPushRefusal(.internalError).response
+            reply.isOK ? ok : JPushRefusal(.internalError).response
         }
     }
 
@@ -185,14 +185,13 @@ public struct JPushRoutes: GatewayRoutes {
         kept["msg_id"] = msgId
         if let overrideMsgId { kept["override_msg_id"] = overrideMsgId }
         if !registrationIds.isEmpty { kept["registration_id"] = registrationIds.joined(separator: ",") }
-        // One device shows the push once; it is recorded under the first id it names. The
-        // decoder's own parse, done here to check the body, is the one the inbox reads in place.
+        // One device shows the push once; it is recorded under the first id it names.
         let payloadText = String(decoding: request.body, as: UTF8.self)
-        guard let tape = try? JSONTape.parse(request.body) else {
+        guard (try? JSONTape.parse(request.body)) != nil else {
             return .failure(JPushRefusal(.invalidParameter, "the body is not a JSON object"))
         }
         let push = PushRequest(
-            payloadText: payloadText, app: appKey, parsed: tape.root, via: .jpush, token: registrationIds.first, headers: kept)
+            payloadText: payloadText, app: appKey, via: .jpush, token: registrationIds.first, headers: kept)
         do {
             _ = try PushDecoder().decode(push)
         } catch {

@@ -10,7 +10,7 @@ public protocol GatewaySink: AnyObject {
     func gatewayContext() -> GatewayContext
     /// Handles `request` as a socket request; `completion` gets its reply once it is committed
     /// (or the socket's error reply when the commit failed), on the loop thread.
-    func submit(_ request: Request, completion: @escaping (JSONObject) -> Void)
+    func submit(_ request: Request, completion: @escaping (Reply) -> Void)
 }
 
 /// How the gateway is set up: where it listens, its TLS material, its limits.
@@ -379,9 +379,9 @@ public final class Gateway {
     }
 }
 
-/// The wire replies of one `.requests` decision as their commits come in (on the loop thread).
+/// The replies of one `.requests` decision as their commits come in (on the loop thread).
 final class ReplyCollector {
-    private var replies: [JSONObject?]
+    private var replies: [Reply?]
     private var missing: Int
 
     init(count: Int) {
@@ -390,7 +390,7 @@ final class ReplyCollector {
     }
 
     /// Keeps `reply`; all of them, in order, once the last has come.
-    func add(_ reply: JSONObject, at index: Int) -> [JSONObject]? {
+    func add(_ reply: Reply, at index: Int) -> [Reply]? {
         guard replies.indices.contains(index), replies[index] == nil else { return nil }
         replies[index] = reply
         missing -= 1

@@ -1,0 +1,38 @@
+import Foundation
+import PushJSON
+
+// MARK: - Reset (DESIGN §9)
+
+extension Inbox {
+    /// `reset` (DESIGN §9): the app's (or every app's) messages, held queue, ledgers and unread
+    /// count to nothing; push on, app foreground, nothing dropped, badge sync on. Mode, app state
+    /// and the dropped count are one per inbox, so `app` resets them too. Ids keep counting up.
+    mutating func reset(app: String?, all: Bool, now: Instant, into outcome: inout Outcome) {
+        outcome.write(.reset(app: app, all: all, idFloor: nextId - 1))
+        let apps = app.map { [$0] } ?? Set(badges.keys).union(unread.keys).sorted()
+        for target in apps {
+            noteCounts(of: target, in: &outcome)
+            badges[target] = nil
+            unread[target] = nil
+        }
+        removeHeld { app == nil || $0.app == app }
+        if app == nil { launchId = nil }
+        if all {
+            devices = [:]
+            providerKeys = [:]
+        }
+        if app == nil || banner?.message.app == app { banner = nil }
+        let clean = InboxSettings()
+        if settings != clean {
+            let old = settings
+            settings = clean
+            outcome.write(.settings(settings))
+            if old.mode != clean.mode { outcome.publish(.modeChanged, ["mode": .string(clean.mode.rawValue)]) }
+            if old.appState != clean.appState {
+                outcome.publish(.appChanged, ["state": .string(clean.appState.rawValue)])
+            }
+        }
+        outcome.publish(.reset, ["app": .string(orNull: app), "all": .bool(all)])
+        outcome.reply = .badge(app.map { badge(of: $0).icon } ?? totalBadge)
+    }
+}

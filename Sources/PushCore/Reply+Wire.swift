@@ -1,0 +1,139 @@
+import Foundation
+import PushJSON
+
+// MARK: - Replies on the wire (DESIGN §3): the one place a reply becomes JSON
+
+extension Reply {
+    /// The reply as the wire's compact JSON object. Key order is part of the contract (scripts
+    /// and the end-to-end tests compare lines): `ok` first, then each kind's fields as listed.
+    public var wireObject: JSONObject {
+        switch self {
+        case .ok: Self.ok()
+        case .push(let push): push.wireObject
+        case .badge(let icon): Self.ok(("badge", .int(icon)))
+        case .ledgers(let badge): Self.ok(("badge", .int(badge.icon)), ("serverBadge", .int(badge.server)))
+        case .policy(let badge, let policy):
+            Self.ok(("badge", .int(badge.icon)), ("serverBadge", .int(badge.server)), ("policy", .string(policy.rawValue)))
+        case .mode(let mode): Self.ok(("mode", .string(mode.rawValue)))
+        case .appState(let state): Self.ok(("state", .string(state.rawValue)))
+        case .muted(let app, let until):
+            Self.ok(("app", .string(app)), ("muted", true), ("until", until.map { .string(RFC3339.string(from: $0)) } ?? .null))
+        case .unmuted(let app): Self.ok(("app", .string(app)), ("muted", false))
+        case .quiet(let quiet): Self.ok(("quiet", .string(quiet?.description ?? "off")))
+        case .device(let device): Self.ok(("device", device.wireJSON))
+        case .devices(let devices, let defaultOffline):
+            Self.ok(("devices", .array(devices.map(\.wireJSON))), ("defaultDevice", .string(defaultOffline ? "offline" : "online")))
+        case .deviceState(let token, let offline):
+            Self.ok(("token", .string(orNull: token)), ("state", .string(offline ? "offline" : "online")))
+        case .key(let key): Self.ok(("key", key.wireJSON))
+        case .keys(let keys): Self.ok(("keys", .array(keys.map(\.wireJSON))))
+        case .messages(let messages): Self.ok(("messages", .array(messages.map(\.wireJSON))))
+        case .version(let version): Self.ok(("version", .string(version)))
+        case .gateway(let address, let ca):
+            ca.map { Self.ok(("address", .string(address)), ("ca", .string($0))) } ?? Self.ok(("address", .string(address)))
+        case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
+        }
+    }
+
+    /// The reply as one wire line: compact JSON and `\n`.
+    public var wireLine: [UInt8] { wireObject.wireLine }
+
+    /// Appends the reply as one wire line to a write buffer.
+    public func writeLine(into bytes: inout [UInt8]) { wireObject.writeLine(into: &bytes) }
+
+    /// `{"ok":true}` and `fields` in the order given; built as its member list, with no
+    /// dictionary literal's extra array (one per push showed in profiles).
+    private static func ok(_ fields: (String, JSON)...) -> JSONObject {
+        var members: [(key: String, value: JSON)] = [(key: "ok", value: true)]
+        members.reserveCapacity(fields.count + 1)
+        for (key, value) in fields { members.append((key: key, value: value)) }
+        return JSONObject(members)
+    }
+}
+
+extension PushReply {
+    /// `{"ok":true,"id":N,"badge":B,"delivered":true}`, or for a push not delivered now its
+    /// `delivered:false` with `held`, `stored` and `reason` as they apply, `badge` last; with
+    /// further messages, `also` at the end lists each one's `channel` and fate.
+    public var wireObject: JSONObject {
+        var members: [(key: String, value: JSON)] = [(key: "ok", value: true)]
+        members.reserveCapacity(7)
+        let badge = (key: "badge", value: JSON.int(self.badge))
+        if let id = fate.id { members.append((key: "id", value: .id(id))) }
+        switch fate {
+        case .delivered:
+            members += [badge, (key: "delivered", value: true)]
+        case .replaced:
+            members += [badge, (key: "delivered", value: true), (key: "replaced", value: true)]
+        case .held, .storedOffline, .dropped:
+            members += fate.undeliveredMembers
+            members.append(badge)
+        }
+        if !also.isEmpty {
+            members.append((key: "also", value: .array(also.map(\.wireJSON))))
+        }
+        return JSONObject(members)
+    }
+}
+
+extension FurtherPush {
+    /// `{"channel":C,"id":N,"delivered":…}` and `held`, `stored`, `reason` as they apply.
+    var wireJSON: JSON {
+        var members: [(key: String, value: JSON)] = [(key: "channel", value: .string(channel.rawValue))]
+        if let id = fate.id { members.append((key: "id", value: .id(id))) }
+        if fate.isDelivered {
+            members.append((key: "delivered", value: true))
+        } else {
+            members += fate.undeliveredMembers
+        }
+        return .object(JSONObject(members))
+    }
+}
+
+extension PushFate {
+    /// `delivered:false` and what follows it for a push not delivered now.
+    fileprivate var undeliveredMembers: [(key: String, value: JSON)] {
+        var members: [(key: String, value: JSON)] = [(key: "delivered", value: false)]
+        switch self {
+        case .delivered, .replaced: return [(key: "delivered", value: true)]
+        case .held: members.append((key: "held", value: true))
+        case .storedOffline: members.append((key: "stored", value: true))
+        case .dropped(.expiresOffline): members.append((key: "stored", value: false))
+        case .dropped(.modeOff): break
+        }
+        if let reason { members.append((key: "reason", value: .string(reason))) }
+        return members
+    }
+}
+
+extension JSON {
+    fileprivate static func int(_ value: Int) -> JSON { .number(JSONNumber(value)) }
+    fileprivate static func id(_ value: Int64) -> JSON { .number(JSONNumber(value)) }
+}
+
+// MARK: - Lines
+
+extension JSON {
+    /// The value as one wire line: compact JSON and `\n`.
+    public var wireLine: [UInt8] {
+        var bytes: [UInt8] = []
+        write(into: &bytes)
+        bytes.append(0x0A)
+        return bytes
+    }
+}
+
+extension JSONObject {
+    /// The object as one wire line: compact JSON and `\n`.
+    public var wireLine: [UInt8] {
+        var bytes: [UInt8] = []
+        writeLine(into: &bytes)
+        return bytes
+    }
+
+    /// Appends the object as one wire line (compact JSON and `\n`) to a write buffer.
+    public func writeLine(into bytes: inout [UInt8]) {
+        write(into: &bytes)
+        bytes.append(0x0A)
+    }
+}

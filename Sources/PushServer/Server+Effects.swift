@@ -1,0 +1,133 @@
+import Glibc
+import PushCore
+import PushJSON
+import PushStore
+
+// MARK: - Effect execution: store writes into the turn's transaction, bus events and replies
+// queued until it commits
+
+extension Server {
+    /// Runs an event through the reducer and carries out its effects; returns its reply.
+    @discardableResult
+    public func apply(_ event: Event) -> Reply? {
+        let effects = reduce(into: &inbox, event, now: time.now)
+        var reply: Reply?
+        for effect in effects {
+            switch effect {
+            case .store(let change): write(change)
+            case .publish(let event): publish(event)
+            case .reply(let typed): reply = typed
+            }
+        }
+        return reply
+    }
+
+    /// A store write, into the turn's transaction (begun by the first write of the turn); after
+    /// a failed write the rest of the turn's are skipped and the commit fails.
+    private func write(_ change: StoreChange) {
+        revision += 1
+        guard storeFailure == nil else { return }
+        do {
+            if !inTransaction {
+                try store.begin()
+                inTransaction = true
+            }
+            try store.apply(change)
+        } catch {
+            storeFailure = error
+        }
+    }
+
+    /// Queues a bus event's line for every subscriber that wants its topic; with none, nothing
+    /// is even encoded.
+    func publish(_ event: BusEvent) {
+        guard subscriberCount > 0 else { return }
+        var line: Range<Int>?
+        for client in clients.values where client.wants(event.topic) {
+            if line == nil {
+                let start = pendingBytes.count
+                event.json.write(into: &pendingBytes)
+                pendingBytes.append(0x0A)
+                line = start..<pendingBytes.count
+            }
+            if let line { pending.append((client.fd, line, false)) }
+        }
+    }
+
+    /// Queues a reply line for a client, sent once the turn has committed.
+    func queue(_ reply: Reply, to fd: Int32) {
+        let start = pendingBytes.count
+        reply.writeLine(into: &pendingBytes)
+        pending.append((fd, start..<pendingBytes.count, true))
+    }
+
+    // MARK: - End of turn: commit, then answer
+
+    /// Commits the turn's writes, then hands out its replies and events, then flushes the
+    /// clients (closing those that are done or fell too far behind).
+    func endTurn() {
+        if inTransaction {
+            do {
+                if let storeFailure { throw storeFailure }
+                try store.commit()
+            } catch {
+                recoverFromFailedCommit(error)
+            }
+            inTransaction = false
+            storeFailure = nil
+            if let failure = store.takeCheckpointFailure() {
+                options.log("store: a background checkpoint failed (\(failure)); the loop checkpoints the WAL itself meanwhile")
+            }
+        }
+
+        if !gatewayAnswers.isEmpty { answerGateway() }
+        for (fd, line, _) in pending {
+            clients[fd]?.output.append(contentsOf: pendingBytes[line])
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingBytes.removeAll(keepingCapacity: pendingBytes.capacity <= 1 << 20)
+
+        for client in Array(clients.values) {
+            if client.pendingOutput > 0 {
+                do {
+                    try client.flush()
+                } catch {
+                    close(client)
+                    continue
+                }
+            }
+            if client.topics != nil && client.pendingOutput > options.maxOutputBytes {
+                options.log("dropped a watcher that fell \(client.pendingOutput) bytes behind")
+                close(client)
+            } else if client.closeAfterFlush && client.pendingOutput == 0 && !client.backlog {
+                close(client)
+            }
+        }
+    }
+
+    /// Hands the turn's gateway replies to their completions, now that they are committed.
+    private func answerGateway() {
+        let answers = gatewayAnswers
+        gatewayAnswers.removeAll(keepingCapacity: true)
+        for (reply, completion) in answers { completion(reply) }
+    }
+
+    /// The turn's transaction failed (disk full, I/O error): nothing of it is stored, so the
+    /// inbox is reloaded from the store and every reply of the turn becomes an error — an
+    /// acknowledgement must never be sent for a change that is not on disk.
+    private func recoverFromFailedCommit(_ error: any Error) {
+        options.log("store: \(error); the turn's changes were rolled back")
+        try? store.rollback()
+        if let reloaded = try? Self.loadInbox(from: store, options: options) {
+            let banner = inbox.banner
+            inbox = reloaded
+            inbox.banner = banner
+        }
+        let start = pendingBytes.count
+        let failed = Reply.error("store: \(error); nothing was saved")
+        failed.writeLine(into: &pendingBytes)
+        let failure = start..<pendingBytes.count
+        pending = pending.compactMap { entry in entry.isReply ? (entry.fd, failure, true) : nil }
+        for index in gatewayAnswers.indices { gatewayAnswers[index].reply = failed }
+    }
+}
