@@ -20,24 +20,47 @@ public struct Device: Sendable, Equatable {
     /// Set by `device offline`: its pushes are stored by the vendor (APNs only the latest per
     /// app, JPush at most 5) until `device online` (issue 13).
     public var offline: Bool
+    /// The tags the app set on this device (`device add --tag`), sorted, each once: a JPush
+    /// `audience` of `tag`/`tag_and`/`tag_not` finds the device by them (Getui's tag pushes are
+    /// not served).
+    public var tags: [String]
+    /// The device's alias (`device add --alias`; one per device, as JPush and Getui bind it): a
+    /// JPush `audience.alias` or Getui's `push/single/alias` finds the device by it.
+    public var alias: String?
 
-    public init(token: String, app: String, vendor: Vendor = .apns, unregisteredAt: Date? = nil, offline: Bool = false) {
+    public init(
+        token: String, app: String, vendor: Vendor = .apns, unregisteredAt: Date? = nil, offline: Bool = false,
+        tags: [String] = [], alias: String? = nil
+    ) {
         self.offline = offline
         self.token = token
         self.app = app
         self.vendor = vendor
         self.unregisteredAt = unregisteredAt
+        self.tags = Array(Set(tags)).sorted()
+        self.alias = alias
     }
 
-    /// The device's wire object (`device list`).
+    /// Whether `text` is a tag or an alias as JPush takes them: 1 to 40 bytes of UTF-8 (its
+    /// Push API v3 `audience` table), no control characters (JPush allows letters, digits, `_`,
+    /// CJK and `@!#$&*+=.|￥`; pushdeck is more lenient but keeps a tag on one line).
+    public static func isTagOrAlias(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 40 && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// The device's wire object (`device list`); `tags` and `alias` only when it has them, so a
+    /// device without them is written as before they existed.
     public var wireJSON: JSON {
-        .object(JSONObject([
+        var members: [(key: String, value: JSON)] = [
             (key: "token", value: .string(token)),
             (key: "app", value: .string(app)),
             (key: "vendor", value: .string(vendor.rawValue)),
             (key: "unregisteredAt", value: .string(orNull: unregisteredAt.map(RFC3339.string(from:)))),
             (key: "state", value: .string(offline ? "offline" : "online")),
-        ]))
+        ]
+        if !tags.isEmpty { members.append((key: "tags", value: .array(tags.map(JSON.string)))) }
+        if let alias { members.append((key: "alias", value: .string(alias))) }
+        return .object(JSONObject(members))
     }
 
     /// A token as `device` commands take it: APNs hex digits (lower-cased), or a JPush

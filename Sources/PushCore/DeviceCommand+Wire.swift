@@ -40,10 +40,23 @@ extension DeviceCommand {
     init(_ object: JSONObject) throws(WireError) {
         switch try RequestFields.action(of: "device", object, Self.actions) {
         case "add":
-            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor"])
+            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor", "tags", "alias"])
             let token = try fields.token("token")
             let app = try fields.requiredText("app", "the app the token belongs to (bundle id, appKey or appId)")
-            self = .add(Device(token: token, app: app, vendor: try fields.choice("vendor", Vendor.self) ?? .apns))
+            var tags: [String] = []
+            if let value = object["tags"], value != .null {
+                let items = value.arrayValue ?? []
+                let texts = items.compactMap(\.stringValue)
+                guard value.arrayValue != nil, texts.count == items.count, texts.allSatisfy(Device.isTagOrAlias) else {
+                    throw WireError("\"tags\" must be a list of tags, each 1 to 40 bytes with no control characters; got \(RequestFields.describe(value))")
+                }
+                tags = texts
+            }
+            let alias = object["alias"].isAbsent ? nil : try fields.requiredText("alias", "the device's alias")
+            if let alias, !Device.isTagOrAlias(alias) {
+                throw WireError("\"alias\" must be 1 to 40 bytes with no control characters; got \"\(alias.prefix(60))\"")
+            }
+            self = .add(Device(token: token, app: app, vendor: try fields.choice("vendor", Vendor.self) ?? .apns, tags: tags, alias: alias))
         case "list":
             _ = try RequestFields(op: "device", object, accepted: ["action"])
             self = .list
@@ -64,8 +77,15 @@ extension DeviceCommand {
     public var wireObject: JSONObject {
         switch self {
         case .add(let device):
-            ["op": "device", "action": "add", "token": .string(device.token), "app": .string(device.app),
-             "vendor": .string(device.vendor.rawValue)]
+            {
+                var object: JSONObject = [
+                    "op": "device", "action": "add", "token": .string(device.token), "app": .string(device.app),
+                    "vendor": .string(device.vendor.rawValue),
+                ]
+                if !device.tags.isEmpty { object["tags"] = .array(device.tags.map(JSON.string)) }
+                if let alias = device.alias { object["alias"] = .string(alias) }
+                return object
+            }()
         case .list: ["op": "device", "action": "list"]
         case .remove(let token): ["op": "device", "action": "remove", "token": .string(token)]
         case .unregister(let token): ["op": "device", "action": "unregister", "token": .string(token)]

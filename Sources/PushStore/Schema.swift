@@ -115,6 +115,13 @@ public enum Schema {
         """
         ALTER TABLE devices ADD COLUMN offline INTEGER NOT NULL DEFAULT 0;
         """,
+        // (vendor-docs, issue 15) A JPush/Getui device's tags and alias, which the JPush audiences
+        // tag/tag_and/tag_not/alias and Getui's push/single/alias find it by. Tags one per line
+        // (a tag holds no control character), '' for none.
+        """
+        ALTER TABLE devices ADD COLUMN tags TEXT NOT NULL DEFAULT '';
+        ALTER TABLE devices ADD COLUMN alias TEXT;
+        """,
     ]
 
     /// The columns of `messages` in the order every query selects them.

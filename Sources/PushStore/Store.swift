@@ -242,6 +242,8 @@ public final class Store {
                 try writes.device.bindNull(at: 4)
             }
             try writes.device.bind(device.offline, at: 5)
+            try writes.device.bind(device.tags.joined(separator: "\n"), at: 6)
+            if let alias = device.alias { try writes.device.bind(alias, at: 7) } else { try writes.device.bindNull(at: 7) }
             try writes.device.run()
         case .removeDevice(let token):
             try writes.removeDevice.bind(token, at: 1)

@@ -281,14 +281,17 @@ enum CommandTable {
     static let device = CommandSpec(
         "device",
         synopsis: [
-            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui] | list [--json]",
+            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui] [--tag T]... [--alias A] | list [--json]",
             "| remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]",
         ],
         summary: "the devices the provider gateway knows",
         description: """
             The devices the provider gateway knows. A token (hex digits, an even number of them:
             64 on a phone, 160 on the simulator) belongs to one app of one vendor.
-            add: register TOKEN to BUNDLE (again: moves it, and registers it anew).
+            add: register TOKEN to BUNDLE (again: moves it, and registers it anew); --tag and
+            --alias set the tags and alias a JPush audience (tag, tag_and, tag_not, alias) or
+            Getui's push/single/alias finds the device by (1 to 40 bytes each; adding again
+            replaces them; JPush's Device API sets them too).
             list: the devices, a table or with --json a JSON array.
             remove: forget TOKEN (under --devices open its next push registers it again).
             unregister: APNs answers 410 Unregistered, with this moment's timestamp, from now on.
@@ -306,6 +309,8 @@ enum CommandTable {
             clientSocket,
             OptionSpec("--app", .required("BUNDLE"), "with add: the app the token belongs to"),
             OptionSpec("--vendor", .required("VENDOR"), "with add: the vendor", completion: .words(Vendor.allCases.map(\.rawValue)), defaultValue: "apns"),
+            OptionSpec("--tag", .required("T"), "with add: a JPush/Getui tag of the device (again for more)"),
+            OptionSpec("--alias", .required("A"), "with add: the device's JPush/Getui alias"),
             OptionSpec("--json", "with list: a JSON array instead of a table"),
         ],
         words: DeviceCommand.actions)

@@ -14,6 +14,8 @@ enum DeviceCommands {
         let socket = try ClientCommands.socketPath(&arguments)
         let app = try arguments.option("--app")
         let vendorName = try arguments.option("--vendor")
+        let tags = try arguments.options("--tag")
+        let alias = try arguments.option("--alias")
         let json = arguments.flag("--json")
         let words = try arguments.positionals()
         let actions = DeviceCommand.actions.joined(separator: ", ")
@@ -26,7 +28,9 @@ enum DeviceCommands {
             return token
         }
         func refuseOptions() throws(UsageError) {
-            if app != nil || vendorName != nil { throw UsageError("--app and --vendor go with device add", command: "device") }
+            if app != nil || vendorName != nil || !tags.isEmpty || alias != nil {
+                throw UsageError("--app, --vendor, --tag and --alias go with device add", command: "device")
+            }
         }
         let command: DeviceCommand
         switch action {
@@ -40,7 +44,10 @@ enum DeviceCommands {
                 }
                 vendor = known
             }
-            command = .add(Device(token: token, app: app, vendor: vendor))
+            for name in tags + (alias.map { [$0] } ?? []) where !Device.isTagOrAlias(name) {
+                throw UsageError("'\(name.prefix(60))' is not a tag or alias: 1 to 40 bytes, no control characters", command: "device")
+            }
+            command = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias))
         case "list":
             try refuseOptions()
             guard words.count == 1 else { throw UsageError("device list takes no TOKEN", command: "device") }
@@ -83,6 +90,9 @@ enum DeviceCommands {
             let object = device.objectValue ?? [:]
             var state = object["unregisteredAt"]?.stringValue.map { "unregistered since \($0)" } ?? "registered"
             if object["state"]?.stringValue == "offline" { state += ", offline" }
+            let tags = object["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if !tags.isEmpty { state += ", tags " + tags.joined(separator: ",") }
+            if let alias = object["alias"]?.stringValue { state += ", alias " + alias }
             lines.append([
                 object["token"]?.stringValue ?? "", object["app"]?.stringValue ?? "", object["vendor"]?.stringValue ?? "", state,
             ].map(Sanitize.inert).joined(separator: "  "))

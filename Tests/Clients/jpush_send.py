@@ -4,12 +4,13 @@ The SDK takes its base URLs from jpush.common.ZONES by zone name; a zone "PUSHDE
 at the gateway is added there and passed to jpush.JPush(zone=...) (no file of the library is
 edited). TLS trust comes from REQUESTS_CA_BUNDLE (pushdeck's CA), which requests reads.
 
-Every push shape the SDK's README shows, in order, then a wrong master secret and a
-registration id of another app. Prints one JSON object per case:
+Every push shape the SDK's README shows, in order, then audiences by tag and alias (the
+test added TAGGED_ID with tags 深圳, 女, 会员 and alias alias1), a tag nobody carries, a wrong
+master secret and a registration id of another app. Prints one JSON object per case:
 {"case", "status", "sendno", "msg_id"} or {"case", "error_code", "status"} or
 {"case", "unauthorized": true}.
 
-Usage: jpush_send.py PORT APP_KEY MASTER_SECRET REGISTRATION_ID FOREIGN_REGISTRATION_ID
+Usage: jpush_send.py PORT APP_KEY MASTER_SECRET REGISTRATION_ID FOREIGN_REGISTRATION_ID TAGGED_ID
 """
 import json
 import sys
@@ -17,7 +18,7 @@ import sys
 import jpush
 from jpush import common
 
-port, app_key, master_secret, registration_id, foreign_id = sys.argv[1:6]
+port, app_key, master_secret, registration_id, foreign_id, tagged_id = sys.argv[1:7]
 base = "https://localhost:%s/v3/" % port
 common.ZONES["PUSHDECK"] = {
     "PUSH": base, "REPORT": base + "report/", "DEVICE": base + "devices/", "ALIAS": base + "aliases/",
@@ -76,6 +77,24 @@ def alias_audience(push):
     push.platform = jpush.all_
 
 
+def tag_audience(push):
+    push.audience = jpush.audience(jpush.tag("深圳", "广州"), jpush.tag_and("女", "会员"))
+    push.notification = jpush.notification(alert="Hello world with tags!")
+    push.platform = jpush.all_
+
+
+def tag_not_audience(push):
+    push.audience = jpush.audience(jpush.tag("深圳"), jpush.tag_not("男"))
+    push.message = jpush.message("会员专享", title="深圳")
+    push.platform = jpush.all_
+
+
+def nobody_audience(push):
+    push.audience = jpush.audience(jpush.tag("nobody-has-this-tag"))
+    push.notification = jpush.notification(alert="to nobody")
+    push.platform = jpush.all_
+
+
 def foreign_audience(push):
     push.audience = jpush.audience(jpush.registration_id(foreign_id))
     push.notification = jpush.notification(alert="not yours")
@@ -87,6 +106,27 @@ run("ios", client, ios_to_registration_id)
 run("message", client, message_only)
 run("both", client, notification_and_message_with_options)
 run("validate", client, alert_all, validate=True)
+# JPush's Device API as the SDK calls it: tags and an alias set on REGISTRATION_ID (registered
+# by the pushes above), read back, then a push to that alias.
+device = client.create_device()
+entity = jpush.device_tag(jpush.add("北京", "vip"))
+entity.update(jpush.device_alias("alias9"))
+set_reply = device.set_deviceinfo(registration_id, entity)
+info = device.get_deviceinfo(registration_id)
+print(json.dumps({"case": "device-api", "status": set_reply.status_code, "tags": info.payload.get("tags"),
+                  "alias": info.payload.get("alias")}, ensure_ascii=False), flush=True)
+
+
+def device_api_alias(push):
+    push.audience = jpush.audience(jpush.alias("alias9"), jpush.tag_and("vip"))
+    push.notification = jpush.notification(alert="to the device the Device API tagged")
+    push.platform = jpush.all_
+
+
+run("device-api-alias", client, device_api_alias)
 run("alias", client, alias_audience)
+run("tag", client, tag_audience)
+run("tag-not", client, tag_not_audience)
+run("nobody", client, nobody_audience)
 run("foreign", client, foreign_audience)
 run("bad-secret", jpush.JPush(app_key, "not-the-secret", zone="pushdeck"), alert_all)

@@ -35,11 +35,22 @@ import PushJSON
         let table = try server.run(["device", "list"])
         #expect(table.stdout.contains("unregistered since"))
 
+        // A JPush device's tags and alias (issue 15) survive the restart too, and the table shows them.
+        #expect(try server.run(["device", "add", "1104a89792a8a5f4c1d", "--app", "appkey1", "--vendor", "jpush",
+                                "--tag", "深圳", "--tag", "vip", "--alias", "user-892"]).status == 0)
+        #expect(server.stop() == 0)
+        server = try ServerProcess(folder: folder)
+        let tagged = try #require(try JSON.parse(try server.run(["device", "list", "--json"]).output).arrayValue?
+            .compactMap(\.objectValue).first { $0["token"] == "1104a89792a8a5f4c1d" })
+        #expect(tagged["tags"] == .array(["vip", "深圳"]))
+        #expect(tagged["alias"] == "user-892")
+        #expect(try server.run(["device", "list"]).stdout.contains("tags vip,深圳, alias user-892"))
+
         #expect(try server.run(["device", "remove", Self.token]).status == 0)
         let again = try server.run(["device", "remove", Self.token])
         #expect(again.status == 1)
         #expect(again.stderr.contains("no device with token \(Self.token)"))
-        #expect(try JSON.parse(try server.run(["device", "list", "--json"]).output).arrayValue?.count == 1)
+        #expect(try JSON.parse(try server.run(["device", "list", "--json"]).output).arrayValue?.count == 2)
     }
 
     @Test(arguments: [
@@ -48,6 +59,9 @@ import PushJSON
         (["device", "add", "abcd"], "needs --app BUNDLE"),
         (["device", "add", "abcd", "--app", "a", "--vendor", "fcm"], "--vendor takes apns, jpush or getui"),
         (["device", "forget", "abcd"], "unknown action 'forget'"),
+        (["device", "add", "abcd", "--app", "a", "--tag", ""], "is not a tag or alias"),
+        (["device", "add", "abcd", "--app", "a", "--alias", String(repeating: "x", count: 41)], "is not a tag or alias"),
+        (["device", "remove", "abcd", "--tag", "vip"], "--tag and --alias go with device add"),
         (["key", "add", "apns", "--key-id", "K"], "needs --key-id K --team T --p8 FILE"),
         (["key", "add", "fcm"], "takes a vendor"),
         (["key", "remove"], "takes one ID"),

@@ -13,6 +13,7 @@ import PushJSON
     static let masterSecret = SampleCredentials.jpushMasterSecret
     static let registrationId = SampleCredentials.jpushRegistrationId
     static let foreignId = "170976fa8a8620ca1e1"
+    static let taggedId = "1104a89792a8a5f4c1d"
     static let appId = SampleCredentials.getuiAppId
     static let getuiKey = SampleCredentials.getuiAppKey
     static let getuiSecret = SampleCredentials.getuiMasterSecret
@@ -22,10 +23,11 @@ import PushJSON
         try text.split(separator: "\n").map { line in try #require(try JSON.parse(String(line)).objectValue) }
     }
 
-    func python(_ script: String, _ arguments: [String], gateway: GatewayServer) throws -> [JSONObject] {
+    func python(_ script: String, _ arguments: [String], gateway: GatewayServer, environment: [String: String] = [:]) throws -> [JSONObject] {
         try #require(FileManager.default.fileExists(atPath: TestVenv.python), "no virtualenv at \(TestVenv.python): run .ci/run")
         let path = PackagePaths.root.appendingPathComponent("Tests/Clients/\(script)").path
-        let result = try runProgram(["timeout", "60", TestVenv.python, path] + arguments, environment: ["REQUESTS_CA_BUNDLE": gateway.ca])
+        let result = try runProgram(
+            ["timeout", "60", TestVenv.python, path] + arguments, environment: environment.merging(["REQUESTS_CA_BUNDLE": gateway.ca]) { $1 })
         #expect(result.status == 0, "\(script): \(result.stderr)")
         return try lines(result.stdout)
     }
@@ -47,17 +49,26 @@ import PushJSON
         let gateway = try GatewayServer()
         #expect(try gateway.server.run(["key", "add", "jpush", "--app-key", Self.appKey, "--master-secret", Self.masterSecret]).status == 0)
         #expect(try gateway.server.run(["device", "add", Self.foreignId, "--app", "another-app", "--vendor", "jpush"]).status == 0)
-        let results = try python("jpush_send.py", [String(gateway.port), Self.appKey, Self.masterSecret, Self.registrationId, Self.foreignId], gateway: gateway)
+        #expect(try gateway.server.run(["device", "add", Self.taggedId, "--app", Self.appKey, "--vendor", "jpush",
+                                        "--tag", "深圳", "--tag", "女", "--tag", "会员", "--alias", "alias1"]).status == 0)
+        let results = try python(
+            "jpush_send.py", [String(gateway.port), Self.appKey, Self.masterSecret, Self.registrationId, Self.foreignId, Self.taggedId], gateway: gateway)
         let byCase = Dictionary(results.map { ($0["case"]?.stringValue ?? "?", $0) }, uniquingKeysWith: { first, _ in first })
-        for name in ["all", "ios", "message", "both", "validate"] {
+        for name in ["all", "ios", "message", "both", "validate", "alias", "tag", "tag-not"] {
             #expect(byCase[name]?["status"] == 200, "\(name): \(byCase[name].map { JSON.object($0).compactText } ?? "none")")
             #expect(byCase[name]?["msg_id"]?.stringValue?.isEmpty == false, "\(name)")
         }
         #expect(byCase["both"]?["sendno"] == "12345")
         #expect(byCase["all"]?["sendno"] == "0")
-        // Tags and aliases name no device here; a registration id of another app is no target.
-        #expect(byCase["alias"]?["error_code"] == 1011)
-        #expect(byCase["alias"]?["status"] == 400)
+        // The Device API set tags and an alias on the registration id (200, read back), and a
+        // push to that alias and tag reached it.
+        #expect(byCase["device-api"]?["status"] == 200)
+        #expect(byCase["device-api"]?["tags"] == .array(["vip", "北京"]))
+        #expect(byCase["device-api"]?["alias"] == "alias9")
+        #expect(byCase["device-api-alias"]?["status"] == 200)
+        // A tag nobody carries, and a registration id of another app, are no target: 1011, 400.
+        #expect(byCase["nobody"]?["error_code"] == 1011)
+        #expect(byCase["nobody"]?["status"] == 400)
         #expect(byCase["foreign"]?["error_code"] == 1011)
         // The SDK turns a 401 into its Unauthorized exception.
         #expect(byCase["bad-secret"]?["unauthorized"] == true)
@@ -68,7 +79,7 @@ import PushJSON
         let jpush = stored.filter { $0["via"] == "jpush" }
         #expect(jpush.count == stored.count)
         let storedIds = Set(jpush.compactMap { $0["apnsHeaders"]?.objectValue?["msg_id"]?.stringValue })
-        for name in ["all", "ios", "message", "both"] {
+        for name in ["all", "ios", "message", "both", "alias", "tag", "tag-not"] {
             #expect(storedIds.contains(byCase[name]?["msg_id"]?.stringValue ?? "-"), "\(name) not stored")
         }
         #expect(!storedIds.contains(byCase["validate"]?["msg_id"]?.stringValue ?? "-"))
@@ -79,6 +90,13 @@ import PushJSON
         #expect(Set(pair.compactMap { $0["channel"]?.stringValue }) == ["apns", "transparent"])
         #expect(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["ios"]?["msg_id"] }?["channel"] == "apns")
         #expect(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["message"]?["msg_id"] }?["channel"] == "transparent")
+        // The tag and alias audiences reached the tagged device: recorded under its registration id.
+        #expect(jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase["device-api-alias"]?["msg_id"] }?["token"]
+                == .string(Self.registrationId))
+        for name in ["alias", "tag", "tag-not"] {
+            let reached = jpush.first { $0["apnsHeaders"]?.objectValue?["msg_id"] == byCase[name]?["msg_id"] }
+            #expect(reached?["token"] == .string(Self.taggedId), "\(name)")
+        }
         let both = try #require(pair.first)
         #expect(both["token"] == .string(Self.registrationId))
         #expect(both["apnsHeaders"]?.objectValue?["sendno"] == "12345")
@@ -144,8 +162,9 @@ import PushJSON
         let first = try #require(calls[0]["data"]?.objectValue)
         #expect(first.members.count == 1)
         #expect(first.members.first?.value.objectValue?[Self.cid] == "successed_online")
-        // The same request_id again is refused as Getui does.
-        #expect(calls[2]["code"] == 20003)
+        // The same request_id again is refused with Getui's 20001 and its "{param} cannot be repeat." msg.
+        #expect(calls[2]["code"] == 20001)
+        #expect(calls[2]["msg"]?.stringValue?.hasPrefix("request_id cannot be repeat.") == true)
         #expect(calls[3]["data"]?.objectValue?["taskid"]?.stringValue?.hasPrefix("RASS_") == true)
         // A batch: one task per message.
         #expect(calls[4]["data"]?.objectValue?.members.count == 2)
@@ -166,6 +185,36 @@ import PushJSON
         #expect(transmission["apnsHeaders"]?.objectValue?["taskid"]?.stringValue?.hasPrefix("RASS_") == true)
     }
 
+    /// Getui's tokens live in the gateway's memory: after a restart a backend's kept token is
+    /// 10001 (HTTP 401), and the client re-authenticates and pushes, as Getui's SDKs do.
+    @Test func aTokenFromBeforeARestartIsReauthenticated() throws {
+        let folder = TempFolder()
+        let token: String
+        do {
+            let before = try GatewayServer(folder: folder)
+            #expect(try before.server.run(["key", "add", "getui", "--app-id", Self.appId, "--app-key", Self.getuiKey, "--master-secret", Self.getuiSecret]).status == 0)
+            let timestamp = String(Int64(Date().timeIntervalSince1970 * 1000))
+            let sign = try runProgram(["sh", "-c", "printf %s \"$1\" | sha256sum | cut -d' ' -f1", "sh", Self.getuiKey + timestamp + Self.getuiSecret]).output
+            let auth = try curl(before, "/v2/\(Self.appId)/auth", headers: ["Content-Type: application/json;charset=utf-8"],
+                                body: #"{"sign":"\#(sign)","timestamp":"\#(timestamp)","appkey":"\#(Self.getuiKey)"}"#)
+            token = try #require(auth.body?["data"]?.objectValue?["token"]?.stringValue)
+            #expect(before.server.stop() == 0)
+        }
+        let after = try GatewayServer(folder: folder)
+        #expect(try after.server.run(["key", "add", "getui", "--app-id", Self.appId, "--app-key", Self.getuiKey, "--master-secret", Self.getuiSecret]).status == 0)
+        let body = folder.file("1-notification.json")
+        try String(contentsOf: PackagePaths.resources.appendingPathComponent("gateway/getui/single-cid-notification.json"), encoding: .utf8)
+            .write(toFile: body, atomically: true, encoding: .utf8)
+        let results = try python("getui_send.py", [String(after.port), Self.appId, Self.getuiKey, Self.getuiSecret, body], gateway: after,
+                                 environment: ["GETUI_TOKEN": token])
+        let push = try #require(results.last)
+        #expect(push["call"] == "/push/single/cid")
+        #expect(push["code"] == 0, "\(JSON.object(push).compactText)")
+        #expect(push["reauthenticated"] == true)
+        #expect(results.filter { $0["call"] == "auth" }.count == 1)
+        #expect(try messages(after).filter { $0["via"] == "getui" }.count == 1)
+    }
+
     @Test func getuiWithCurlAsItsDocumentationShows() throws {
         let gateway = try GatewayServer()
         #expect(try gateway.server.run(["key", "add", "getui", "--app-id", Self.appId, "--app-key", Self.getuiKey, "--master-secret", Self.getuiSecret]).status == 0)
@@ -174,12 +223,16 @@ import PushJSON
         let timestamp = String(Int64(Date().timeIntervalSince1970 * 1000))
         let sign = try runProgram(["sh", "-c", "printf %s \"$1\" | sha256sum | cut -d' ' -f1", "sh", Self.getuiKey + timestamp + Self.getuiSecret]).output
         let bad = try curl(gateway, base + "/auth", headers: [type], body: #"{"sign": "\#(String(repeating: "0", count: 64))","timestamp": "\#(timestamp)","appkey": "\#(Self.getuiKey)"}"#)
+        #expect(bad.status == 400)
         #expect(bad.body?["code"] == 20001)
         let auth = try curl(gateway, base + "/auth", headers: [type], body: #"{"sign": "\#(sign)","timestamp": "\#(timestamp)","appkey": "\#(Self.getuiKey)"}"#)
         #expect(auth.status == 200)
         let token = try #require(auth.body?["data"]?.objectValue?["token"]?.stringValue)
         let body = try String(contentsOf: PackagePaths.resources.appendingPathComponent("gateway/getui/single-cid-transmission.json"), encoding: .utf8)
-        #expect(try curl(gateway, base + "/push/single/cid", headers: [type], body: body).body?["code"] == 10001)
+        // No token: Getui's 10001 with its HTTP 401, which its SDKs answer by fetching a new token.
+        let noToken = try curl(gateway, base + "/push/single/cid", headers: [type], body: body)
+        #expect(noToken.status == 401)
+        #expect(noToken.body?["code"] == 10001)
         // The app is terminated: the pass-through is held, and Getui says offline.
         #expect(try gateway.server.run(["app", "terminated"]).status == 0)
         let held = try curl(gateway, base + "/push/single/cid", headers: [type, "token: \(token)"], body: body)

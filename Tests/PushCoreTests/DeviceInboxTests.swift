@@ -107,7 +107,12 @@ import PushJSON
         let token = String(repeating: "0F", count: 80)
         let add = try decode(#"{"op":"device","action":"add","token":"\#(token)","app":"com.example.shop","vendor":"getui"}"#)
         #expect(add == .device(.add(Device(token: token.lowercased(), app: "com.example.shop", vendor: .getui))))
-        for command in [DeviceCommand.add(Device(token: "abcd", app: "a")), .list, .remove(token: "abcd"), .unregister(token: "abcd")] {
+        let tagged = try decode(#"{"op":"device","action":"add","token":"rid-1","app":"appkey","vendor":"jpush","tags":["女","深圳","女"],"alias":"892"}"#)
+        #expect(tagged == .device(.add(Device(token: "rid-1", app: "appkey", vendor: .jpush, tags: ["深圳", "女"], alias: "892"))))
+        for command in [
+            DeviceCommand.add(Device(token: "abcd", app: "a")), .add(Device(token: "rid", app: "k", vendor: .jpush, tags: ["t1", "t2"], alias: "a")),
+            .list, .remove(token: "abcd"), .unregister(token: "abcd"),
+        ] {
             #expect(try decode(JSON.object(command.wireObject).compactText) == .device(command))
         }
         for command in [KeyCommand.add(ProviderKey(id: "K", vendor: .apns, team: "T", secret: "S")), .list, .remove(id: "K")] {
@@ -122,6 +127,10 @@ import PushJSON
         (#"{"op":"device","action":"add","token":"abcd"}"#, "\"app\" is required"),
         (#"{"op":"device","action":"add","token":"abcd","app":"a","vendor":"fcm"}"#, "\"vendor\" must be one of apns, jpush, getui"),
         (#"{"op":"device","action":"remove"}"#, "\"token\" is required"),
+        (#"{"op":"device","action":"add","token":"abcd","app":"a","tags":"vip"}"#, "\"tags\" must be a list of tags"),
+        (#"{"op":"device","action":"add","token":"abcd","app":"a","tags":["a\nb"]}"#, "\"tags\" must be a list of tags"),
+        (#"{"op":"device","action":"add","token":"abcd","app":"a","tags":[""]}"#, "\"tags\" must be a list of tags"),
+        (#"{"op":"device","action":"add","token":"abcd","app":"a","alias":"\#(String(repeating: "x", count: 41))"}"#, "\"alias\" must be 1 to 40 bytes"),
         (#"{"op":"device","action":"list","token":"abcd"}"#, "unknown field \"token\""),
         (#"{"op":"key","action":"add","id":"K","secret":"S"}"#, "\"team\" is required for an APNs key"),
         (#"{"op":"key","action":"add","team":"T","secret":"S"}"#, "\"id\" is required"),

@@ -32,20 +32,66 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
     return #"{"sign":"\#(sign)","timestamp":"\#(timestamp)","appkey":"\#(appKey)"}"#
 }
 
+/// A refusal's HTTP status, `code` and `msg`.
+func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg: String) {
+    guard case .respond(let response) = decision else { return (0, nil, "") }
+    let body = (try? JSON.parse(response.body))?.objectValue
+    return (response.status, body?["code"]?.intValue, body?["msg"]?.stringValue ?? "")
+}
+
 @Suite struct GetuiCodeTableTests {
-    /// Getui REST API v2's public return codes, row by row.
-    static let getui: [(Int, String)] = [
-        (0, "success"), (10001, "token错误/失效"), (10002, "appId或ip在黑名单中"), (10003, "每分钟鉴权频率超限"),
-        (10005, "每分钟调用频率超限"), (20001, "请求信息填写有误"), (20002, "AppKey填写错误"), (20003, "重复的消息"),
-        (20004, "权限不足"),
+    /// Getui REST API v2's return codes with their HTTP status and description, row by row, as
+    /// https://docs.getui.com/getui/server/rest_v2/code and dcloudio/unidocs-zh
+    /// `docs/uniCloud/uni-cloud-push/api.md` list them.
+    static let getui: [(Int, Int, String)] = [
+        (0, 200, "success"), (1, 200, "失败"), (2, 200, "服务正在启动"), (301, 200, "域名错误"), (404, 404, "url错误"),
+        (405, 405, "方法不支持"),
+        (10001, 401, "token错误/失效"), (10002, 401, "appId或ip在黑名单中"), (10003, 401, "每分钟鉴权频率超限"),
+        (10004, 401, "没有查询消息明细的权限"), (10005, 401, "每分钟调用频率超限"),
+        (20001, 400, "参数不合法"), (22001, 400, "定时任务已经执行，无法删除"), (22002, 400, "任务无效或定时任务时间不合法"),
+        (23001, 400, "操作tag失败"),
+        (30000, 403, "没有推送fast_custom_tag的权限"), (30001, 403, "没有修改和删除custom_tag的权限"), (30002, 403, "没有推送定时任务的权限"),
+        (30003, 403, "app/tag 接口无权限，或tag无效"), (30004, 403, "tag每日推送总数超限(VIP用户可根据应用特殊配置)"),
+        (30005, 403, "tag长度超限(tag长度<32)"), (30006, 403, "fast_custom_tag次数超过每日推送总数限制(VIP用户可根据应用特殊配置)"),
+        (30007, 403, "app/all推送，推送次数超过每日推送总数限制，每日最多推送100次"),
+        (30008, 403, "list推送次数超过每日推送总数限制，每日最多推送2000000次"), (30009, 403, "推送次数超过每日推送总数限制"),
+        (30010, 403, "app/tag 推送次数超过每日推送总数限制，每日最多推送100次，和接口app/all共享限制"),
+        (30011, 403, "设置tag次数超过每日次数限制"), (30012, 403, "修改和删除tag 超过每分钟频率限制，每分钟最多操作5次"),
+        (30013, 403, "推送fast_custom_tag频率超过每分钟频率限制(VIP用户可根据应用特殊配置)"),
+        (30014, 403, "app 推送 频率超过每分钟频率限制，每分钟最多操作5次"), (30015, 403, "list推送 频率超过每分钟频率限制"),
+        (30016, 403, "push/tag tag个数超过限制"), (30017, 403, "没有查询单推实时报表的权限"),
+        (30018, 403, "查询单推实时报表 频率超过每分钟频率限制"), (30019, 403, "系统繁忙，请稍后重试"),
     ]
 
-    @Test(arguments: getui) func everyCodeHasGetuisMessage(code: Int, message: String) throws {
-        #expect(try #require(GetuiCode(rawValue: code)).message == message)
+    @Test(arguments: getui) func everyCodeHasGetuisStatusAndDescription(code: Int, status: Int, message: String) throws {
+        let row = try #require(GetuiCode(rawValue: code))
+        #expect(row.status == status)
+        #expect(row.message == message)
     }
 
     @Test func theTableHasNoOtherRows() {
         #expect(Set(GetuiCode.allCases.map(\.rawValue)) == Set(Self.getui.map(\.0)))
+        #expect(GetuiCode.table.count == GetuiCode.allCases.count)
+    }
+
+    /// 20001's `msg` takes the forms of Getui's 20000 table.
+    @Test func parameterProblemsAreWordedAsGetuiWordsThem() throws {
+        let forms: [(GetuiRefusal.ParameterProblem, String)] = [
+            (.invalid("ttl"), "ttl is invalid"), (.empty("request_id"), "request_id can not be empty"),
+            (.typeError("settings"), "settings type error"), (.sizeOverLimit("msg_list"), "msg_list size over limit"),
+            (.targetUserInvalid, "target user is invalid"), (.repeated("request_id"), "request_id cannot be repeat."),
+            (.chooseOneOfNotificationTransmissionRevoke, "please choose one of notification and transmission and revoke"),
+        ]
+        for (problem, text) in forms {
+            let refusal = GetuiRefusal.parameter(problem)
+            #expect(refusal.message == text)
+            #expect(refusal.status == 400)
+            let body = try JSON.parse(refusal.response.body)
+            #expect(body == .object(["code": 20001, "msg": .string(text)]))
+            #expect(refusal.response.status == 400)
+        }
+        #expect(GetuiRefusal.parameter(.invalid("ttl"), "-1 or 0 to 259200000 ms").message == "ttl is invalid: -1 or 0 to 259200000 ms")
+        #expect(GetuiRefusal(.tokenInvalid).response.status == 401)
     }
 
     /// Getui's sign is sha256(appkey + timestamp + mastersecret), hex: checked against `sha256sum`'s answer.
@@ -78,8 +124,11 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         let answer = getuiAnswer(ok)
         #expect(answer.code == 0)
         #expect(answer.data?["expire_time"] == .string(String(Int64((now.timeIntervalSince1970 + 86_400) * 1000))))
-        #expect(getuiCode(routes.decide(getuiRequest("auth", body: authBody(secret: "wrong")), context: context)) == 20001)
-        #expect(getuiCode(routes.decide(getuiRequest("auth", body: authBody(appKey: "other")), context: context)) == 20002)
+        let wrongSecret = getuiRefusal(routes.decide(getuiRequest("auth", body: authBody(secret: "wrong")), context: context))
+        #expect(wrongSecret.code == 20001)
+        #expect(wrongSecret.status == 400)
+        #expect(wrongSecret.msg.hasPrefix("sign is invalid"))
+        #expect(getuiRefusal(routes.decide(getuiRequest("auth", body: authBody(appKey: "other")), context: context)).msg.hasPrefix("appkey is invalid"))
         #expect(getuiCode(routes.decide(getuiRequest("auth", body: #"{"sign":"x","timestamp":"1700000100000","appkey":"k"}"#), context: context)) == 20001)
         #expect(getuiCode(routes.decide(getuiRequest("auth", body: #"{"sign":"x"}"#), context: context)) == 20001)
         // Without a key, a well-formed sign is enough.
@@ -116,6 +165,28 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         #expect(dropped.data == [taskId: .object([getuiCid: "successed_online"])])
     }
 
+    /// push/single/alias reaches the cids bound to the alias (`device add --alias`), recorded
+    /// under the first; an alias nobody is bound to is 20001 `target user is invalid`.
+    @Test func anAliasReachesItsBoundCid() throws {
+        let routes = GetuiRoutes()
+        let token = try Self.token(routes)
+        let body = try GatewayFixtures.text("getui", "single-alias.json")
+        var inbox = Self.keyed()
+        let nobody = getuiRefusal(routes.decide(getuiRequest("push/single/alias", token: token, body: body), context: GatewayContext(inbox: inbox, now: now)))
+        #expect(nobody.status == 400)
+        #expect(nobody.code == 20001)
+        #expect(nobody.msg.hasPrefix("target user is invalid"))
+        inbox.devices["other-app-cid"] = Device(token: "other-app-cid", app: "anotherApp1", vendor: .getui, alias: "user-892")
+        inbox.devices[getuiCid] = Device(token: getuiCid, app: getuiAppId, vendor: .getui, alias: "user-892")
+        guard case .request(.push(let push), let answer) = routes.decide(getuiRequest("push/single/alias", token: token, body: body), context: GatewayContext(inbox: inbox, now: now)) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(push.token == getuiCid)
+        #expect(push.headers["alias"] == "user-892")
+        #expect(getuiAnswer(answer(.push(PushReply(.delivered(id: 1), badge: 1)))).data == [push.headers["taskid"] ?? "": .object([getuiCid: "successed_online"])])
+    }
+
     @Test func aTerminatedAppIsOffline() throws {
         let routes = GetuiRoutes()
         let token = try Self.token(routes)
@@ -146,7 +217,10 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         let token = try Self.token(routes)
         let body = try GatewayFixtures.text("getui", "single-cid-notification.json")
         let inbox = Self.keyed()
-        #expect(getuiCode(routes.decide(getuiRequest("push/single/cid", body: body), context: GatewayContext(inbox: inbox, now: now))) == 10001)
+        let missing = getuiRefusal(routes.decide(getuiRequest("push/single/cid", body: body), context: GatewayContext(inbox: inbox, now: now)))
+        #expect(missing.code == 10001)
+        #expect(missing.status == 401)
+        #expect(missing.msg == "token错误/失效")
         // Another token: its first hex digit changed (a fresh token starts with "0" one time in 16).
         let forged = (token.hasPrefix("0") ? "1" : "0") + token.dropFirst()
         #expect(getuiCode(routes.decide(getuiRequest("push/single/cid", token: forged, body: body), context: GatewayContext(inbox: inbox, now: now))) == 10001)
@@ -170,7 +244,10 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
             return
         }
         _ = answer(.push(PushReply(.delivered(id: 1), badge: 1)))
-        #expect(getuiCode(routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: context)) == 20003)
+        let repeated = getuiRefusal(routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: context))
+        #expect(repeated.status == 400)
+        #expect(repeated.code == 20001)
+        #expect(repeated.msg.hasPrefix("request_id cannot be repeat."))
     }
 
     @Test func aFailedCommitFreesTheRequestId() throws {
@@ -182,7 +259,9 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
             Issue.record("refused")
             return
         }
-        #expect(getuiAnswer(answer(.error("disk"))).code == 30000)
+        let failed = answer(.error("disk"))
+        #expect(getuiAnswer(failed).code == 30019)
+        #expect(failed.status == 403)
         guard case .request = routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: context) else {
             Issue.record("the retry was refused")
             return
@@ -206,13 +285,23 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         ("both kinds", "push/single/cid", #"{"request_id":"1234567890",\#(cid),"push_message":{"transmission":"x","notification":{"title":"t","body":"b","click_type":"none"}}}"#),
         ("bad auto_badge", "push/single/cid", #"{"request_id":"1234567890",\#(cid),"push_message":{"transmission":"x"},"push_channel":{"ios":{"auto_badge":"+x"}}}"#),
         ("push/all to a cid", "push/all", #"{"request_id":"1234567890",\#(cid),\#(note)}"#),
-        ("not JSON", "push/single/cid", "{nope"),
     ]
 
     @Test(arguments: refusals) func refusedWith20001(label: String, endpoint: String, body: String) throws {
         let routes = GetuiRoutes()
         let token = try Self.token(routes)
-        #expect(getuiCode(routes.decide(getuiRequest(endpoint, token: token, body: body), context: GatewayContext(inbox: Self.keyed(), now: now))) == 20001, "\(label)")
+        let refusal = getuiRefusal(routes.decide(getuiRequest(endpoint, token: token, body: body), context: GatewayContext(inbox: Self.keyed(), now: now)))
+        #expect(refusal.code == 20001, "\(label)")
+        #expect(refusal.status == 400, "\(label)")
+    }
+
+    /// A body that is not JSON is Getui's code 1 (its table: "接口入参要求是 json 格式"), HTTP 200.
+    @Test func aBodyThatIsNotJSONIsCode1() throws {
+        let routes = GetuiRoutes()
+        let token = try Self.token(routes)
+        let refusal = getuiRefusal(routes.decide(getuiRequest("push/single/cid", token: token, body: "{nope"), context: GatewayContext(inbox: Self.keyed(), now: now)))
+        #expect(refusal.code == 1)
+        #expect(refusal.status == 200)
     }
 
     @Test func aBatchIsOneRequestPerMessageAnsweredTogether() throws {
@@ -236,7 +325,7 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
             pushes[1].headers["taskid"] ?? "": .object([getuiCid: "successed_offline"]),
         ])
         // The same ids again are refused, all of them.
-        #expect(getuiCode(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: body), context: context)) == 20003)
+        #expect(getuiRefusal(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: body), context: context)).msg.hasPrefix("request_id cannot be repeat."))
     }
 
     @Test func aBatchIsRefusedWhole() throws {
@@ -248,7 +337,7 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         #expect(getuiCode(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: #"{"msg_list":[\#(good),\#(bad)]}"#), context: context)) == 20001)
         #expect(getuiCode(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: #"{"msg_list":[]}"#), context: context)) == 20001)
         // A request id twice in one list: the second is a repeat, and the first is not kept.
-        #expect(getuiCode(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: #"{"msg_list":[\#(good),\#(good)]}"#), context: context)) == 20003)
+        #expect(getuiRefusal(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: #"{"msg_list":[\#(good),\#(good)]}"#), context: context)).msg.hasPrefix("request_id cannot be repeat."))
         guard case .request = routes.decide(getuiRequest("push/single/cid", token: token, body: good), context: context) else {
             Issue.record("the refused batch kept its request id")
             return
@@ -260,7 +349,9 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
         let token = try Self.token(routes)
         let body = try GatewayFixtures.text("getui", "single-cid-transmission.json")
         var inbox = Self.keyed()
-        #expect(getuiCode(routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: GatewayContext(inbox: inbox, now: now))) == 20001)
+        let unknown = getuiRefusal(routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: GatewayContext(inbox: inbox, now: now)))
+        #expect(unknown.code == 20001)
+        #expect(unknown.msg.hasPrefix("target user is invalid"))
         inbox.devices[getuiCid] = Device(token: getuiCid, app: getuiAppId, vendor: .getui)
         guard case .request = routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: GatewayContext(inbox: inbox, now: now)) else {
             Issue.record("a registered cid was refused")
@@ -271,7 +362,7 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
     @Test func unknownPathsAndMethods() {
         let routes = GetuiRoutes()
         let context = GatewayContext(inbox: Inbox(), now: now)
-        guard case .respond(let missing) = routes.decide(getuiRequest("push/single/alias", body: "{}"), context: context) else { Issue.record("accepted"); return }
+        guard case .respond(let missing) = routes.decide(getuiRequest("push/single/nope", body: "{}"), context: context) else { Issue.record("accepted"); return }
         #expect(missing.status == 404)
         guard case .respond(let get) = routes.decide(getuiRequest("auth", method: "GET", body: "{}"), context: context) else { Issue.record("accepted"); return }
         #expect(get.status == 405)
@@ -281,9 +372,9 @@ func authBody(appKey: String = getuiAppKey, timestamp: String = "1700000100000",
 @Suite struct GatewayFixtureTests {
     /// Every request example is listed in Resources/README.md and sent by a test here.
     @Test(arguments: [
-        ("jpush", ["bad-audience-tag.json", "push-all-alert.json", "push-message.json", "push-notification-and-message.json",
-                   "push-registration-id-ios.json", "push-ttl-zero-message.json"]),
-        ("getui", ["batch-cid.json", "push-all.json", "single-cid-ios-channel.json", "single-cid-no-offline.json", "single-cid-notification.json",
+        ("jpush", ["bad-audience-tag.json", "device-set-tags-alias.json", "push-alias.json", "push-all-alert.json", "push-message.json", "push-notification-and-message.json",
+                   "push-registration-id-ios.json", "push-tag-and.json", "push-tag-not-message.json", "push-ttl-zero-message.json"]),
+        ("getui", ["batch-cid.json", "push-all.json", "single-alias.json", "single-cid-ios-channel.json", "single-cid-no-offline.json", "single-cid-notification.json",
                    "single-cid-transmission.json"]),
     ])
     func everyExampleIsListedAndUsed(vendor: String, used: [String]) throws {

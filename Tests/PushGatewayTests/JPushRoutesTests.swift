@@ -36,17 +36,55 @@ func jpushCode(_ decision: GatewayDecision) -> (status: Int, code: Int?) {
     return (response.status, body?.objectValue?["error"]?.objectValue?["code"]?.intValue)
 }
 
+/// A refusal's message.
+func jpushMessage(_ decision: GatewayDecision) -> String {
+    guard case .respond(let response) = decision else { return "" }
+    return (try? JSON.parse(response.body))?.objectValue?["error"]?.objectValue?["message"]?.stringValue ?? ""
+}
+
+extension String {
+    /// The `audience` of a JPush body, as text.
+    var audience: String {
+        ((try? JSON.parse(self))?.objectValue?["audience"]).map(\.compactText) ?? ""
+    }
+}
+
 @Suite struct JPushErrorTableTests {
-    /// JPush's Push API v3 response codes with their HTTP status, row by row.
-    static let jpush: [(Int, Int)] = [
-        (1000, 500), (1001, 405), (1002, 400), (1003, 400), (1004, 401), (1005, 400), (1008, 400), (1009, 400),
-        (1011, 400), (1020, 404), (1030, 503), (2002, 429), (2003, 400), (2004, 403), (2005, 403),
+    /// JPush's Push API v3 response codes with their HTTP status, row by row, as jpush/jpush-docs
+    /// `zh/jpush/server/push/rest_api_v3_push.md` ("调用返回") lists them, and the message: the
+    /// server's own words where JPush's repositories record them (1004 in that page's failed
+    /// response, 1011 in jpush-api-php-client issue 10 and jpush-api-java-client issue 88), else
+    /// the English table's description (`en/docs/jpush/server/push/rest_api_v3_push.md`; 1012,
+    /// 2006 and 2007 only the Chinese table has).
+    static let jpush: [(Int, Int, String)] = [
+        (1000, 500, "Internal System Error"), (1001, 405, "Only HTTP Post methods are supported"),
+        (1002, 400, "Necessary parameters are missed."), (1003, 400, "The parameter value is illegal"),
+        (1004, 401, "Authen failed"), (1005, 400, "Message body is too large"), (1008, 400, "Illegal app_key parameter"),
+        (1009, 400, "Unsupported key in push object"), (1011, 400, "cannot find user by this audience"),
+        (1012, 400, "符合当前条件的推送已超过限制"), (1020, 404, "Only supports HTTPS requests"), (1030, 503, "Internal service timeout"),
+        (2002, 429, "Call frequency of API exceeds the limit of the application"),
+        (2003, 403, "The appkey has been restricted from calling the API"),
+        (2004, 403, "No permission to perform the current operation"),
+        (2005, 403, "The amount of information sent exceeds a reasonable range."), (2006, 403, "非VIP用户。"), (2007, 403, "无权调用此接口。"),
     ]
 
-    @Test(arguments: jpush) func everyCodeHasJPushsStatus(code: Int, status: Int) throws {
+    @Test(arguments: jpush) func everyCodeHasJPushsStatusAndMessage(code: Int, status: Int, message: String) throws {
         let row = try #require(JPushError(rawValue: code))
         #expect(row.status == status)
-        #expect(!row.message.isEmpty)
+        #expect(row.message == message)
+    }
+
+    /// 1003 as JPush's servers word it (jpush-api-java-client issue 174: `'time_to_live' value is invalid.`).
+    @Test func anInvalidFieldIsNamedAsJPushNamesIt() throws {
+        let body = #"{"platform":"all","audience":"all","notification":{"alert":"x"},"options":{"time_to_live":-1}}"#
+        guard case .respond(let response) = JPushRoutes().decide(jpushRequest(body: body), context: JPushRoutesTests.context) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(response.status == 400)
+        let error = try #require(try JSON.parse(response.body).objectValue?["error"]?.objectValue)
+        #expect(error["code"] == 1003)
+        #expect(error["message"]?.stringValue?.hasPrefix("'time_to_live' value is invalid.") == true)
     }
 
     @Test func theTableHasNoOtherRows() {
@@ -137,6 +175,7 @@ func jpushCode(_ decision: GatewayDecision) -> (status: Int, code: Int?) {
         ("no msg_content", jpushRequest(body: #"{"platform":"all","audience":"all","message":{"title":"t"}}"#), 400, 1002),
         ("bad badge", jpushRequest(body: #"{"platform":"all","audience":"all","notification":{"ios":{"alert":"a","badge":"x1"}}}"#), 400, 1003),
         ("too long", jpushRequest(body: #"{"platform":"all","audience":"all","notification":{"alert":""# + String(repeating: "长", count: 1400) + #""}}"#), 400, 1005),
+        ("message over 4000 bytes", jpushRequest(body: #"{"platform":"all","audience":"all","message":{"msg_content":""# + String(repeating: "m", count: 3990) + #""}}"#), 400, 1005),
         ("negative ttl", jpushRequest(body: #"{"platform":"all","audience":"all","notification":{"alert":"Hi"},"options":{"time_to_live":-1}}"#), 400, 1003),
         ("long collapse id", jpushRequest(body: #"{"platform":"all","audience":"all","notification":{"alert":"Hi"},"options":{"apns_collapse_id":""# + String(repeating: "c", count: 65) + #""}}"#), 400, 1003),
     ]
@@ -145,6 +184,28 @@ func jpushCode(_ decision: GatewayDecision) -> (status: Int, code: Int?) {
         let result = jpushCode(JPushRoutes().decide(request, context: Self.context))
         #expect(result.status == status, "\(label)")
         #expect(result.code == code, "\(label)")
+    }
+
+    /// JPush's 1005 for iOS: `"ios":{ }` and what the braces hold at most 2000 bytes (its
+    /// `notification.ios` section), the alert taken from `notification.alert` when `ios` has none.
+    @Test func theIOSNotificationHoldsAtMost2000Bytes() throws {
+        func body(_ alertBytes: Int) -> String {
+            #"{"platform":"all","audience":"all","notification":{"alert":""# + String(repeating: "a", count: alertBytes) + #""}}"#
+        }
+        // "ios":{"alert":"…"} is 18 bytes around the text.
+        func iosBytes(_ notification: String) throws -> Int {
+            let tape = try JSONTape.parse(Array(notification.utf8))
+            return JPushRoutes.iosNotificationBytes(tape.root, in: tape)
+        }
+        #expect(try iosBytes(#"{"alert":"abc"}"#) == #""ios":{"alert":"abc"}"#.utf8.count)
+        #expect(try iosBytes(#"{"alert":"abc","ios":{"badge":1}}"#) == #""ios":{"badge":1,"alert":"abc"}"#.utf8.count)
+        // Counted as compact UTF-8 whatever the backend's JSON library wrote: spaces, \u escapes.
+        #expect(try iosBytes(#"{ "ios" : { "alert" : "\u6df1\u5733 \ud83d\ude00 \" \n" } }"#) == #""ios":{"alert":"深圳 😀 \" \n"}"#.utf8.count)
+        guard case .request = JPushRoutes().decide(jpushRequest(body: body(2000 - 18)), context: Self.context) else {
+            Issue.record("2000 bytes were refused: \(jpushMessage(JPushRoutes().decide(jpushRequest(body: body(2000 - 18)), context: Self.context)))")
+            return
+        }
+        #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body(2001 - 18)), context: Self.context)) == (400, 1005))
     }
 
     @Test func aRegisteredKeyChecksTheMasterSecret() {
@@ -176,6 +237,130 @@ func jpushCode(_ decision: GatewayDecision) -> (status: Int, code: Int?) {
         #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body), context: GatewayContext(inbox: inbox, now: now))) == (400, 1011))
         inbox.devices[jpushRegistrationId] = Device(token: jpushRegistrationId, app: jpushKey, vendor: .apns)
         #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body), context: GatewayContext(inbox: inbox, now: now))) == (400, 1011))
+    }
+
+    /// JPush's audience table: tag is OR, tag_and AND, tag_not the NOT of an OR, alias OR, the
+    /// kinds ANDed; only this appKey's registered JPush devices count; none is 1011.
+    @Test func tagsAndAliasesFindTheAppKeysDevices() throws {
+        var inbox = Inbox()
+        inbox.devices["rid-shenzhen"] = Device(token: "rid-shenzhen", app: jpushKey, vendor: .jpush, tags: ["深圳", "女", "会员"], alias: "892")
+        inbox.devices["rid-beijing"] = Device(token: "rid-beijing", app: jpushKey, vendor: .jpush, tags: ["北京"], alias: "4314")
+        inbox.devices["rid-other-app"] = Device(token: "rid-other-app", app: "another", vendor: .jpush, tags: ["深圳", "女", "会员"])
+        inbox.devices["rid-gone"] = Device(token: "rid-gone", app: jpushKey, vendor: .jpush, unregisteredAt: now, tags: ["广州", "女", "会员"])
+        let context = GatewayContext(inbox: inbox, now: now)
+        func reached(_ audience: String) -> [String]? {
+            let body = #"{"platform":"all","audience":\#(audience),"notification":{"alert":"Hi"}}"#
+            guard case .request(.push(let push), _) = JPushRoutes(devices: .strict).decide(jpushRequest(body: body), context: context) else { return nil }
+            return push.headers["registration_id"]?.split(separator: ",").map(String.init)
+        }
+        #expect(reached(try GatewayFixtures.text("jpush", "push-tag-and.json").audience) == ["rid-shenzhen"])
+        #expect(reached(try GatewayFixtures.text("jpush", "push-alias.json").audience) == ["rid-beijing", "rid-shenzhen"])
+        #expect(reached(#"{"tag":["深圳","北京"]}"#) == ["rid-beijing", "rid-shenzhen"])
+        #expect(reached(#"{"tag":["深圳","北京"],"tag_not":["女"]}"#) == ["rid-beijing"])
+        #expect(reached(#"{"tag_and":["深圳","北京"]}"#) == nil)
+        #expect(reached(#"{"alias":["892"],"registration_id":["rid-beijing"]}"#) == nil)
+        #expect(reached(#"{"alias":["892"],"registration_id":["rid-beijing","rid-shenzhen"]}"#) == ["rid-shenzhen"])
+        // Nobody: 1011, JPush's words first.
+        let body = #"{"platform":"all","audience":{"tag":["广州"]},"notification":{"alert":"Hi"}}"#
+        #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body), context: context)) == (400, 1011))
+        #expect(jpushMessage(JPushRoutes().decide(jpushRequest(body: body), context: context)).hasPrefix("cannot find user by this audience"))
+        // The push is recorded under the first device it reaches.
+        guard case .request(.push(let push), _) = JPushRoutes().decide(
+            jpushRequest(body: try GatewayFixtures.text("jpush", "push-tag-not-message.json")), context: context)
+        else {
+            Issue.record("refused")
+            return
+        }
+        #expect(push.token == "rid-beijing")
+    }
+
+    static let twentyOneTags = (1...21).map { "\"t\($0)\"" }.joined(separator: ",")
+    static let badAudiences: [(String, Int)] = [
+        (#"{"tag":[""]}"#, 1003), (#"{"alias":["\#(String(repeating: "a", count: 41))"]}"#, 1003), (#"{"tag":"深圳"}"#, 1003),
+        (#"{"tag":["# + twentyOneTags + "]}", 1003), (#"{"city":["深圳"]}"#, 1003), ("{}", 1003),
+        (#"{"tag":[]}"#, 1003), (#"{"segment":["s1"]}"#, 1011), (#"{"abtest":["a1"]}"#, 1011), (#"{"tag":["nobody"]}"#, 1011),
+    ]
+
+    @Test(arguments: badAudiences) func badOrEmptyAudiences(audience: String, code: Int) {
+        let body = #"{"platform":"all","audience":\#(audience),"notification":{"alert":"Hi"}}"#
+        #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body), context: Self.context)) == (400, code), "\(audience)")
+    }
+
+    /// JPush's Device API: POST sets tags (add/remove, "" clears) and the alias ("" removes) of a
+    /// registration id of the appKey, as `device add` would; GET reads them; 7xxx refusals.
+    @Test func theDeviceAPISetsAndReadsTagsAndAlias() throws {
+        var inbox = Inbox()
+        inbox.devices[jpushRegistrationId] = Device(token: jpushRegistrationId, app: jpushKey, vendor: .jpush, offline: true, tags: ["old", "keep"])
+        let context = GatewayContext(inbox: inbox, now: now)
+        let path = "/v3/devices/\(jpushRegistrationId)"
+        let body = #"{"tags":{"add":["深圳","vip"],"remove":["old"]},"alias":"user-892","mobile":"13012345678"}"#
+        guard case .request(.device(.add(let device)), let answer) = JPushRoutes().decide(jpushRequest(path: path, body: body), context: context) else {
+            Issue.record("the Device API did not change the device")
+            return
+        }
+        #expect(device.tags == ["keep", "vip", "深圳"])
+        #expect(device.alias == "user-892")
+        #expect(device.app == jpushKey && device.vendor == .jpush)
+        let ok = answer(.device(device))
+        #expect(ok.status == 200 && ok.body.isEmpty)
+        #expect(answer(.error("disk")).status == 500)
+        // Cleared with "".
+        guard case .request(.device(.add(let cleared)), _) = JPushRoutes().decide(jpushRequest(path: path, body: #"{"tags":"","alias":""}"#), context: context) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(cleared.tags.isEmpty && cleared.alias == nil)
+        // GET reads them.
+        guard case .respond(let got) = JPushRoutes().decide(jpushRequest(method: "GET", path: path, body: ""), context: context) else {
+            Issue.record("GET went into the inbox")
+            return
+        }
+        #expect(try JSON.parse(got.body) == .object(["tags": ["keep", "old"], "alias": .null, "mobile": .null]))
+        // Refusals: the Device API's codes and statuses.
+        let refusals: [(HTTPRequest, Int, Int)] = [
+            (jpushRequest(path: path, authorization: basic(jpushKey, jpushSecret), body: #"{"tags":{"add":[""]}}"#), 400, 7002),
+            (jpushRequest(path: path, body: #"{"tags":["a"]}"#), 400, 7002),
+            (jpushRequest(path: path, body: #"{"alias":"\#(String(repeating: "a", count: 41))"}"#), 400, 7002),
+            (jpushRequest(path: path, body: "{nope"), 400, 7002),
+            (jpushRequest(path: path, authorization: nil, body: "{}"), 401, 7001),
+            (jpushRequest(path: path, authorization: basic("a b", "s"), body: "{}"), 400, 7008),
+            (jpushRequest(path: "/v3/devices/someone-else", body: "{}"), 400, 7002),
+        ]
+        var foreign = inbox
+        foreign.devices["someone-else"] = Device(token: "someone-else", app: "another", vendor: .jpush)
+        for (request, status, code) in refusals {
+            #expect(jpushCode(JPushRoutes().decide(request, context: GatewayContext(inbox: foreign, now: now))) == (status, code), "\(request.path) \(String(decoding: request.body, as: UTF8.self))")
+        }
+        var keyed = inbox
+        keyed.providerKeys[jpushKey] = ProviderKey(id: jpushKey, vendor: .jpush, secret: jpushSecret)
+        #expect(jpushCode(JPushRoutes().decide(jpushRequest(path: path, authorization: basic(jpushKey, "wrong"), body: "{}"), context: GatewayContext(inbox: keyed, now: now))) == (401, 7004))
+        // An unknown registration id: registered under open, refused under strict.
+        guard case .request(.device(.add(let fresh)), _) = JPushRoutes().decide(jpushRequest(path: "/v3/devices/newdevice01", body: #"{"alias":"a1"}"#), context: context) else {
+            Issue.record("open did not register the id")
+            return
+        }
+        #expect(fresh == Device(token: "newdevice01", app: jpushKey, vendor: .jpush, alias: "a1"))
+        // JPush's own example body.
+        let example = try GatewayFixtures.text("jpush", "device-set-tags-alias.json")
+        guard case .request(.device(.add(let documented)), _) = JPushRoutes().decide(jpushRequest(path: path, body: example), context: context) else {
+            Issue.record("the documented example was refused")
+            return
+        }
+        #expect(documented.tags == ["keep", "old", "tag1", "tag2"])
+        #expect(documented.alias == "alias1")
+        #expect(jpushCode(JPushRoutes(devices: .strict).decide(jpushRequest(path: "/v3/devices/newdevice01", body: "{}"), context: context)) == (400, 7002))
+    }
+
+    @Test func theDeviceAPICodesAreJPushs() {
+        let rows: [(Int, Int, String)] = [
+            (7000, 500, "内部错误"), (7001, 401, "校验信息为空"), (7002, 400, "请求参数非法"), (7004, 401, "校验失败"),
+            (7008, 400, "appkey 不存在"), (7013, 400, "部分请求参数非法"), (7030, 503, "系统繁忙，稍后重试"),
+        ]
+        #expect(Set(JPushDeviceError.allCases.map(\.rawValue)) == Set(rows.map(\.0)))
+        for (code, status, message) in rows {
+            #expect(JPushDeviceError(rawValue: code)?.status == status)
+            #expect(JPushDeviceError(rawValue: code)?.message == message)
+        }
     }
 
     @Test func theGatewayRoutesByPath() throws {

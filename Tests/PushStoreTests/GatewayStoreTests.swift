@@ -46,6 +46,28 @@ import TestSupport
         #expect(inbox.providerKeys == [key.id: key])
     }
 
+    /// A JPush/Getui device's tags and alias (issue 15) are stored, replaced and loaded; a tag
+    /// may hold anything but a control character (JPush allows @!#$&*+=.|￥ and CJK).
+    @Test(arguments: StoreKind.allCases)
+    func tagsAndAliasSurviveARestart(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        defer { store.close() }
+        let tagged = Device(token: "1104a89792a8a5f4c1d", app: "4f3b2a1908f7e6d5c4b3a291", vendor: .jpush, tags: ["深圳", "vip|gold", "a,b"], alias: "user 892")
+        let plain = Device(token: "170976fa8a8620ca1e1", app: "4f3b2a1908f7e6d5c4b3a291", vendor: .jpush)
+        try store.write([.device(tagged), .device(plain)])
+        var inbox = try store.loadInbox()
+        #expect(inbox.devices[tagged.token]?.tags == ["a,b", "vip|gold", "深圳"])
+        #expect(inbox.devices[tagged.token]?.alias == "user 892")
+        #expect(inbox.devices[plain.token] == plain)
+        var retagged = tagged
+        retagged.tags = []
+        retagged.alias = nil
+        try store.write([.device(retagged)])
+        inbox = try store.loadInbox()
+        #expect(inbox.devices[tagged.token] == retagged)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func resetAllForgetsDevicesAndKeysAndResetOfAnAppKeepsThem(kind: StoreKind) throws {
         let folder = TempFolder()

@@ -8,7 +8,7 @@ import PushJSON
 /// becomes the same push request the socket takes, its body the payload (the decoder reads a v2
 /// body: `notification` and `push_channel.ios` are APNs, `transmission` pass-through), under the
 /// appId's app, recorded with `via: getui`, the cid and the request's ids. Refusals carry Getui's
-/// codes (`GetuiCode`) and change nothing.
+/// codes with their HTTP statuses (`GetuiCode`) and change nothing.
 public struct GetuiRoutes: GatewayRoutes {
     public var devices: DevicePolicy
     /// How long a token lives: a day, as Getui's (`--getui-token-seconds` shortens it for tests).
@@ -32,6 +32,9 @@ public struct GetuiRoutes: GatewayRoutes {
     enum Endpoint: String {
         case auth = "auth"
         case single = "push/single/cid"
+        /// Getui's 别名单推 (its push API page; `pushToSingleByAlias` in GetuiLaboratory's
+        /// getui-pushapi-php-client-v2 `GTPushApi.php`): `audience.alias`, one alias.
+        case singleAlias = "push/single/alias"
         case batch = "push/single/batch/cid"
         case all = "push/all"
     }
@@ -40,17 +43,17 @@ public struct GetuiRoutes: GatewayRoutes {
         let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let rest = path.dropFirst(Self.pathPrefix.count)
         guard let slash = rest.firstIndex(of: "/"), let endpoint = Endpoint(rawValue: String(rest[rest.index(after: slash)...])) else {
-            return .respond(GetuiRefusal(.invalidRequest, "no such API: \(path.prefix(100))", status: 404).response)
+            return .respond(GetuiRefusal(.urlError, "no such API: \(path.prefix(100))").response)
         }
         let appId = String(rest[..<slash])
         guard !appId.isEmpty, JPushRoutes.isAppKey(appId) else {
-            return .respond(GetuiRefusal(.invalidRequest, "the path's appId is not one", status: 404).response)
+            return .respond(GetuiRefusal(.urlError, "the path's appId is not one").response)
         }
         guard request.method == "POST" else {
-            return .respond(GetuiRefusal(.invalidRequest, "\(endpoint.rawValue) takes POST", status: 405).response)
+            return .respond(GetuiRefusal(.methodNotAllowed, "\(endpoint.rawValue) takes POST").response)
         }
         guard case .object(let body)? = try? JSON.parse(request.body) else {
-            return .respond(GetuiRefusal(.invalidRequest, "the body is not a JSON object").response)
+            return .respond(GetuiRefusal(.failed, "the body is not a JSON object").response)
         }
         if endpoint == .auth { return .respond(authenticate(appId: appId, body: body, context: context)) }
 
@@ -63,14 +66,14 @@ public struct GetuiRoutes: GatewayRoutes {
             return .respond(refusal.response)
         case .success(let accepted):
             guard sessions.firstUse(of: accepted.requestId, appId: appId, now: context.now) else {
-                return .respond(GetuiRefusal(.repeatedMessage, "request_id \(accepted.requestId) was used before").response)
+                return .respond(GetuiRefusal.parameter(.repeated("request_id"), "\(accepted.requestId) was used before").response)
             }
             let terminated = context.inbox.appState == .terminated
             let sessions = self.sessions
             return .request(.push(accepted.push)) { reply in
                 guard reply.isOK else {
                     sessions.forget(accepted.requestId, appId: appId)
-                    return Self.answer(status: 500, code: 30000, msg: "server error", data: nil)
+                    return GetuiRefusal(.systemBusy, "pushdeck could not store the push").response
                 }
                 let data: JSON
                 switch endpoint {
@@ -89,17 +92,22 @@ public struct GetuiRoutes: GatewayRoutes {
 
     /// `push/single/batch/cid`: `msg_list` of single pushes, each checked as one; all or none.
     func batch(appId: String, body: JSONObject, path: String, context: GatewayContext) -> GatewayDecision {
-        guard case .array(let list)? = body["msg_list"], (1...Self.maxBatch).contains(list.count) else {
-            return .respond(GetuiRefusal(.invalidRequest, "msg_list must hold 1 to \(Self.maxBatch) messages").response)
+        guard let listValue = body["msg_list"] else { return .respond(GetuiRefusal.parameter(.empty("msg_list")).response) }
+        guard case .array(let list) = listValue else { return .respond(GetuiRefusal.parameter(.typeError("msg_list")).response) }
+        guard !list.isEmpty else { return .respond(GetuiRefusal.parameter(.empty("msg_list")).response) }
+        guard list.count <= Self.maxBatch else {
+            return .respond(GetuiRefusal.parameter(.sizeOverLimit("msg_list"), "at most \(Self.maxBatch) messages").response)
         }
         var accepted: [Accepted] = []
         for (index, item) in list.enumerated() {
             guard case .object(let message) = item else {
-                return .respond(GetuiRefusal(.invalidRequest, "msg_list[\(index)] must be an object").response)
+                return .respond(GetuiRefusal.parameter(.typeError("msg_list"), "msg_list[\(index)] is not an object").response)
             }
             switch check(.single, appId: appId, body: message, text: item.compactText, path: path, context: context) {
             case .failure(let refusal):
-                return .respond(GetuiRefusal(refusal.code, "msg_list[\(index)]: " + refusal.message).response)
+                var located = refusal
+                located.message += " (msg_list[\(index)])"
+                return .respond(located.response)
             case .success(let one): accepted.append(one)
             }
         }
@@ -107,7 +115,7 @@ public struct GetuiRoutes: GatewayRoutes {
         for one in accepted {
             guard sessions.firstUse(of: one.requestId, appId: appId, now: context.now) else {
                 for id in recorded { sessions.forget(id, appId: appId) }
-                return .respond(GetuiRefusal(.repeatedMessage, "request_id \(one.requestId) was used before").response)
+                return .respond(GetuiRefusal.parameter(.repeated("request_id"), "\(one.requestId) was used before").response)
             }
             recorded.append(one.requestId)
         }
@@ -118,7 +126,7 @@ public struct GetuiRoutes: GatewayRoutes {
         return .requests(messages.map { .push($0.push) }) { replies in
             guard replies.allSatisfy(\.isOK) else {
                 for id in requestIds { sessions.forget(id, appId: appId) }
-                return Self.answer(status: 500, code: 30000, msg: "server error", data: nil)
+                return GetuiRefusal(.systemBusy, "pushdeck could not store the pushes").response
             }
             var data = JSONObject()
             for (one, reply) in zip(messages, replies) {
@@ -143,26 +151,26 @@ public struct GetuiRoutes: GatewayRoutes {
     /// mastersecret) of the registered key (with none registered, any 64-hex-digit sign).
     func authenticate(appId: String, body: JSONObject, context: GatewayContext) -> HTTPResponse {
         guard let appKey = body["appkey"]?.stringValue, !appKey.isEmpty else {
-            return GetuiRefusal(.invalidRequest, "appkey is required").response
+            return GetuiRefusal.parameter(.empty("appkey")).response
         }
         let timestamp: String
         switch body["timestamp"] {
         case .string(let text)?: timestamp = text
         case .number(let number)?: timestamp = number.text
-        default: return GetuiRefusal(.invalidRequest, "timestamp (ms, 13 digits) is required").response
+        default: return GetuiRefusal.parameter(.empty("timestamp"), "milliseconds, 13 digits").response
         }
         guard timestamp.utf8.count == 13, timestamp.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-            return GetuiRefusal(.invalidRequest, "timestamp must be 13 digits of milliseconds").response
+            return GetuiRefusal.parameter(.invalid("timestamp"), "13 digits of milliseconds").response
         }
         guard let sign = body["sign"]?.stringValue, sign.utf8.count == 64,
               sign.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) })
         else {
-            return GetuiRefusal(.invalidRequest, "sign must be sha256(appkey+timestamp+mastersecret) in hex").response
+            return GetuiRefusal.parameter(.invalid("sign"), "sha256(appkey+timestamp+mastersecret) in hex").response
         }
         if let key = context.inbox.providerKeys[appId], key.vendor == .getui {
-            guard key.appKey == appKey else { return GetuiRefusal(.invalidAppKey, "appkey does not match appId \(appId)").response }
+            guard key.appKey == appKey else { return GetuiRefusal.parameter(.invalid("appkey"), "it does not match appId \(appId)").response }
             guard GetuiSessions.sha256Hex(appKey + timestamp + key.secret) == sign.lowercased() else {
-                return GetuiRefusal(.invalidRequest, "sign does not match sha256(appkey+timestamp+mastersecret)").response
+                return GetuiRefusal.parameter(.invalid("sign"), "it does not match sha256(appkey+timestamp+mastersecret)").response
             }
         }
         let expires = context.now.addingTimeInterval(tokenSeconds)
@@ -183,16 +191,16 @@ public struct GetuiRoutes: GatewayRoutes {
     }
 
     func check(_ endpoint: Endpoint, appId: String, body: JSONObject, text: String, path: String, context: GatewayContext) -> Result<Accepted, GetuiRefusal> {
-        guard let requestId = body["request_id"]?.stringValue else { return .failure(GetuiRefusal(.invalidRequest, "request_id is required")) }
+        guard let requestId = body["request_id"]?.stringValue else { return .failure(GetuiRefusal.parameter(.empty("request_id"))) }
         guard Self.requestIdLengths.contains(requestId.count) else {
-            return .failure(GetuiRefusal(.invalidRequest, "request_id must be 10 to 32 characters"))
+            return .failure(GetuiRefusal.parameter(.invalid("request_id"), "10 to 32 characters"))
         }
         var kept: [String: String] = ["path": path, "request_id": requestId]
         if let settings = body["settings"] {
-            guard case .object(let object) = settings else { return .failure(GetuiRefusal(.invalidRequest, "settings must be an object")) }
+            guard case .object(let object) = settings else { return .failure(GetuiRefusal.parameter(.typeError("settings"))) }
             if let ttl = object["ttl"] {
                 guard case .number(let number) = ttl, let value = Int64(number.text), value == -1 || (0...Self.maxTTL).contains(value) else {
-                    return .failure(GetuiRefusal(.invalidRequest, "settings.ttl must be -1 or 0 to \(Self.maxTTL) ms"))
+                    return .failure(GetuiRefusal.parameter(.invalid("ttl"), "-1 or 0 to \(Self.maxTTL) ms"))
                 }
                 kept["ttl"] = String(value)
             }
@@ -201,82 +209,98 @@ public struct GetuiRoutes: GatewayRoutes {
         var cid: String?
         switch endpoint {
         case .all:
-            guard body["audience"] == .string("all") else { return .failure(GetuiRefusal(.invalidRequest, "push/all takes audience \"all\"")) }
+            guard body["audience"] == .string("all") else { return .failure(GetuiRefusal.parameter(.invalid("audience"), "push/all takes \"all\"")) }
+        case .singleAlias:
+            guard case .object(let audience)? = body["audience"], case .array(let aliases)? = audience["alias"], aliases.count == 1,
+                  let alias = aliases[0].stringValue, !alias.isEmpty
+            else {
+                return .failure(GetuiRefusal.parameter(.invalid("alias"), "audience.alias holds exactly one alias"))
+            }
+            // The cids the alias is bound to (`device add --alias`): the push is recorded under the first.
+            let bound = context.inbox.devices.values
+                .filter { $0.vendor == .getui && $0.app == appId && $0.unregisteredAt == nil && $0.alias == alias }
+                .map(\.token).sorted()
+            guard let first = bound.first else {
+                return .failure(GetuiRefusal.parameter(
+                    .targetUserInvalid, "no cid of appId \(appId) is bound to alias \(alias.prefix(40)) ('pushdeck device add CID --app \(appId) --vendor getui --alias \(alias.prefix(40))')"))
+            }
+            cid = first
+            kept["cid"] = first
+            kept["alias"] = alias
         default:
             guard case .object(let audience)? = body["audience"], case .array(let cids)? = audience["cid"], cids.count == 1,
                   let only = cids[0].stringValue, !only.isEmpty, only.utf8.count <= 128
             else {
-                return .failure(GetuiRefusal(.invalidRequest, "audience.cid must hold exactly one cid"))
+                return .failure(GetuiRefusal.parameter(.invalid("cid"), "audience.cid holds exactly one cid"))
             }
             if let device = context.inbox.devices[only] {
                 guard device.vendor == .getui, device.app == appId, device.unregisteredAt == nil else {
-                    return .failure(GetuiRefusal(.invalidRequest, "cid \(only) is not a device of appId \(appId)"))
+                    return .failure(GetuiRefusal.parameter(.targetUserInvalid, "cid \(only) is not a device of appId \(appId)"))
                 }
             } else if devices == .strict {
-                return .failure(GetuiRefusal(.invalidRequest, "cid \(only) is unknown ('pushdeck device add \(only) --app \(appId) --vendor getui', or --devices open)"))
+                return .failure(GetuiRefusal.parameter(.targetUserInvalid, "cid \(only) is unknown ('pushdeck device add \(only) --app \(appId) --vendor getui', or --devices open)"))
             }
             cid = only
             kept["cid"] = only
         }
 
         guard case .object(let message)? = body["push_message"] else {
-            return .failure(GetuiRefusal(.invalidRequest, "push_message is required"))
+            return .failure(GetuiRefusal.parameter(.empty("push_message")))
         }
         let kinds = ["notification", "transmission", "revoke"].filter { message[$0] != nil }
         guard kinds.count == 1 else {
-            return .failure(GetuiRefusal(.invalidRequest, "push_message takes one of notification, transmission, revoke"))
+            return .failure(GetuiRefusal.parameter(.chooseOneOfNotificationTransmissionRevoke))
         }
         if let notification = message["notification"] {
-            guard case .object(let object) = notification, object["title"]?.stringValue != nil, object["body"]?.stringValue != nil,
-                  object["click_type"]?.stringValue != nil
-            else {
-                return .failure(GetuiRefusal(.invalidRequest, "push_message.notification needs title, body and click_type strings"))
+            guard case .object(let object) = notification else { return .failure(GetuiRefusal.parameter(.typeError("notification"))) }
+            for field in ["title", "body", "click_type"] {
+                guard let value = object[field] else { return .failure(GetuiRefusal.parameter(.empty(field))) }
+                guard value.stringValue != nil else { return .failure(GetuiRefusal.parameter(.typeError(field))) }
             }
         }
         if let transmission = message["transmission"], transmission.stringValue == nil {
-            return .failure(GetuiRefusal(.invalidRequest, "push_message.transmission must be a string"))
+            return .failure(GetuiRefusal.parameter(.typeError("transmission")))
         }
         if message["revoke"] != nil {
-            return .failure(GetuiRefusal(.invalidRequest, "pushdeck does not revoke messages"))
+            return .failure(GetuiRefusal.parameter(.invalid("revoke"), "pushdeck does not revoke messages"))
         }
         if let channel = body["push_channel"] {
-            guard case .object(let object) = channel else { return .failure(GetuiRefusal(.invalidRequest, "push_channel must be an object")) }
-            if let problem = Self.iosProblem(object["ios"]) { return .failure(GetuiRefusal(.invalidRequest, problem)) }
+            guard case .object(let object) = channel else { return .failure(GetuiRefusal.parameter(.typeError("push_channel"))) }
+            if let problem = Self.iosProblem(object["ios"]) { return .failure(problem) }
         }
 
         let taskId = "RASS_" + Self.monthDay(context.now) + "_" + GetuiSessions.randomHex(bytes: 16)
         kept["taskid"] = taskId
         guard (try? JSONTape.parse(Array(text.utf8))) != nil else {
-            return .failure(GetuiRefusal(.invalidRequest, "the body is not JSON"))
+            return .failure(GetuiRefusal(.failed, "the body is not JSON"))
         }
         let push = PushRequest(payloadText: text, app: appId, via: .getui, token: cid, headers: kept)
         do {
             _ = try PushDecoder().decode(push)
         } catch {
-            return .failure(GetuiRefusal(.invalidRequest, error.message))
+            return .failure(GetuiRefusal.parameter(.invalid("push_message"), error.message))
         }
         return .success(Accepted(push: push, requestId: requestId, taskId: taskId, cid: cid))
     }
 
-    /// What is wrong with `push_channel.ios`, if anything.
-    static func iosProblem(_ ios: JSON?) -> String? {
+    /// What is wrong with `push_channel.ios`, if anything, as Getui's 20001 names it.
+    static func iosProblem(_ ios: JSON?) -> GetuiRefusal? {
         guard let ios else { return nil }
-        guard case .object(let object) = ios else { return "push_channel.ios must be an object" }
+        guard case .object(let object) = ios else { return .parameter(.typeError("ios")) }
         if let aps = object["aps"] {
-            guard case .object(let apsObject) = aps else { return "push_channel.ios.aps must be an object" }
+            guard case .object(let apsObject) = aps else { return .parameter(.typeError("aps")) }
             switch apsObject["alert"] {
             case nil, .string?, .object?: break
-            default: return "push_channel.ios.aps.alert must be a string or an object"
+            default: return .parameter(.typeError("alert"), "push_channel.ios.aps.alert is a string or an object")
             }
         }
         if let badge = object["auto_badge"] {
-            guard let text = badge.stringValue else { return "push_channel.ios.auto_badge must be \"+N\", \"-N\" or \"N\"" }
-            let digits = text.first == "+" || text.first == "-" ? text.dropFirst() : Substring(text)
+            let digits = badge.stringValue.map { $0.first == "+" || $0.first == "-" ? $0.dropFirst() : Substring($0) } ?? ""
             guard !digits.isEmpty, digits.utf8.count <= 6, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-                return "push_channel.ios.auto_badge must be \"+N\", \"-N\" or \"N\""
+                return .parameter(.invalid("auto_badge"), "\"+N\", \"-N\" or \"N\"")
             }
         }
-        if let payload = object["payload"], payload.stringValue == nil { return "push_channel.ios.payload must be a string" }
+        if let payload = object["payload"], payload.stringValue == nil { return .parameter(.typeError("payload")) }
         return nil
     }
 

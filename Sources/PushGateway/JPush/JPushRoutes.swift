@@ -7,18 +7,24 @@ import PushJSON
 /// becomes the same push request the socket takes, its body the payload (the decoder reads a
 /// push-API body: `notification` is APNs, `message` pass-through), under the appKey's app,
 /// recorded with `via: jpush`, the registration id and the request's ids and options.
-/// `validate` checks the same and delivers nothing. A refusal changes nothing.
+/// `validate` checks the same and delivers nothing. A refusal changes nothing. `/v3/devices/{id}`
+/// is JPush's Device API (`JPushDeviceAPI`): the tags and alias audiences find a device by.
 public struct JPushRoutes: GatewayRoutes {
     /// What an unknown registration id gets (`--devices`): registered, or 1011.
     public var devices: DevicePolicy
+    /// The Basic credentials already taken apart (a backend sends the same on every push).
+    let credentials = JPushCredentials()
 
     public init(devices: DevicePolicy = .open) { self.devices = devices }
 
     public static let pathPrefix = "/v3/"
     public static let pushPath = "/v3/push"
     public static let validatePath = "/v3/push/validate"
-    /// JPush: a notification and a message together hold at most 4000 bytes.
-    public static let maxContentBytes = 4000
+    /// JPush's 1005 (its "调用返回" table and the `notification.ios` section of
+    /// jpush/jpush-docs `zh/jpush/server/push/rest_api_v3_push.md`): the iOS notification,
+    /// `"ios":{ }` and what the braces hold, at most 2000 bytes of UTF-8; the iOS message at most 4000.
+    public static let maxIOSNotificationBytes = 2000
+    public static let maxMessageBytes = 4000
     /// JPush keeps offline messages at most 10 days (`time_to_live` in seconds).
     public static let maxTimeToLive = 864_000
     /// The most registration ids one push names.
@@ -26,6 +32,10 @@ public struct JPushRoutes: GatewayRoutes {
     public static let platforms: Set<String> = ["ios", "android", "winphone", "hmos", "quickapp"]
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
+        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        if path.hasPrefix(JPushDeviceAPI.pathPrefix) {
+            return JPushDeviceAPI(devices: devices, credentials: credentials).decide(request, path: path, context: context)
+        }
         let accepted: Accepted
         switch check(request, context: context) {
         case .failure(let refusal): return .respond(refusal.response)
@@ -63,7 +73,7 @@ public struct JPushRoutes: GatewayRoutes {
         }
         guard request.method == "POST" else { return .failure(JPushRefusal(.postOnly)) }
         let appKey: String
-        switch Self.credentials(request.values("authorization").first) {
+        switch credentials.parse(request.values("authorization").first) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let (key, secret)):
             guard Self.isAppKey(key) else { return .failure(JPushRefusal(.invalidAppKey, "'\(key.prefix(64))'")) }
@@ -72,41 +82,34 @@ public struct JPushRoutes: GatewayRoutes {
             }
             appKey = key
         }
-        guard case .object(let body)? = try? JSON.parse(request.body) else {
+        // One parse, in place (a tape, no tree): the checks read it, and so does the inbox.
+        guard let tape = try? JSONTape.parse(request.body), tape.root.kind == .object else {
             return .failure(JPushRefusal(.invalidParameter, "the body is not a JSON object"))
         }
+        let body = tape.root
 
         // platform: "all" or a list that names iOS (pushdeck is an iOS device).
         guard let platform = body["platform"] else { return .failure(JPushRefusal(.missingParameter, "platform")) }
-        switch platform {
-        case .string("all"): break
-        case .array(let items) where !items.isEmpty:
-            let names = items.compactMap(\.stringValue)
+        switch platform.kind {
+        case .string where platform.string == "all": break
+        case .array where !platform.elements.isEmpty:
+            let items = platform.elements
+            let names = items.compactMap(\.string)
             guard names.count == items.count, names.allSatisfy(Self.platforms.contains) else {
-                return .failure(JPushRefusal(.invalidParameter, "platform must be \"all\" or a list of ios, android, winphone, hmos, quickapp"))
+                return .failure(JPushRefusal.invalid("platform", "It must be \"all\" or a list of ios, android, winphone, hmos, quickapp."))
             }
             guard names.contains("ios") else { return .failure(JPushRefusal(.noTarget, "platform does not include ios")) }
         default:
-            return .failure(JPushRefusal(.invalidParameter, "platform must be \"all\" or a list of ios, android, winphone, hmos, quickapp"))
+            return .failure(JPushRefusal.invalid("platform", "It must be \"all\" or a list of ios, android, winphone, hmos, quickapp."))
         }
 
-        // audience: "all" or registration ids (tags, aliases and segments name no device here).
-        guard let audience = body["audience"] else { return .failure(JPushRefusal(.missingParameter, "audience")) }
-        var registrationIds: [String] = []
-        switch audience {
-        case .string("all"): break
-        case .object(let selectors):
-            guard let ids = selectors["registration_id"] else {
-                return .failure(JPushRefusal(.noTarget, "pushdeck resolves only audience \"all\" and registration_id"))
-            }
-            guard case .array(let items) = ids, !items.isEmpty, items.count <= Self.maxRegistrationIds,
-                  items.allSatisfy({ ($0.stringValue.map { !$0.isEmpty && $0.utf8.count <= 128 }) ?? false })
-            else {
-                return .failure(JPushRefusal(.invalidParameter, "audience.registration_id must be a list of 1 to \(Self.maxRegistrationIds) ids"))
-            }
-            registrationIds = items.compactMap(\.stringValue)
-        default:
-            return .failure(JPushRefusal(.invalidParameter, "audience must be \"all\" or an object"))
+        // audience: "all" or JPush's selectors (resolved against the devices below).
+        guard let audienceValue = body["audience"] else { return .failure(JPushRefusal(.missingParameter, "audience")) }
+        let audience: JPushAudience
+        do {
+            audience = try JPushAudience(audienceValue)
+        } catch {
+            return .failure(error)
         }
 
         // notification and/or message.
@@ -116,29 +119,35 @@ public struct JPushRoutes: GatewayRoutes {
             return .failure(JPushRefusal(.missingParameter, "notification or message"))
         }
         if let notification {
-            guard case .object(let object) = notification else { return .failure(JPushRefusal(.invalidParameter, "notification must be an object")) }
-            if let problem = Self.iosProblem(object["ios"]) { return .failure(JPushRefusal(.invalidParameter, problem)) }
+            guard notification.kind == .object else { return .failure(JPushRefusal.invalid("notification", "It must be an object.")) }
+            if let problem = Self.iosProblem(notification["ios"]) { return .failure(problem) }
         }
         if let message {
-            guard case .object(let object) = message else { return .failure(JPushRefusal(.invalidParameter, "message must be an object")) }
-            guard let content = object["msg_content"] else { return .failure(JPushRefusal(.missingParameter, "message.msg_content")) }
-            guard content.stringValue != nil else { return .failure(JPushRefusal(.invalidParameter, "message.msg_content must be a string")) }
+            guard message.kind == .object else { return .failure(JPushRefusal.invalid("message", "It must be an object.")) }
+            guard let content = message["msg_content"] else { return .failure(JPushRefusal(.missingParameter, "message.msg_content")) }
+            guard content.kind == .string else { return .failure(JPushRefusal.invalid("msg_content", "It must be a string.")) }
         }
-        let contentBytes = (notification?.compactText.utf8.count ?? 0) + (message?.compactText.utf8.count ?? 0)
-        guard contentBytes <= Self.maxContentBytes else {
-            return .failure(JPushRefusal(.tooLarge, "notification and message hold \(contentBytes) bytes; the limit is \(Self.maxContentBytes)"))
+        // 1005 as JPush's table words the iOS limits: `"ios":{…}` at most 2000 bytes, the message
+        // at most 4000.
+        let iosBytes = Self.iosNotificationBytes(notification, in: tape)
+        guard iosBytes <= Self.maxIOSNotificationBytes else {
+            return .failure(JPushRefusal(.tooLarge, "the iOS notification (\"ios\":{…}) holds \(iosBytes) bytes; the limit is \(Self.maxIOSNotificationBytes)"))
+        }
+        let messageBytes = message.map { Self.compactBytes($0, in: tape) } ?? 0
+        guard messageBytes <= Self.maxMessageBytes else {
+            return .failure(JPushRefusal(.tooLarge, "the message holds \(messageBytes) bytes; the limit is \(Self.maxMessageBytes)"))
         }
 
         // options.
         var kept: [String: String] = ["path": path]
         var sendno = "0"
         var overrideMsgId: String?
-        if let options = body["options"] {
-            guard case .object(let object) = options else { return .failure(JPushRefusal(.invalidParameter, "options must be an object")) }
+        if let object = body["options"] {
+            guard object.kind == .object else { return .failure(JPushRefusal.invalid("options", "It must be an object.")) }
             func integer(_ name: String, in range: ClosedRange<Int64>) -> Result<String?, JPushRefusal> {
                 guard let value = object[name] else { return .success(nil) }
-                guard case .number(let number) = value, let int = Int64(number.text), range.contains(int) else {
-                    return .failure(JPushRefusal(.invalidParameter, "options.\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)"))
+                guard let number = value.number, let int = Int64(number.text), range.contains(int) else {
+                    return .failure(JPushRefusal.invalid(name, "It must be an integer from \(range.lowerBound) to \(range.upperBound)."))
                 }
                 return .success(String(int))
             }
@@ -155,29 +164,23 @@ public struct JPushRoutes: GatewayRoutes {
             case .success(let value): overrideMsgId = value
             }
             if let production = object["apns_production"] {
-                guard let flag = production.boolValue else { return .failure(JPushRefusal(.invalidParameter, "options.apns_production must be true or false")) }
+                guard let flag = production.bool else { return .failure(JPushRefusal.invalid("apns_production", "It must be true or false.")) }
                 kept["apns_production"] = flag ? "true" : "false"
             }
             if let collapse = object["apns_collapse_id"] {
-                guard let text = collapse.stringValue, text.utf8.count <= 64 else {
-                    return .failure(JPushRefusal(.invalidParameter, "options.apns_collapse_id must be a string of at most 64 bytes"))
+                guard let text = collapse.string, text.utf8.count <= 64 else {
+                    return .failure(JPushRefusal.invalid("apns_collapse_id", "It must be a string of at most 64 bytes."))
                 }
                 kept["apns_collapse_id"] = text
             }
         }
 
-        // The devices: each registration id one of this appKey's, or registered when open.
-        for id in registrationIds {
-            if let device = context.inbox.devices[id] {
-                guard device.vendor == .jpush, device.app == appKey else {
-                    return .failure(JPushRefusal(.noTarget, "registration id \(id) is not a device of appKey \(appKey)"))
-                }
-                guard device.unregisteredAt == nil else {
-                    return .failure(JPushRefusal(.noTarget, "registration id \(id) was unregistered"))
-                }
-            } else if devices == .strict {
-                return .failure(JPushRefusal(.noTarget, "registration id \(id) is unknown ('pushdeck device add \(id) --app \(appKey) --vendor jpush', or --devices open)"))
-            }
+        // The devices the audience reaches: this appKey's (unknown registration ids registered
+        // when open); none is JPush's 1011.
+        let registrationIds: [String]
+        switch audience.resolve(appKey: appKey, inbox: context.inbox, devices: devices) {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let ids): registrationIds = ids
         }
 
         let msgId = overrideMsgId ?? String(UInt64.random(in: 1_000_000_000_000_000...9_000_000_000_000_000))
@@ -185,11 +188,8 @@ public struct JPushRoutes: GatewayRoutes {
         kept["msg_id"] = msgId
         if let overrideMsgId { kept["override_msg_id"] = overrideMsgId }
         if !registrationIds.isEmpty { kept["registration_id"] = registrationIds.joined(separator: ",") }
-        // One device shows the push once; it is recorded under the first id it names.
+        // One device shows the push once; it is recorded under the first id it reaches.
         let payloadText = String(decoding: request.body, as: UTF8.self)
-        guard (try? JSONTape.parse(request.body)) != nil else {
-            return .failure(JPushRefusal(.invalidParameter, "the body is not a JSON object"))
-        }
         let push = PushRequest(
             payloadText: payloadText, app: appKey, via: .jpush, token: registrationIds.first, headers: kept)
         do {
@@ -200,18 +200,77 @@ public struct JPushRoutes: GatewayRoutes {
         return .success(Accepted(push: push, sendno: sendno, msgId: msgId, validateOnly: path == Self.validatePath))
     }
 
-    /// `Authorization: Basic base64(appKey:masterSecret)`, taken apart; 1004 when it is not one.
-    static func credentials(_ header: String?) -> Result<(String, String), JPushRefusal> {
-        guard let header else { return .failure(JPushRefusal(.authenticationFailed, "no Authorization header")) }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "basic",
-              let decoded = Data(base64Encoded: String(parts[1]).trimmingCharacters(in: .whitespaces)),
-              let text = String(data: decoded, encoding: .utf8),
-              let colon = text.firstIndex(of: ":")
-        else {
-            return .failure(JPushRefusal(.authenticationFailed, "Authorization must be Basic base64(appKey:masterSecret)"))
+    /// The bytes of `"ios":{…}` as JPush hands it on for iOS: `notification.ios`, its `alert`
+    /// taken from `notification.alert` when it has none; compact JSON in UTF-8 (JPush: "一个汉字
+    /// 占用 3 个字节").
+    static func iosNotificationBytes(_ notification: JSONView?, in tape: JSONTape) -> Int {
+        guard let notification, notification.kind == .object else { return 0 }
+        let label = #""ios":"#.utf8.count
+        let alert = notification["alert"].map { #","alert":"#.utf8.count + compactBytes($0, in: tape) } ?? 0
+        guard let ios = notification["ios"] else { return alert == 0 ? 0 : label + 2 + alert - 1 }
+        return label + compactBytes(ios, in: tape) + (ios.kind == .object && ios["alert"] == nil ? alert : 0)
+    }
+
+    /// How many bytes `value` takes written as compact JSON with its text in UTF-8, counted on
+    /// the document's bytes (already parsed and checked by the tape): whitespace outside strings
+    /// is not counted, and a `\uXXXX` escape counts as the UTF-8 of its character — what a
+    /// backend's JSON library wrote (Python's escapes every CJK character) does not change it.
+    static func compactBytes(_ value: JSONView, in tape: JSONTape) -> Int {
+        tape.bytes.withUnsafeBufferPointer { bytes in
+            var count = 0
+            var index = value.sourceRange.lowerBound
+            let end = value.sourceRange.upperBound
+            var inString = false
+            while index < end {
+                let byte = bytes[index]
+                if !inString {
+                    if byte == 0x22 { inString = true }
+                    if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 { count += 1 }
+                    index += 1
+                    continue
+                }
+                switch byte {
+                case 0x22:
+                    inString = false
+                    count += 1
+                    index += 1
+                case 0x5C where index + 1 < end && bytes[index + 1] == 0x75 && index + 5 < end:
+                    // \uXXXX: the character's UTF-8 (a surrogate pair's two escapes make 4 bytes).
+                    let unit = hexValue(bytes, index + 2)
+                    switch unit {
+                    case 0..<0x80: count += unit == 0x22 || unit == 0x5C ? 2 : unit < 0x20 ? 6 : 1
+                    case 0x80..<0x800: count += 2
+                    case 0xD800..<0xDC00: count += 4
+                    case 0xDC00..<0xE000: break
+                    default: count += 3
+                    }
+                    index += 6
+                case 0x5C:
+                    count += 2
+                    index += 2
+                default:
+                    count += 1
+                    index += 1
+                }
+            }
+            return count
         }
-        return .success((String(text[..<colon]), String(text[text.index(after: colon)...])))
+    }
+
+    private static func hexValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var value = 0
+        for offset in 0..<4 {
+            let byte = bytes[start + offset]
+            let digit: Int
+            switch byte {
+            case 0x30...0x39: digit = Int(byte - 0x30)
+            case 0x41...0x46: digit = Int(byte - 0x41 + 10)
+            case 0x61...0x66: digit = Int(byte - 0x61 + 10)
+            default: digit = 0
+            }
+            value = value * 16 + digit
+        }
+        return value
     }
 
     /// An appKey is letters, digits, `-`, `_` and `.` (JPush's are 24 hex digits; names are fine here).
@@ -222,25 +281,25 @@ public struct JPushRoutes: GatewayRoutes {
         }
     }
 
-    /// What is wrong with `notification.ios`, if anything: an object whose `alert` is a string or
-    /// an object and whose `badge` is an integer ≥ 0 or `"+N"`/`"-N"`/`"N"`.
-    static func iosProblem(_ ios: JSON?) -> String? {
+    /// What is wrong with `notification.ios`, if anything (as JPush's 1003 names it): an object
+    /// whose `alert` is a string or an object and whose `badge` is an integer ≥ 0 or
+    /// `"+N"`/`"-N"`/`"N"`.
+    static func iosProblem(_ ios: JSONView?) -> JPushRefusal? {
         guard let ios else { return nil }
-        guard case .object(let object) = ios else { return "notification.ios must be an object" }
-        switch object["alert"] {
-        case nil, .string?, .object?: break
-        default: return "notification.ios.alert must be a string or an object"
+        guard ios.kind == .object else { return .invalid("ios", "notification.ios must be an object.") }
+        if let alert = ios["alert"], alert.kind != .string && alert.kind != .object {
+            return .invalid("alert", "notification.ios.alert must be a string or an object.")
         }
-        switch object["badge"] {
-        case nil: break
-        case .number(let number)?:
-            guard let value = number.int, value >= 0 else { return "notification.ios.badge must be an integer ≥ 0 or \"+N\"/\"-N\"" }
-        case .string(let text)?:
+        let badgeProblem = JPushRefusal.invalid("badge", "notification.ios.badge must be an integer ≥ 0 or \"+N\"/\"-N\".")
+        guard let badge = ios["badge"] else { return nil }
+        switch badge.kind {
+        case .number:
+            guard let value = badge.number?.int, value >= 0 else { return badgeProblem }
+        case .string:
+            let text = badge.string ?? ""
             let digits = text.first == "+" || text.first == "-" ? text.dropFirst() : Substring(text)
-            guard !digits.isEmpty, digits.utf8.count <= 6, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-                return "notification.ios.badge must be an integer ≥ 0 or \"+N\"/\"-N\""
-            }
-        default: return "notification.ios.badge must be an integer ≥ 0 or \"+N\"/\"-N\""
+            guard !digits.isEmpty, digits.utf8.count <= 6, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return badgeProblem }
+        default: return badgeProblem
         }
         return nil
     }
