@@ -57,6 +57,8 @@ static inline int pd_mouse_clicks(mmask_t state) {
     return (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0;
 }
 static inline mmask_t pd_button1_double_clicked(void) { return BUTTON1_DOUBLE_CLICKED; }
+static inline mmask_t pd_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t pd_button1_released(void) { return BUTTON1_RELEASED; }
 static inline int pd_mouse_is_move(mmask_t state) { return (state & REPORT_MOUSE_POSITION) != 0; }
 static inline mmask_t pd_report_mouse_position(void) { return REPORT_MOUSE_POSITION; }
 static inline int pd_mouse_is_wheel_up(mmask_t state) { return (state & BUTTON4_PRESSED) != 0; }

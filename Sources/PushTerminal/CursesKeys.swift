@@ -36,6 +36,25 @@ public enum CursesKeys {
         }
     }
 
+    /// One mouse event as `getmouse` gives it: button state and cell.
+    public struct MouseEvent: Equatable, Sendable {
+        public var state: mmask_t
+        public var x: Int32
+        public var y: Int32
+
+        public init(state: mmask_t, x: Int32, y: Int32) {
+            self.state = state
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// The keys a run of mouse events stands for, oldest first. A release stands for nothing:
+    /// its press (or the click curses merged them into) already counted.
+    public static func mouse(_ events: [MouseEvent]) -> [Key] {
+        events.flatMap { mouse(state: $0.state, x: $0.x, y: $0.y) }
+    }
+
     /// The keys a mouse event stands for, from its button state and cell: a double (triple)
     /// click is two (three) clicks, so the second opens the row the first selected.
     public static func mouse(state: mmask_t, x: Int32, y: Int32) -> [Key] {

@@ -291,10 +291,7 @@ public final class CursesTerminal: Terminal {
             if status == pd_key_code_yes() {
                 let code = Int32(bitPattern: value)
                 if code == pd_key_mouse() {
-                    var event = MEVENT()
-                    if getmouse(&event) == pd_ok() {
-                        keys += CursesKeys.mouse(state: event.bstate, x: event.x, y: event.y)
-                    }
+                    keys += CursesKeys.mouse(Self.queuedMouseEvents())
                 } else if let key = CursesKeys.key(functionKey: code) {
                     keys.append(key)
                 }
@@ -303,6 +300,24 @@ public final class CursesTerminal: Terminal {
             }
         }
         return keys
+    }
+
+    /// Every mouse event curses has queued, oldest first; one `KEY_MOUSE` can stand for several.
+    ///
+    /// curses gathers the reports that arrive together into one run and merges a press and its
+    /// release into a click; but when a key follows the run in the same read (a click, then Enter
+    /// typed on while we were busy, or both sent over a slow link) it returns `KEY_MOUSE` without
+    /// merging, and the newest event is the bare release, which stands for no click: with one
+    /// `getmouse` a `KEY_MOUSE`, the press behind it was lost (and might come back later, stale).
+    /// `getmouse` pops the queue newest first and fails once it is empty.
+    private static func queuedMouseEvents() -> [CursesKeys.MouseEvent] {
+        var events: [CursesKeys.MouseEvent] = []
+        var event = MEVENT()
+        // ncurses queues a handful of events; the bound only keeps the loop finite.
+        while events.count < 64, getmouse(&event) == pd_ok() {
+            events.append(CursesKeys.MouseEvent(state: event.bstate, x: event.x, y: event.y))
+        }
+        return events.reversed()
     }
 
     /// True when the input side of the terminal reports a hang-up or an error (a terminal that

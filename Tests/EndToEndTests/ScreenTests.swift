@@ -131,6 +131,27 @@ import TestSupport
         #expect(ui.tmux.exitStatus() == 0)
     }
 
+    /// A click and the Enter typed after it, read together (a busy program, a slow link): the
+    /// click still selects its row, so Enter opens that one. curses ends the click's run of mouse
+    /// reports at the Enter without merging them, and its newest event is the bare release, which
+    /// stands for no click: the press behind it was lost and Enter opened the top row.
+    @Test func aClickAndTheEnterAfterItInOneReadOpenTheClickedRow() throws {
+        let ui = try Running()
+        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil)
+        #expect(try runPushdeck(["app", "background", "--socket", ui.socket]).status == 0)
+        for title in ["Order number 1", "Order number 2", "Order number 3"] {
+            #expect(try ui.send(["--title", title, "--app", "com.example.shop"]).status == 0)
+        }
+        let listed = ui.tmux.waitFor { $0.contains("Order number 1") && $0.contains("3 unread") }
+        let lines = listed?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+        let row = try #require(lines.firstIndex { $0.contains("Order number 2") }, "\(listed ?? "")")
+        try ui.tmux.click(x: 10, y: row, thenType: "\r")
+        let opened = ui.tmux.waitFor { $0.contains("payload") && $0.contains("2 unread") }
+        #expect(opened?.contains("\"title\": \"Order number 2\"") == true, "\(ui.tmux.capture())")
+        try ui.tmux.sendKeys("q")
+        #expect(ui.tmux.exitStatus() == 0)
+    }
+
     @Test func theFilterShowsOnlyMatchesAndKeepsUpWithNewPushes() throws {
         let ui = try Running()
         #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil)

@@ -44,6 +44,23 @@ struct CursesKeysTests {
         #expect(CursesKeys.mouse(state: pd_button1_double_clicked(), x: 3, y: 4) == Array(repeating: .mouse(.click(x: 3, y: 4)), count: 2))
     }
 
+    /// One `KEY_MOUSE` can stand for several queued events (`getmouse` until it fails, oldest
+    /// first): a click and a key read together leave the press and its bare release unmerged.
+    @Test func aRunOfMouseEventsCountsEachClickOnce() {
+        func event(_ state: mmask_t, y: Int32 = 4) -> CursesKeys.MouseEvent { .init(state: state, x: 3, y: y) }
+        let click = Key.mouse(.click(x: 3, y: 4))
+        // The release stands for nothing; the press before it is the click.
+        #expect(CursesKeys.mouse([event(pd_button1_pressed()), event(pd_button1_released())]) == [click])
+        #expect(CursesKeys.mouse([event(pd_button1_released())]) == [])
+        // A click curses merged, then the next press whose release came later: two clicks.
+        #expect(CursesKeys.mouse([event(pd_button1_clicked() & ~pd_button1_pressed() & ~pd_button1_released()),
+                                  event(pd_button1_pressed())]) == [click, click])
+        // Oldest first: a click on another row, then this one.
+        #expect(CursesKeys.mouse([event(pd_button1_pressed(), y: 7), event(pd_button1_released(), y: 7),
+                                  event(pd_button1_pressed())]) == [.mouse(.click(x: 3, y: 7)), click])
+        #expect(CursesKeys.mouse([]) == [])
+    }
+
     @Test func glyphsMatchTheGridWidth() {
         // Run in C.UTF-8 so libc wcwidth knows CJK (the real program sets the user's UTF-8 locale).
         TerminalLocale.ensureUTF8()

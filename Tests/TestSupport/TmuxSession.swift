@@ -48,6 +48,15 @@ public final class TmuxSession: @unchecked Sendable {
         try tmux(["send-keys", "-t", name, "-H"] + reports)
     }
 
+    /// A left click at (`x`, `y`) and the keys typed after it (`text`, as UTF-8 bytes), all in one
+    /// write: what a program reads when it was busy while the user clicked and typed on, or when
+    /// a slow link delivers them together.
+    public func click(x: Int, y: Int, thenType text: String) throws {
+        let reports = [0, 3].flatMap { mouseReport(button: $0, x: x, y: y) }
+        let typed = text.utf8.map { String($0, radix: 16) }
+        try tmux(["send-keys", "-t", name, "-H"] + reports + typed)
+    }
+
     /// The pointer moved to (`x`, `y`) with no button down: the motion report of any-motion
     /// mouse mode (1003), button code 3 plus the motion flag 32.
     public func move(x: Int, y: Int) throws {
