@@ -63,9 +63,14 @@ public final class RawClient: @unchecked Sendable {
             let count = recv(fd, &chunk, chunk.count, 0)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw RawClientError(errno == EAGAIN ? "no reply within the timeout" : "recv: errno \(errno)")
+                // The server closed while bytes we sent were still unread (a refused oversized
+                // request): Linux then ends the stream with ECONNRESET instead of end-of-file,
+                // after everything the server wrote has been read. That too is the end.
+                guard errno == ECONNRESET else {
+                    throw RawClientError(errno == EAGAIN ? "no reply within the timeout" : "recv: errno \(errno)")
+                }
             }
-            if count == 0 {
+            if count <= 0 {
                 guard !buffer.isEmpty else { return nil }
                 defer { buffer.removeAll() }
                 return buffer
