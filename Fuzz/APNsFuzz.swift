@@ -56,7 +56,7 @@ public func fuzzAPNs(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         } catch {
             require(false, "the route accepted a payload the inbox refuses: \(error)")
         }
-        let ok = answer(Reply.ok())
+        let ok = answer(Reply.ok)
         require(ok.status == 200 && ok.body.isEmpty, "a committed push not answered 200 with an empty body")
     case .requests:
         require(false, "the APNs route asked for several requests")
