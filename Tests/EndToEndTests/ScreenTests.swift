@@ -115,20 +115,7 @@ import TestSupport
     /// A double click whose reports arrive together (one read) opens the row: curses merges them
     /// into one double-click event, which was not asked for and so was lost.
     @Test func aDoubleClickArrivingInOneReadOpensTheRow() throws {
-        let ui = try Running()
-        #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil)
-        #expect(try runPushdeck(["app", "background", "--socket", ui.socket]).status == 0)
-        for title in ["Order number 1", "Order number 2", "Order number 3"] {
-            #expect(try ui.send(["--title", title, "--app", "com.example.shop"]).status == 0)
-        }
-        let listed = ui.tmux.waitFor { $0.contains("Order number 1") && $0.contains("3 unread") }
-        let lines = listed?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
-        let row = try #require(lines.firstIndex { $0.contains("Order number 2") }, "\(listed ?? "")")
-        try ui.tmux.doubleClick(x: 10, y: row)
-        let opened = ui.tmux.waitFor { $0.contains("payload") && $0.contains("2 unread") }
-        #expect(opened?.contains("\"title\": \"Order number 2\"") == true, "\(ui.tmux.capture())")
-        try ui.tmux.sendKeys("q")
-        #expect(ui.tmux.exitStatus() == 0)
+        try theMiddleOfThreeRowsOpens { tmux, row in try tmux.doubleClick(x: 10, y: row) }
     }
 
     /// A click and the Enter typed after it, read together (a busy program, a slow link): the
@@ -136,6 +123,12 @@ import TestSupport
     /// reports at the Enter without merging them, and its newest event is the bare release, which
     /// stands for no click: the press behind it was lost and Enter opened the top row.
     @Test func aClickAndTheEnterAfterItInOneReadOpenTheClickedRow() throws {
+        try theMiddleOfThreeRowsOpens { tmux, row in try tmux.click(x: 10, y: row, thenType: "\r") }
+    }
+
+    /// Three pushes listed in the background; `gesture` on the row of the middle one must open it
+    /// (and so read it).
+    private func theMiddleOfThreeRowsOpens(by gesture: (TmuxSession, Int) throws -> Void) throws {
         let ui = try Running()
         #expect(ui.tmux.waitFor { $0.contains("PUSH [ON]") } != nil)
         #expect(try runPushdeck(["app", "background", "--socket", ui.socket]).status == 0)
@@ -145,7 +138,7 @@ import TestSupport
         let listed = ui.tmux.waitFor { $0.contains("Order number 1") && $0.contains("3 unread") }
         let lines = listed?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
         let row = try #require(lines.firstIndex { $0.contains("Order number 2") }, "\(listed ?? "")")
-        try ui.tmux.click(x: 10, y: row, thenType: "\r")
+        try gesture(ui.tmux, row)
         let opened = ui.tmux.waitFor { $0.contains("payload") && $0.contains("2 unread") }
         #expect(opened?.contains("\"title\": \"Order number 2\"") == true, "\(ui.tmux.capture())")
         try ui.tmux.sendKeys("q")
