@@ -400,7 +400,7 @@ enum CommandTable {
         ])
 
     static let play = CommandSpec(
-        "play", synopsis: ["FILE... [--instant | --speed X] [--live] [--junit FILE] [--json] [--banner-seconds S]"],
+        "play", synopsis: ["FILE... [--instant | --speed X] [--live [--allow-reset]] [--junit FILE] [--json] [--banner-seconds S]"],
         summary: "play scenario files; exit 0 when every expect holds",
         description: """
             Plays scenario files (JSON: {"name":...,"steps":[...]}, see README "Scenarios").
@@ -408,7 +408,9 @@ enum CommandTable {
             pushes and banners takes milliseconds, the same on every run; no server needed.
             Prints each failure as FILE: step N (at T s): field: expected X, got Y, then a
             summary line. Exit 0 when every expect holds, 1 when one does not, 2 when a file
-            cannot be played (file, step and field path in the message; nothing runs).
+            cannot be played (file, step and field path in the message; nothing runs). A file
+            with no expect step is refused (it would check nothing), and so is a reset step
+            under --live without --allow-reset (it wipes the running inbox).
             """,
         options: [
             clientSocket,
@@ -416,6 +418,9 @@ enum CommandTable {
                 "--live",
                 "into the running pushdeck, at the scenario's times; held, dropped, banner and callback expects are checked only without --live, and pushes \"via\" apns/jpush are played only without --live"),
             OptionSpec("--instant", "with --live: no waiting between steps"),
+            OptionSpec(
+                "--allow-reset",
+                "with --live: play a scenario with a reset step, which wipes the running pushdeck's inbox (without it such a file is refused, exit 2)"),
             OptionSpec("--speed", .required("X"), "with --live: play X times as fast", defaultValue: "1"),
             OptionSpec("--junit", .required("FILE"), "write JUnit XML: one test case per expect, failures with the message", completion: .files),
             OptionSpec("--json", "print a JSON report instead of text"),

@@ -5,7 +5,8 @@ import TestSupport
 
 /// The header and the footer in a real terminal (tmux): at 80×24 the header keeps the counts
 /// that matter and cuts no part; at 120 columns the footer keeps the thread mode beside the
-/// position counter; the footer and `?` say which mode the list is in.
+/// position counter; the footer and `?` say which mode the list is in; the demo's narration is
+/// shown when the demo runs the UI itself.
 @Suite struct HeaderFooterScreenTests {
     @Test func at80x24TheHeaderKeepsDroppedHeldAndOfflineWholeAndTheHelpSaysTheMode() throws {
         let ui = try ScreenTests.Running(width: 80, height: 24)
@@ -53,5 +54,19 @@ import TestSupport
         #expect(footer.contains("/ filter  ? help  q quit"), "\(footer)")
         try ui.tmux.sendKeys("q")
         #expect(ui.tmux.exitStatus() == 0)
+    }
+
+    @Test func theDemoRunningTheUIItselfShowsItsNarrationInTheFooter() throws {
+        let folder = TempFolder()
+        // No pushdeck at this socket: the demo starts the UI itself, in memory.
+        let command = "\(PackagePaths.pushdeckBinary) demo --speed 40"
+        let tmux = try TmuxSession(
+            command: command, width: 100, height: 30, folder: folder,
+            environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PUSHDECK_SOCKET": folder.file("none.sock"),
+                          "PUSHDECK_RESOURCES": PackagePaths.resources.path])
+        let last = tmux.waitFor(timeout: 15) { $0.split(separator: "\n").last?.contains("demo 60.0s: That's the show.") == true }
+        #expect(last != nil, "\(tmux.capture())")
+        try tmux.sendKeys("q")
+        #expect(tmux.exitStatus() == 0)
     }
 }
