@@ -1,10 +1,10 @@
 import Foundation
 import PushCore
 
-/// The top row (DESIGN §6, contract): `pushdeck`, `N unread`, `badge B` (and the server badge when
-/// the ledgers differ), `PUSH [ON]`/`PUSH [OFF]`, the app state, `N dropped` once any were, `N held`
-/// while pass-through messages wait for the app, the offline devices, then mutes, quiet hours and
-/// platform badge policies.
+/// The top row, whose words scripts and tests read: `pushdeck`, `N unread`, `badge B` (and the
+/// server badge when the ledgers differ), `PUSH [ON]`/`PUSH [OFF]`, the app state, `N dropped` once
+/// any were, `N held` while pass-through messages wait for the app, the offline devices, then
+/// mutes, quiet hours and platform badge policies.
 public enum HeaderView {
     public static func render(into grid: inout Grid, area: Rect, inbox: Inbox, date: Date? = nil) {
         guard !area.isEmpty else { return }
