@@ -413,7 +413,7 @@ enum CommandTable {
         ])
 
     static let play = CommandSpec(
-        "play", synopsis: ["FILE... [--instant | --speed X] [--live [--allow-reset]] [--junit FILE] [--json] [--banner-seconds S]"],
+        "play", synopsis: ["FILE... [--instant | --speed X] [--live [--allow-reset]]", "[--junit FILE] [--json] [--banner-seconds S]"],
         summary: "play scenario files; exit 0 when every expect holds",
         description: """
             Plays scenario files (JSON: {"name":...,"steps":[...]}, see README "Scenarios").
