@@ -237,4 +237,23 @@ import PushJSON
         #expect(ok.apnsId == given)
         #expect(try messages(gateway).count == 1)
     }
+
+    /// `authorization: bearer ` with no token (what `$JWT` unset pastes) is Apple's
+    /// MissingProviderToken ("the authorization header is missing or no provider token is
+    /// specified"), on HTTP/2 as on HTTP/1.1. Over HTTP/2 nghttp2 used to refuse the value's
+    /// trailing space itself (RST_STREAM PROTOCOL_ERROR; curl: (92)) before any route saw it.
+    @Test(arguments: [CurlMode.h2c, .tls, .http1])
+    func anEmptyBearerIsMissingProviderTokenAndWhitespaceAroundATokenIsNoError(mode: CurlMode) throws {
+        let gateway = try GatewayServer()
+        let topic = "apns-topic: com.example.shop"
+        for empty in ["authorization: bearer ", "authorization: bearer", "authorization: Bearer    ", "authorization;"] {
+            let answer = try curl(gateway, headers: [topic, empty], mode: mode)
+            #expect(answer.status == 403, "\(mode) '\(empty)'")
+            #expect(answer.reason == "MissingProviderToken", "\(mode) '\(empty)'")
+        }
+        // Whitespace around a value is not part of it (RFC 9110 §5.5), whichever HTTP carries it.
+        let padded = try curl(gateway, headers: [topic, "authorization:   \(APNsKeys.wellFormedAuthorization)  "], mode: mode)
+        #expect(padded.status == 200, "\(mode)")
+        #expect(try messages(gateway).count == 1)
+    }
 }
