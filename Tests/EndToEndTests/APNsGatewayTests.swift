@@ -5,7 +5,7 @@ import TestSupport
 import PushJSON
 
 /// The APNs gateway end to end: the real binary on a real port, driven by clients nobody here
-/// wrote — aioapns (PyPI, pinned in `.ci/run`'s virtualenv) signing real ES256 provider tokens
+/// wrote — aioapns (PyPI, pinned in the test virtualenv) signing real ES256 provider tokens
 /// with a key made by openssl, PyJWT for tokens aioapns would never send, and curl for headers
 /// a library never gets wrong.
 @Suite(.serialized) struct APNsGatewayTests {
@@ -26,10 +26,8 @@ import PushJSON
         let specPath = gateway.server.folder.file("spec.json")
         try spec.compactText.write(toFile: specPath, atomically: true, encoding: .utf8)
         let script = PackagePaths.root.appendingPathComponent("Tests/Clients/aioapns_send.py").path
-        try #require(FileManager.default.fileExists(atPath: GatewayServer.venvPython),
-                     "no virtualenv at \(GatewayServer.venvPython): run .ci/run (it pip-installs aioapns==4.0 there)")
         let result = try runProgram(
-            ["timeout", "60", GatewayServer.venvPython, script, specPath], environment: ["SSL_CERT_FILE": gateway.caPath])
+            ["timeout", "60", try GatewayServer.venvPython(), script, specPath], environment: ["SSL_CERT_FILE": gateway.caPath])
         #expect(result.status == 0, "aioapns: \(result.stderr)")
         return try result.stdout.split(separator: "\n").map { line in try #require(try JSON.parse(String(line)).objectValue) }
     }
@@ -40,7 +38,7 @@ import PushJSON
             import jwt, sys
             print(jwt.encode({"iss": sys.argv[2], "iat": int(sys.argv[3])}, open(sys.argv[1]).read(), algorithm="ES256", headers={"kid": sys.argv[4]}))
             """
-        let result = try runProgram([GatewayServer.venvPython, "-c", code, key, team, String(issuedAt), kid])
+        let result = try runProgram([try GatewayServer.venvPython(), "-c", code, key, team, String(issuedAt), kid])
         #expect(result.status == 0, "\(result.stderr)")
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
