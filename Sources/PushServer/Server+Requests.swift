@@ -78,6 +78,8 @@ extension Server {
                 return apply(.key(command)) ?? .ok
             case .gateway:
                 return gatewayReply()
+            case .credentials(let query):
+                return credentialsReply(query)
             case .reset(let app, let all):
                 return apply(.reset(app: app, all: all)) ?? .ok
             }

@@ -354,13 +354,28 @@ enum CommandTable {
         words: KeyCommand.actions + Vendor.allCases.map(\.rawValue))
 
     static let gateway = CommandSpec(
-        "gateway", synopsis: ["[ca]"], summary: "print the gateway's address, or its CA file",
+        "gateway", synopsis: ["[ca | token [--key-id K] [--team T] | credentials apns|jpush|getui [--json]]"],
+        summary: "print the gateway's address, its CA file, or what a backend calls it with",
         description: """
             Prints where the running pushdeck's provider gateway listens (HOST:PORT), or with
             'ca' the path of the CA certificate to trust (curl --cacert, SSL_CERT_FILE,
             REQUESTS_CA_BUNDLE). Exit 1 when the running pushdeck has no gateway.
+            token: prints an APNs provider token (authorization: bearer TOKEN), issued now and
+            good for an hour: signed ES256 with the registered APNs key (the one --key-id and
+            --team name when several are registered); with none registered, a well-formed token
+            naming K and T (else PUSHDECK00), which the gateway then takes.
+            credentials VENDOR: prints what VENDOR's SDK is configured with: JPush's app key,
+            master secret, Basic authorization header and push URL; Getui's app id, app key,
+            master secret and base URL; the registered key's, else made-up ones the gateway takes
+            while no key of VENDOR is registered. fcm: not served yet (exit 2).
             """,
-        options: [clientSocket], words: ["ca"])
+        options: [
+            clientSocket,
+            OptionSpec("--key-id", .required("K"), "token: the APNs key id the token names (its kid)"),
+            OptionSpec("--team", .required("T"), "token: the team id the token names (its iss)"),
+            OptionSpec("--json", "credentials: one JSON object instead of lines"),
+        ],
+        words: ["ca", "token", "credentials"] + GatewayCommand.credentialVendors)
 
     // MARK: - Verdicts and scenarios
 

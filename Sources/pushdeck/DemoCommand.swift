@@ -14,7 +14,7 @@ enum DemoCommand {
         try arguments.finish()
         let speed = try PlayCommand.speedValue(speedText, command: "demo")
         guard let resources = ResourceFolder.locate() else {
-            throw Failure(code: 1, message: "cannot find Resources/scenarios/demo.json; run from the pushdeck checkout or set PUSHDECK_RESOURCES")
+            throw Failure(code: 1, message: "cannot find Resources/scenarios/demo.json; run from the pushdeck checkout, install with its ./install.sh (PREFIX/share/pushdeck), or set PUSHDECK_RESOURCES")
         }
         let scenario: Scenario
         do {
