@@ -12,7 +12,8 @@
 # folder). P/share/pushdeck/installed-files lists every file and every folder the install made;
 # --uninstall removes those files, then those folders when they are empty, and nothing else.
 #
-# --binary FILE installs FILE instead of building (a release binary built already);
+# --binary FILE installs FILE instead of building (a release binary built already; the
+# environment's PUSHDECK_INSTALL_BINARY does the same, for the test that runs README as pasted);
 # --scratch-path DIR builds in DIR instead of .build (swift build --scratch-path).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -23,7 +24,7 @@ usage() {
 }
 
 prefix="${HOME:?HOME is not set}/.local"
-binary=""
+binary="${PUSHDECK_INSTALL_BINARY:-}"
 scratch=()
 uninstall=0
 while [ $# -gt 0 ]; do
@@ -33,7 +34,7 @@ while [ $# -gt 0 ]; do
         --binary) [ $# -ge 2 ] && [ -n "$2" ] || usage; binary="$2"; shift 2 ;;
         --scratch-path) [ $# -ge 2 ] && [ -n "$2" ] || usage; scratch=(--scratch-path "$2"); shift 2 ;;
         --uninstall) uninstall=1; shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1'" >&2; usage ;;
     esac
 done

@@ -42,7 +42,16 @@ struct DocSnippetTests {
         let documented = String(usage[start.upperBound..<stop.lowerBound])
         let help = try runPushdeck(["help"])
         #expect(help.status == 0)
-        #expect(documented == help.stdout, "docs/usage.md's overview drifted from `pushdeck help`; paste its output between the markers")
+        if documented != help.stdout, ProcessInfo.processInfo.environment["PUSHDECK_RECORD_SNAPSHOTS"] == "1" {
+            // Re-recorded on purpose only, as the grid snapshots are.
+            let updated = usage.replacingCharacters(in: start.upperBound..<stop.lowerBound, with: help.stdout)
+            try updated.write(to: PackagePaths.root.appendingPathComponent("docs/usage.md"), atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(documented == help.stdout, """
+            docs/usage.md's overview drifted from `pushdeck help`: \
+            PUSHDECK_RECORD_SNAPSHOTS=1 swift test --filter DocSnippetTests writes it anew
+            """)
     }
 
     @Test("every sh block of README and docs runs as pasted")

@@ -7,9 +7,9 @@ import TestSupport
 /// checkout (its man page, completions and the demo's scenario found where it was installed),
 /// then `--uninstall`, which leaves nothing of its own and nothing else touched.
 ///
-/// `$PUSHDECK_RELEASE_BINARY` (`.ci/run` sets it to the release binary it built) is installed as
-/// it is; without it the script builds release itself, in a scratch folder of its own (this
-/// test's `swift test` holds `.build`).
+/// The script installs the binary this test run built (`--binary`; `$PUSHDECK_RELEASE_BINARY`
+/// instead when set): `swift test` holds `.build`, so the script's own release build is
+/// exercised by `.ci/run` after its release build, where it finds everything built.
 @Suite struct InstallTests {
     static let installed = [
         "bin/pushdeck", "share/man/man1/pushdeck.1", "share/bash-completion/completions/pushdeck",
@@ -37,11 +37,8 @@ import TestSupport
 
         let script = PackagePaths.root.appendingPathComponent("install.sh").path
         var arguments = [script, "--prefix", prefix]
-        if let binary = ProcessInfo.processInfo.environment["PUSHDECK_RELEASE_BINARY"], !binary.isEmpty {
-            arguments += ["--binary", binary]
-        } else {
-            arguments += ["--scratch-path", PackagePaths.root.appendingPathComponent(".build/install-test").path]
-        }
+        let release = ProcessInfo.processInfo.environment["PUSHDECK_RELEASE_BINARY"].flatMap { $0.isEmpty ? nil : $0 }
+        arguments += ["--binary", release ?? PackagePaths.pushdeckBinary]
         let install = try runProgram(arguments)
         #expect(install.status == 0, "\(install.stdout)\(install.stderr)")
         #expect(install.stdout.contains("installed pushdeck \(Version.current) under \(prefix)"), "\(install.stdout)")
