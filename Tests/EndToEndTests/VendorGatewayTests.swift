@@ -33,10 +33,11 @@ import PushJSON
     }
 
     /// curl over TLS: the status and the JSON body.
-    func curl(_ gateway: GatewayServer, _ path: String, headers: [String], body: String) throws -> (status: Int, body: JSONObject?) {
-        var arguments = ["curl", "-sS", "--max-time", "10", "--cacert", gateway.ca, "-o", "-", "-w", "\n%{http_code}", "-X", "POST"]
+    func curl(_ gateway: GatewayServer, _ path: String, method: String = "POST", headers: [String], body: String?) throws -> (status: Int, body: JSONObject?) {
+        var arguments = ["curl", "-sS", "--max-time", "10", "--cacert", gateway.ca, "-o", "-", "-w", "\n%{http_code}", "-X", method]
         for header in headers { arguments += ["-H", header] }
-        arguments += ["-d", body, "https://localhost:\(gateway.port)\(path)"]
+        if let body { arguments += ["-d", body] }
+        arguments.append("https://localhost:\(gateway.port)\(path)")
         let result = try runProgram(arguments)
         let parts = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let status = Int(parts.last ?? "") ?? 0
@@ -130,6 +131,55 @@ import PushJSON
         #expect(missing.body?["error"]?.objectValue?["code"] == 1002)
         // Refusals changed nothing: one message, from the accepted push.
         #expect(try messages(gateway).count == 1)
+    }
+
+    /// JPush's Device API limits ("设置设备的别名与标签" of its Device API v3 page): a device holds
+    /// at most 1 000 tags, one add or remove at most 100 tags of at most 1 000 bytes together, a
+    /// tag or an alias at most 40 bytes of letters, digits, `_` and `@!#$&*+=.|`. Past them the
+    /// request is refused with the Device API's 7002 and the device is left as it was.
+    @Test func theDeviceAPIHoldsJPushsLimitsAndARefusalChangesNothing() throws {
+        let gateway = try GatewayServer()
+        #expect(try gateway.server.run(["key", "add", "jpush", "--app-key", Self.appKey, "--master-secret", Self.masterSecret]).status == 0)
+        let auth = "Authorization: Basic " + Data("\(Self.appKey):\(Self.masterSecret)".utf8).base64EncodedString()
+        let headers = ["Content-Type: application/json", auth]
+        let path = "/v3/devices/\(Self.registrationId)"
+        func tags(_ range: Range<Int>, prefix: String = "t") -> String {
+            "[" + range.map { "\"\(prefix)\($0)\"" }.joined(separator: ",") + "]"
+        }
+        for batch in 0..<10 {
+            let set = try curl(gateway, path, headers: headers, body: #"{"tags":{"add":\#(tags(batch * 100..<batch * 100 + 100))},"alias":"会员_1"}"#)
+            #expect(set.status == 200, "batch \(batch)")
+        }
+        func stored() throws -> (tags: [String], alias: String?) {
+            let got = try curl(gateway, path, method: "GET", headers: [auth], body: nil)
+            #expect(got.status == 200)
+            return ((got.body?["tags"]?.arrayValue ?? []).compactMap(\.stringValue), got.body?["alias"]?.stringValue)
+        }
+        let full = try stored()
+        #expect(full.tags.count == 1000)
+        #expect(full.alias == "会员_1")
+        let refusals: [(label: String, body: String)] = [
+            ("a 1 001st tag, with a good alias", #"{"tags":{"add":["onemore"]},"alias":"another"}"#),
+            ("a tag with a space", #"{"tags":{"remove":["t1"],"add":["a b"]}}"#),
+            ("a tag with a dash", #"{"tags":{"remove":["t1"],"add":["a-b"]}}"#),
+            ("a tag of 41 bytes", #"{"tags":{"remove":["t1"],"add":["\#(String(repeating: "x", count: 41))"]}}"#),
+            // 30 tags of 37 bytes: 1 110 bytes in one add.
+            ("an add of more than 1 000 bytes", #"{"tags":{"remove":\#(tags(0..<30)),"add":\#(tags(0..<30, prefix: String(repeating: "y", count: 35)))}}"#),
+            ("an alias with a space, with a good tag change", #"{"tags":{"remove":["t1"]},"alias":"a b"}"#),
+            ("an alias of 41 bytes", #"{"alias":"\#(String(repeating: "a", count: 41))"}"#),
+        ]
+        for (label, body) in refusals {
+            let refused = try curl(gateway, path, headers: headers, body: body)
+            #expect(refused.status == 400, "\(label)")
+            #expect(refused.body?["error"]?.objectValue?["code"] == 7002, "\(label): \(refused.body.map { JSON.object($0).compactText } ?? "")")
+            let after = try stored()
+            #expect(after.tags == full.tags, "\(label)")
+            #expect(after.alias == full.alias, "\(label)")
+        }
+        // Replacing tags within the limit is taken: remove 100, add 100.
+        let swap = try curl(gateway, path, headers: headers, body: #"{"tags":{"remove":\#(tags(0..<100)),"add":\#(tags(0..<100, prefix: "新"))}}"#)
+        #expect(swap.status == 200)
+        #expect(try stored().tags.count == 1000)
     }
 
     // MARK: - Getui
