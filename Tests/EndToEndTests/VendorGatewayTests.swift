@@ -295,4 +295,31 @@ import PushJSON
         #expect(stored["via"] == "getui")
         #expect(stored["token"] == .string(Self.cid))
     }
+    /// `/auth` with a sign made by `sha256sum` over appkey + timestamp + mastersecret, as Getui's page shows it.
+    func getuiAuth(_ gateway: GatewayServer, timestamp: String) throws -> (status: Int, body: JSONObject?) {
+        let sign = try runProgram(["sh", "-c", "printf %s \"$1\" | sha256sum | cut -d' ' -f1", "sh", Self.getuiKey + timestamp + Self.getuiSecret]).output
+        return try curl(gateway, "/v2/\(Self.appId)/auth", headers: ["Content-Type: application/json;charset=utf-8"],
+                        body: #"{"sign":"\#(sign)","timestamp":"\#(timestamp)","appkey":"\#(Self.getuiKey)"}"#)
+    }
+
+    /// A correct sign over a timestamp far from the clock (a body captured in 2017, or one dated
+    /// 2286) gets no token: Getui takes the current time in milliseconds; pushdeck allows ten
+    /// minutes either way.
+    @Test func anAuthTimestampFarFromTheClockIsRefused() throws {
+        let gateway = try GatewayServer()
+        #expect(try gateway.server.run(["key", "add", "getui", "--app-id", Self.appId, "--app-key", Self.getuiKey, "--master-secret", Self.getuiSecret]).status == 0)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        for timestamp in ["1500000000000", "9999999999999", String(now - 11 * 60_000), String(now + 11 * 60_000)] {
+            let refused = try getuiAuth(gateway, timestamp: timestamp)
+            #expect(refused.status == 400, "\(timestamp)")
+            #expect(refused.body?["code"] == 20001, "\(timestamp)")
+            #expect(refused.body?["msg"]?.stringValue?.hasPrefix("timestamp is invalid") == true, "\(timestamp)")
+            #expect(refused.body?["data"] == nil, "\(timestamp)")
+        }
+        for timestamp in [now, now - 9 * 60_000, now + 9 * 60_000] {
+            let taken = try getuiAuth(gateway, timestamp: String(timestamp))
+            #expect(taken.status == 200, "\(timestamp)")
+            #expect(taken.body?["data"]?.objectValue?["token"]?.stringValue?.isEmpty == false)
+        }
+    }
 }

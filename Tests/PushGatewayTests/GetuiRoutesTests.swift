@@ -136,6 +136,55 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
         #expect(getuiCode(routes.decide(getuiRequest("auth", body: authBody(secret: "anything")), context: open)) == 0)
     }
 
+    /// Getui's `timestamp` is the current time in milliseconds; one more than ten minutes from
+    /// the server's clock is refused (20001, as a bad sign is), with a registered key or without.
+    @Test func authRefusesATimestampFarFromTheClock() throws {
+        let routes = GetuiRoutes()
+        let clock = Int64(now.timeIntervalSince1970 * 1000)
+        for inbox in [Self.keyed(), Inbox()] {
+            let context = GatewayContext(inbox: inbox, now: now)
+            for timestamp in [1_500_000_000_000, 9_999_999_999_999, clock - 600_001, clock + 600_001] {
+                let refusal = getuiRefusal(routes.decide(getuiRequest("auth", body: authBody(timestamp: String(timestamp))), context: context))
+                #expect(refusal.code == 20001, "\(timestamp)")
+                #expect(refusal.status == 400)
+                #expect(refusal.msg.hasPrefix("timestamp is invalid"), "\(refusal.msg)")
+            }
+            for timestamp in [clock, clock - 600_000, clock + 600_000] {
+                #expect(getuiCode(routes.decide(getuiRequest("auth", body: authBody(timestamp: String(timestamp))), context: context)) == 0, "\(timestamp)")
+            }
+        }
+    }
+
+    /// One body sent again and again mints at most the per-app cap of live tokens: the oldest
+    /// goes first (a backend holding it gets 10001 and authenticates again, as Getui's SDKs do).
+    @Test func tokensPerAppAreCappedOldestFirst() throws {
+        let routes = GetuiRoutes()
+        let tokens = try (0..<1001).map { _ in try Self.token(routes) }
+        #expect(!routes.sessions.isValid(tokens[0], appId: getuiAppId, now: now))
+        #expect(routes.sessions.isValid(tokens[1000], appId: getuiAppId, now: now))
+        #expect(tokens.filter { routes.sessions.isValid($0, appId: getuiAppId, now: now) }.count < 1000)
+    }
+
+    /// Expired tokens are dropped as new ones are handed out, and all appIds together keep at
+    /// most `maxTokens`: the table holds live tokens only, however many calls came.
+    @Test func expiredTokensArePrunedAndEveryAppTogetherIsCapped() {
+        let sessions = GetuiSessions()
+        let first = (0..<500).map { sessions.issue(appId: "app\($0 % 50)", expires: now.addingTimeInterval(60), now: now) }
+        #expect(sessions.tokenCount == 500)
+        let later = sessions.issue(appId: "app0", expires: now.addingTimeInterval(121), now: now.addingTimeInterval(61))
+        #expect(sessions.tokenCount == 1)
+        #expect(!sessions.isValid(first[0], appId: "app0", now: now))
+        #expect(sessions.isValid(later, appId: "app0", now: now.addingTimeInterval(61)))
+        let many = (0..<(GetuiSessions.maxTokens + 10)).map {
+            sessions.issue(appId: "many\($0 / GetuiSessions.maxTokensPerApp)", expires: now.addingTimeInterval(200), now: now.addingTimeInterval(62))
+        }
+        #expect(sessions.tokenCount == GetuiSessions.maxTokens)
+        #expect(!sessions.isValid(later, appId: "app0", now: now.addingTimeInterval(62)))
+        #expect(!sessions.isValid(many[9], appId: "many0", now: now.addingTimeInterval(62)))
+        #expect(sessions.isValid(many[10], appId: "many0", now: now.addingTimeInterval(62)))
+        #expect(sessions.isValid(many[many.count - 1], appId: "many\((many.count - 1) / GetuiSessions.maxTokensPerApp)", now: now.addingTimeInterval(62)))
+    }
+
     @Test(arguments: ["single-cid-notification.json", "single-cid-transmission.json", "single-cid-ios-channel.json", "single-cid-no-offline.json"])
     func everyDocumentedShapeIsAccepted(name: String) throws {
         let routes = GetuiRoutes()

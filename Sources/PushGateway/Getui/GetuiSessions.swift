@@ -7,33 +7,42 @@ import Synchronization
 /// Kept in memory: a restart asks backends to authenticate again, as a token Getui forgot would.
 public final class GetuiSessions: Sendable {
     struct State {
-        var tokens: [String: (appId: String, expires: Date)] = [:]
+        var tokens = TokenBook()
         var requestIds: [String: Date] = [:]
     }
 
+    /// The most live tokens of one appId: past it, `/auth` still answers, and the app's oldest
+    /// token stops working (a backend that still sends it gets 10001 and authenticates again,
+    /// as Getui's token page advises and its SDKs do). Getui lets an app authenticate at most
+    /// 100 times a minute (the same page: "鉴权接口每分钟最大调用量为100次"), and a backend keeps one
+    /// token for the day, so 100 live tokens is more than any app's backends hold at once.
+    public static let maxTokensPerApp = 100
+    /// The most live tokens of every appId together (without a registered key any appId
+    /// authenticates): past it the oldest token of all stops working.
+    public static let maxTokens = 10_000
     /// The most request ids remembered; the oldest half is forgotten past it (Getui keeps them a day).
     static let maxRequestIds = 100_000
     private let state = Mutex(State())
 
     public init() {}
 
-    /// A new token for `appId`, valid until `expires`.
+    /// A new token for `appId`, valid until `expires` (every token lives equally long).
     public func issue(appId: String, expires: Date, now: Date) -> String {
         let token = Self.randomHex(bytes: 32)
-        state.withLock { state in
-            state.tokens = state.tokens.filter { $0.value.expires > now }
-            state.tokens[token] = (appId, expires)
-        }
+        state.withLock { state in state.tokens.issue(token, appId: appId, expires: expires, now: now) }
         return token
     }
 
     /// Whether `token` was issued for `appId` and is still valid at `now`.
     public func isValid(_ token: String, appId: String, now: Date) -> Bool {
         state.withLock { state in
-            guard let entry = state.tokens[token] else { return false }
+            guard let entry = state.tokens.live[token] else { return false }
             return entry.appId == appId && entry.expires > now
         }
     }
+
+    /// How many tokens are kept (live ones, and expired ones not yet pruned).
+    public var tokenCount: Int { state.withLock { $0.tokens.live.count } }
 
     /// Records `requestId` of `appId`; false when it was seen before (within a day).
     public func firstUse(of requestId: String, appId: String, now: Date) -> Bool {
@@ -85,5 +94,78 @@ public final class GetuiSessions: Sendable {
         }
         guard ok == 1 else { return "" }
         return hex(Array(digest.prefix(Int(length))))
+    }
+}
+
+/// The tokens `/auth` handed out, pruned as it hands out more: O(1) amortised per token.
+///
+/// Tokens live equally long, so they expire in the order they were issued: `order` keeps that
+/// order (consumed from `head`), and an issue drops the expired ones from its front. An app's
+/// own tokens are a queue in the same order, so its oldest is at its front when the per-app cap
+/// takes it. A token taken that way stays in `order` until its turn comes; `order` is rebuilt
+/// from the live tokens when it holds more than twice as many entries as there are live tokens.
+struct TokenBook {
+    struct Entry {
+        var appId: String
+        var expires: Date
+    }
+
+    /// A queue in an array, consumed from `head`; the consumed front is dropped once it is most of the array.
+    struct Queue {
+        var items: [String] = []
+        var head = 0
+        var count: Int { items.count - head }
+        var first: String? { head < items.count ? items[head] : nil }
+
+        mutating func append(_ item: String) { items.append(item) }
+
+        mutating func removeFirst() {
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 64 && head * 2 >= items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+        }
+    }
+
+    var live: [String: Entry] = [:]
+    /// Every token issued and not yet passed over, oldest first (some no longer live).
+    var order = Queue()
+    /// Each appId's live tokens, oldest first.
+    var byApp: [String: Queue] = [:]
+
+    mutating func issue(_ token: String, appId: String, expires: Date, now: Date) {
+        // The expired ones, from the oldest.
+        while let oldest = order.first {
+            if let entry = live[oldest] {
+                guard entry.expires <= now else { break }
+                forget(oldest, of: entry.appId)
+            }
+            order.removeFirst()
+        }
+        if let oldestOfApp = byApp[appId]?.first, (byApp[appId]?.count ?? 0) >= GetuiSessions.maxTokensPerApp {
+            forget(oldestOfApp, of: appId)
+        }
+        while live.count >= GetuiSessions.maxTokens, let oldest = order.first {
+            if let entry = live[oldest] { forget(oldest, of: entry.appId) }
+            order.removeFirst()
+        }
+        live[token] = Entry(appId: appId, expires: expires)
+        order.append(token)
+        byApp[appId, default: Queue()].append(token)
+        if order.count > 2 * live.count + 64 {
+            // Mostly tokens the per-app cap took: keep the live ones, in their order.
+            order = Queue(items: order.items[order.head...].filter { live[$0] != nil }, head: 0)
+        }
+    }
+
+    /// Drops `token`, the oldest live token of `appId`.
+    private mutating func forget(_ token: String, of appId: String) {
+        live[token] = nil
+        byApp[appId]?.removeFirst()
+        if byApp[appId]?.count == 0 { byApp[appId] = nil }
     }
 }
