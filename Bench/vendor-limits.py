@@ -4,6 +4,9 @@
 #     N calls of /auth, one connection kept alive: the same stored body (timestamp from 2017) N
 #     times, then N bodies with the current time; microseconds per call over the first and the
 #     last 1 000 calls of each, how many were answered with a token, and the server's RSS.
+#   python3 Bench/vendor-limits.py .build/debug/pushdeck getui 20000
+#     N push/single/cid calls, each with a new request_id, one connection kept alive:
+#     microseconds per call over the first and the last 1 000 (the ids kept must not slow a push).
 #   python3 Bench/vendor-limits.py .build/debug/pushdeck tags 300
 #     N POST /v3/devices/{id} adding 100 new tags each while a second client pings the Unix
 #     socket every 2 ms: the last add's time, the worst ping (the loop's stall) and the tags kept.
@@ -48,6 +51,24 @@ try:
                 times.append(time.perf_counter() - start)
                 tokens += reply.get("code") == 0
             print("%s x %d: %s; %d tokens handed out; RSS %.1f MiB" % (label, n, per_call(times), tokens, rss()))
+    elif phase == "getui":
+        app_id, app_key = "bench0000001", "benchAppKey000001"
+        headers = {"Content-Type": "application/json;charset=utf-8"}
+        c = connection()
+        timestamp = str(int(time.time() * 1000))
+        sign = hashlib.sha256((app_key + timestamp + "secret").encode()).hexdigest()
+        c.request("POST", "/v2/%s/auth" % app_id, body=json.dumps({"sign": sign, "timestamp": timestamp, "appkey": app_key}), headers=headers)
+        headers["token"] = json.loads(c.getresponse().read())["data"]["token"]
+        times, ok = [], 0
+        for i in range(n):
+            body = json.dumps({"request_id": "bench-%012d" % i, "audience": {"cid": ["benchcid0001"]},
+                               "push_message": {"transmission": "t%d" % i}})
+            start = time.perf_counter()
+            c.request("POST", "/v2/%s/push/single/cid" % app_id, body=body, headers=headers)
+            reply = json.loads(c.getresponse().read())
+            times.append(time.perf_counter() - start)
+            ok += reply.get("code") == 0
+        print("%d Getui pushes: %s; %d accepted; RSS %.1f MiB" % (n, per_call(times), ok, rss()))
     elif phase == "tags":
         import base64
         auth = "Basic " + base64.b64encode(b"benchAppKey000001:secret").decode()

@@ -322,4 +322,35 @@ import PushJSON
             #expect(taken.body?["data"]?.objectValue?["token"]?.stringValue?.isEmpty == false)
         }
     }
+
+    /// Getui refuses a `request_id` used within the day; pushdeck keeps them in its store, so a
+    /// restart (the same `--db`) forgets none.
+    @Test func aRequestIdIsStillARepeatAfterARestart() throws {
+        let folder = TempFolder()
+        let body = try String(contentsOf: PackagePaths.resources.appendingPathComponent("gateway/getui/single-cid-notification.json"), encoding: .utf8)
+        let type = "Content-Type: application/json;charset=utf-8"
+        func push(_ gateway: GatewayServer, _ body: String) throws -> (status: Int, body: JSONObject?) {
+            let auth = try getuiAuth(gateway, timestamp: String(Int64(Date().timeIntervalSince1970 * 1000)))
+            let token = try #require(auth.body?["data"]?.objectValue?["token"]?.stringValue)
+            return try curl(gateway, "/v2/\(Self.appId)/push/single/cid", headers: [type, "token: \(token)"], body: body)
+        }
+        do {
+            let before = try GatewayServer(folder: folder, memory: false)
+            #expect(try before.server.run(["key", "add", "getui", "--app-id", Self.appId, "--app-key", Self.getuiKey, "--master-secret", Self.getuiSecret]).status == 0)
+            let first = try push(before, body)
+            #expect(first.status == 200)
+            #expect(first.body?["code"] == 0)
+            let again = try push(before, body)
+            #expect(again.body?["code"] == 20001)
+            #expect(before.server.stop() == 0)
+        }
+        let after = try GatewayServer(folder: folder, memory: false)
+        let repeated = try push(after, body)
+        #expect(repeated.status == 400)
+        #expect(repeated.body?["code"] == 20001)
+        #expect(repeated.body?["msg"]?.stringValue?.hasPrefix("request_id cannot be repeat.") == true)
+        let fresh = try push(after, body.replacingOccurrences(of: "pushdeck-notif-0001", with: "pushdeck-notif-0002"))
+        #expect(fresh.body?["code"] == 0)
+        #expect(try messages(after).filter { $0["via"] == "getui" }.count == 2)
+    }
 }

@@ -72,14 +72,13 @@ public struct GetuiRoutes: GatewayRoutes {
         case .failure(let refusal):
             return .respond(refusal.response)
         case .success(let accepted):
-            guard sessions.firstUse(of: accepted.requestId, appId: appId, now: context.now) else {
-                return .respond(GetuiRefusal.parameter(.repeated("request_id"), "\(accepted.requestId) was used before").response)
+            guard !context.inbox.getuiRequestIds.contains(app: appId, requestId: accepted.requestId, now: context.now) else {
+                return .respond(Self.repeated(accepted.requestId).response)
             }
             let terminated = context.inbox.appState == .terminated
-            let sessions = self.sessions
+            // The push records its request id in the inbox (with the push, in its transaction).
             return .request(.push(accepted.push)) { reply in
                 guard reply.isOK else {
-                    sessions.forget(accepted.requestId, appId: appId)
                     return GetuiRefusal(.systemBusy, "pushdeck could not store the push").response
                 }
                 let data: JSON
@@ -90,6 +89,11 @@ public struct GetuiRoutes: GatewayRoutes {
                 return Self.answer(status: 200, code: 0, msg: "success", data: data)
             }
         }
+    }
+
+    /// Getui's refusal of a `request_id` used within the day.
+    static func repeated(_ requestId: String) -> GetuiRefusal {
+        GetuiRefusal.parameter(.repeated("request_id"), "\(requestId) was used within the last day")
     }
 
     /// Online when the app runs; offline when it is terminated (held, or through APNs).
@@ -118,21 +122,19 @@ public struct GetuiRoutes: GatewayRoutes {
             case .success(let one): accepted.append(one)
             }
         }
-        var recorded: [String] = []
+        // A repeat of one pushed before, or of one earlier in the list, refuses the whole list.
+        var listed = Set<String>()
         for one in accepted {
-            guard sessions.firstUse(of: one.requestId, appId: appId, now: context.now) else {
-                for id in recorded { sessions.forget(id, appId: appId) }
-                return .respond(GetuiRefusal.parameter(.repeated("request_id"), "\(one.requestId) was used before").response)
+            guard !context.inbox.getuiRequestIds.contains(app: appId, requestId: one.requestId, now: context.now),
+                  listed.insert(one.requestId).inserted
+            else {
+                return .respond(Self.repeated(one.requestId).response)
             }
-            recorded.append(one.requestId)
         }
         let terminated = context.inbox.appState == .terminated
-        let sessions = self.sessions
         let messages = accepted
-        let requestIds = recorded
         return .requests(messages.map { .push($0.push) }) { replies in
             guard replies.allSatisfy(\.isOK) else {
-                for id in requestIds { sessions.forget(id, appId: appId) }
                 return GetuiRefusal(.systemBusy, "pushdeck could not store the pushes").response
             }
             var data = JSONObject()

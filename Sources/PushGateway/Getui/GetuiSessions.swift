@@ -2,13 +2,12 @@ import COpenSSL
 import Foundation
 import Synchronization
 
-/// What Getui's API remembers between requests: the tokens `/auth` handed out (by token: the
-/// appId and when it expires) and the `request_id`s already pushed (Getui refuses a repeat).
-/// Kept in memory: a restart asks backends to authenticate again, as a token Getui forgot would.
+/// The tokens Getui's `/auth` handed out (by token: the appId and when it expires). Kept in
+/// memory: a restart asks backends to authenticate again, as a token Getui forgot would. (The
+/// `request_id`s already pushed are the inbox's, `GetuiRequestIds`: they outlive a restart.)
 public final class GetuiSessions: Sendable {
     struct State {
         var tokens = TokenBook()
-        var requestIds: [String: Date] = [:]
     }
 
     /// The most live tokens of one appId: past it, `/auth` still answers, and the app's oldest
@@ -20,8 +19,6 @@ public final class GetuiSessions: Sendable {
     /// The most live tokens of every appId together (without a registered key any appId
     /// authenticates): past it the oldest token of all stops working.
     public static let maxTokens = 10_000
-    /// The most request ids remembered; the oldest half is forgotten past it (Getui keeps them a day).
-    static let maxRequestIds = 100_000
     private let state = Mutex(State())
 
     public init() {}
@@ -43,25 +40,6 @@ public final class GetuiSessions: Sendable {
 
     /// How many tokens are kept (live ones, and expired ones not yet pruned).
     public var tokenCount: Int { state.withLock { $0.tokens.live.count } }
-
-    /// Records `requestId` of `appId`; false when it was seen before (within a day).
-    public func firstUse(of requestId: String, appId: String, now: Date) -> Bool {
-        let key = appId + "\u{0}" + requestId
-        return state.withLock { state in
-            if let seen = state.requestIds[key], now.timeIntervalSince(seen) < 86_400 { return false }
-            if state.requestIds.count >= Self.maxRequestIds {
-                let sorted = state.requestIds.sorted { $0.value < $1.value }
-                for (old, _) in sorted.prefix(Self.maxRequestIds / 2) { state.requestIds[old] = nil }
-            }
-            state.requestIds[key] = now
-            return true
-        }
-    }
-
-    /// Forgets `requestId` (its push was refused after it was recorded).
-    public func forget(_ requestId: String, appId: String) {
-        _ = state.withLock { $0.requestIds.removeValue(forKey: appId + "\u{0}" + requestId) }
-    }
 
     static func randomHex(bytes count: Int) -> String {
         var bytes = [UInt8](repeating: 0, count: count)
