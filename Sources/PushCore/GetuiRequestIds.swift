@@ -58,12 +58,3 @@ extension GetuiRequestIds: Equatable {
     /// The same ids with the same times, however they are laid out.
     public static func == (left: GetuiRequestIds, right: GetuiRequestIds) -> Bool { left.seen == right.seen }
 }
-
-extension Inbox {
-    /// A Getui push's `request_id` (its `headers`), recorded with it.
-    mutating func recordGetuiRequestId(of push: Push, at date: Date, into outcome: inout Outcome) {
-        guard push.via == .getui, let requestId = push.headers["request_id"] else { return }
-        getuiRequestIds.record(app: push.app, requestId: requestId, at: date)
-        outcome.write(.getuiRequestId(app: push.app, requestId: requestId, at: date))
-    }
-}
