@@ -398,6 +398,10 @@ extension String {
             }
             #expect(device.tags.count == 1000, "\(body.prefix(120))")
         }
+        // A device past the limit (`device add` takes any number) may only shrink.
+        let over = Device(token: jpushRegistrationId, app: jpushKey, vendor: .jpush, tags: (0..<1200).map { "t\($0)" })
+        #expect((try? change(#"{"tags":{"remove":["t0"]}}"#, of: over).get())?.tags.count == 1199)
+        #expect((try? change(#"{"tags":{"remove":["t0"],"add":["u0"]}}"#, of: over).get()) == nil)
     }
 
     @Test func theDeviceAPICodesAreJPushs() {

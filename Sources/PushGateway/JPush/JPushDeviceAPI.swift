@@ -17,9 +17,11 @@ import PushJSON
 /// - a tag or an alias is 1 to 40 bytes of UTF-8 made of letters, digits, `_`, Chinese characters
 ///   and `@!#$&*+=.|` (the tag and alias calls of `zh/jpush/client/Android/android_api.md` in the
 ///   same repository: "有效的标签组成：字母（区分大小写）、数字、下划线、汉字、特殊字符@!#$&*+=.|",
-///   "每个 tag 命名长度限制为 40 字节"). A change goes into the inbox as `device add` would make it (the device keeps its
-/// app, state and registration); under `--devices open` an unknown registration id is registered
-/// to the appKey, as its first push would.
+///   "每个 tag 命名长度限制为 40 字节").
+///
+/// A change goes into the inbox as `device add` would make it (the device keeps its app, state
+/// and registration); under `--devices open` an unknown registration id is registered to the
+/// appKey, as its first push would.
 struct JPushDeviceAPI {
     static let pathPrefix = "/v3/devices/"
     /// JPush: one add or remove takes at most 100 tags, of at most 1 000 bytes together.
@@ -112,7 +114,8 @@ struct JPushDeviceAPI {
                 var kept = Set(tags)
                 kept.subtract(removed)
                 kept.formUnion(changes["add"] ?? [])
-                guard kept.count <= Self.maxTagsPerDevice else {
+                // A device already past the limit (its tags set by `device add`) may only shrink.
+                guard kept.count <= Self.maxTagsPerDevice || kept.count < tags.count else {
                     return .failure(JPushDeviceRefusal(
                         .invalidParameter, "a device holds at most \(Self.maxTagsPerDevice) tags; this one has \(tags.count) and would have \(kept.count)"))
                 }
