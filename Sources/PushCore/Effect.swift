@@ -40,10 +40,12 @@ public enum StoreChange: Sendable, Equatable {
     /// A key added or replaced (by id).
     case providerKey(ProviderKey)
     case removeProviderKey(id: String)
+    /// A Getui push used `requestId` of `app` at `at` (written with the push; kept a day).
+    case getuiRequestId(app: String, requestId: String, at: Date)
     /// `reset`: delete one app's messages (every app's when nil), held ones included, and keep
     /// ids above `idFloor` from being handed out again (the zeroed unread counts and ledgers
     /// come as their own changes). With `all`, the
-    /// store also forgets devices and keys (issue 12 adds them: clear their tables there).
+    /// store also forgets devices, keys and Getui request ids.
     case reset(app: String?, all: Bool, idFloor: Int64)
 }
 

@@ -8,6 +8,7 @@ extension Inbox {
     /// pass-through, else delivered.
     mutating func receive(_ push: Push, at date: Date, now: Instant, into outcome: inout Outcome) {
         registerDevice(of: push, into: &outcome)
+        recordGetuiRequestId(of: push, at: date, into: &outcome)
         guard settings.mode == .on else {
             settings.dropped += 1
             outcome.write(.settings(settings))

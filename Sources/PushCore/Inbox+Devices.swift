@@ -20,6 +20,14 @@ extension Inbox {
         outcome.write(.device(device))
     }
 
+    /// A Getui push's `request_id` (its `headers`), recorded in the push's own writes so a
+    /// repeat is refused for a day, across a restart too.
+    mutating func recordGetuiRequestId(of push: Push, at date: Date, into outcome: inout Outcome) {
+        guard push.via == .getui, let requestId = push.headers["request_id"] else { return }
+        getuiRequestIds.record(app: push.app, requestId: requestId, at: date)
+        outcome.write(.getuiRequestId(app: push.app, requestId: requestId, at: date))
+    }
+
     mutating func changeDevices(_ command: DeviceCommand, at date: Date, now: Instant, into outcome: inout Outcome) {
         switch command {
         case .setOffline(let token, let offline):

@@ -20,6 +20,7 @@ extension Inbox {
         if all {
             devices = [:]
             providerKeys = [:]
+            getuiRequestIds = GetuiRequestIds()
         }
         if app == nil || banner?.message.app == app { banner = nil }
         let clean = InboxSettings()

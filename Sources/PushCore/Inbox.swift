@@ -31,6 +31,8 @@ public struct Inbox: Sendable, Equatable {
     public var devices: [String: Device] = [:]
     /// The vendors' credentials, by id (`key add`).
     public var providerKeys: [String: ProviderKey] = [:]
+    /// The Getui `request_id`s pushed within the last day (a repeat is refused).
+    public var getuiRequestIds = GetuiRequestIds()
     /// The time zone quiet hours are read in (the machine's; tests choose one).
     public var timeZone: TimeZone = .current
 

@@ -278,8 +278,8 @@ public struct InstantPlayer {
         case .badge, .unread, .settings:
             // The ledgers and unread counts live in the inbox itself.
             break
-        case .device, .removeDevice, .providerKey, .removeProviderKey:
-            // Devices and keys live in the inbox itself; the player keeps no copy of them.
+        case .device, .removeDevice, .providerKey, .removeProviderKey, .getuiRequestId:
+            // Devices, keys and Getui request ids live in the inbox itself; the player keeps no copy of them.
             break
         }
     }

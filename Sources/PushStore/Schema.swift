@@ -122,6 +122,18 @@ public enum Schema {
         ALTER TABLE devices ADD COLUMN tags TEXT NOT NULL DEFAULT '';
         ALTER TABLE devices ADD COLUMN alias TEXT;
         """,
+        // 7: the Getui request ids pushed within the last day (Getui refuses a repeat), written
+        // with their push so a restart forgets none; rows older than a day are deleted as new
+        // ones are written, found by the index on seen_at.
+        """
+        CREATE TABLE getui_request_ids (
+            app        TEXT    NOT NULL,
+            request_id TEXT    NOT NULL,
+            seen_at    INTEGER NOT NULL,  -- milliseconds since 1970-01-01 UTC
+            PRIMARY KEY (app, request_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX getui_request_ids_by_time ON getui_request_ids (seen_at);
+        """,
     ]
 
     /// The columns of `messages` in the order every query selects them.

@@ -61,6 +61,13 @@ extension Store {
         {
             inbox.providerKeys[key.id] = key
         }
+        // The newest ids (rows older than a day go as pushes are written), recorded oldest first.
+        let requestIds = try database.prepare(
+            "SELECT app, request_id, seen_at FROM getui_request_ids ORDER BY seen_at DESC LIMIT \(GetuiRequestIds.capacity)"
+        ).rows { row in (row.string(at: 0) ?? "", row.string(at: 1) ?? "", Date(millisecondsSince1970: row.int64(at: 2))) }
+        for (app, requestId, at) in requestIds.reversed() {
+            inbox.getuiRequestIds.record(app: app, requestId: requestId, at: at)
+        }
         return inbox
     }
 

@@ -258,6 +258,14 @@ public final class Store {
         case .removeProviderKey(let id):
             try writes.removeProviderKey.bind(id, at: 1)
             try writes.removeProviderKey.run()
+        case .getuiRequestId(let app, let requestId, let at):
+            try writes.getuiRequestId.bind(app, at: 1)
+            try writes.getuiRequestId.bind(requestId, at: 2)
+            try writes.getuiRequestId.bind(at.millisecondsSince1970, at: 3)
+            try writes.getuiRequestId.run()
+            // The ones a day older go (an index range: the few that aged out since the last push).
+            try writes.pruneGetuiRequestIds.bind(at.millisecondsSince1970 - Int64(GetuiRequestIds.window * 1000), at: 1)
+            try writes.pruneGetuiRequestIds.run()
         }
     }
 
@@ -279,6 +287,7 @@ public final class Store {
         if all {
             try database.prepare("DELETE FROM devices").run()
             try database.prepare("DELETE FROM provider_keys").run()
+            try database.prepare("DELETE FROM getui_request_ids").run()
         }
     }
 

@@ -25,6 +25,8 @@ struct WriteStatements {
     let removeDevice: Statement
     let providerKey: Statement
     let removeProviderKey: Statement
+    let getuiRequestId: Statement
+    let pruneGetuiRequestIds: Statement
 
     init(_ database: Database) throws(SQLiteError) {
         // IMMEDIATE: take the write lock at the start, so a busy database is found (and waited
@@ -87,5 +89,11 @@ struct WriteStatements {
                 app_key = excluded.app_key, secret = excluded.secret
             """)
         removeProviderKey = try database.prepare("DELETE FROM provider_keys WHERE id = ?1")
+        getuiRequestId = try database.prepare(
+            """
+            INSERT INTO getui_request_ids (app, request_id, seen_at) VALUES (?1, ?2, ?3)
+            ON CONFLICT (app, request_id) DO UPDATE SET seen_at = excluded.seen_at
+            """)
+        pruneGetuiRequestIds = try database.prepare("DELETE FROM getui_request_ids WHERE seen_at <= ?1")
     }
 }

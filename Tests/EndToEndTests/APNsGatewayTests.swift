@@ -33,12 +33,14 @@ import PushJSON
     }
 
     /// A provider token signed by PyJWT (aioapns' own dependency), with any `iat`.
-    func pyjwt(key: String, kid: String = keyId, team: String = team, issuedAt: Int) throws -> String {
+    /// `iatAsString`: the `iat` claim as a JSON string of digits, as kalyke-apns writes it (`str(int(time.time()))`).
+    func pyjwt(key: String, kid: String = keyId, team: String = team, issuedAt: Int, iatAsString: Bool = false) throws -> String {
         let code = """
             import jwt, sys
-            print(jwt.encode({"iss": sys.argv[2], "iat": int(sys.argv[3])}, open(sys.argv[1]).read(), algorithm="ES256", headers={"kid": sys.argv[4]}))
+            iat = sys.argv[3] if sys.argv[5] == "string" else int(sys.argv[3])
+            print(jwt.encode({"iss": sys.argv[2], "iat": iat}, open(sys.argv[1]).read(), algorithm="ES256", headers={"kid": sys.argv[4]}))
             """
-        let result = try runProgram([try GatewayServer.venvPython(), "-c", code, key, team, String(issuedAt), kid])
+        let result = try runProgram([try GatewayServer.venvPython(), "-c", code, key, team, String(issuedAt), kid, iatAsString ? "string" : "number"])
         #expect(result.status == 0, "\(result.stderr)")
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -189,6 +191,33 @@ import PushJSON
             #expect(answer.reason == reason)
         }
         #expect(try messages(gateway).count == 1)
+    }
+
+    /// Apple refuses a token issued in the future (`InvalidProviderToken`); pushdeck allows a
+    /// minute of clock difference. An `iat` written as a string of digits (kalyke-apns) is read
+    /// as the number, as Apple reads it.
+    @Test func aTokenFromTheFutureIsInvalidAndAStringIatIsANumber() throws {
+        let gateway = try GatewayServer()
+        let key = try makeKey(in: gateway, register: true)
+        let now = Int(Date().timeIntervalSince1970)
+        let topic = "apns-topic: com.example.shop"
+        let cases: [(issuedAt: Int, asString: Bool, status: Int, reason: String?)] = [
+            (now + 86_400, false, 403, "InvalidProviderToken"),
+            (4_102_444_800, false, 403, "InvalidProviderToken"),  // 2100-01-01
+            (now + 600, true, 403, "InvalidProviderToken"),
+            (now - 3700, true, 403, "ExpiredProviderToken"),
+            (now + 30, false, 200, nil),
+            (now, true, 200, nil),
+            (now - 1800, true, 200, nil),
+        ]
+        for (issuedAt, asString, status, reason) in cases {
+            let jwt = try pyjwt(key: key, issuedAt: issuedAt, iatAsString: asString)
+            let answer = try curl(gateway, headers: [topic, "authorization: bearer \(jwt)"], mode: .tls)
+            #expect(answer.status == status, "iat \(issuedAt - now) s from now, string: \(asString)")
+            #expect(answer.reason == reason, "iat \(issuedAt - now) s from now, string: \(asString)")
+        }
+        // Only the accepted ones are stored.
+        #expect(try messages(gateway).count == 3)
     }
 
     // MARK: - curl: headers a library never gets wrong

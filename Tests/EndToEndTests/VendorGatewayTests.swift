@@ -32,10 +32,11 @@ import PushJSON
     }
 
     /// curl over TLS: the status and the JSON body.
-    func curl(_ gateway: GatewayServer, _ path: String, headers: [String], body: String) throws -> (status: Int, body: JSONObject?) {
-        var arguments = ["curl", "-sS", "--max-time", "10", "--cacert", gateway.ca, "-o", "-", "-w", "\n%{http_code}", "-X", "POST"]
+    func curl(_ gateway: GatewayServer, _ path: String, method: String = "POST", headers: [String], body: String?) throws -> (status: Int, body: JSONObject?) {
+        var arguments = ["curl", "-sS", "--max-time", "10", "--cacert", gateway.ca, "-o", "-", "-w", "\n%{http_code}", "-X", method]
         for header in headers { arguments += ["-H", header] }
-        arguments += ["-d", body, "https://localhost:\(gateway.port)\(path)"]
+        if let body { arguments += ["-d", body] }
+        arguments.append("https://localhost:\(gateway.port)\(path)")
         let result = try runProgram(arguments)
         let parts = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         let status = Int(parts.last ?? "") ?? 0
@@ -129,6 +130,55 @@ import PushJSON
         #expect(missing.body?["error"]?.objectValue?["code"] == 1002)
         // Refusals changed nothing: one message, from the accepted push.
         #expect(try messages(gateway).count == 1)
+    }
+
+    /// JPush's Device API limits ("设置设备的别名与标签" of its Device API v3 page): a device holds
+    /// at most 1 000 tags, one add or remove at most 100 tags of at most 1 000 bytes together, a
+    /// tag or an alias at most 40 bytes of letters, digits, `_` and `@!#$&*+=.|`. Past them the
+    /// request is refused with the Device API's 7002 and the device is left as it was.
+    @Test func theDeviceAPIHoldsJPushsLimitsAndARefusalChangesNothing() throws {
+        let gateway = try GatewayServer()
+        #expect(try gateway.server.run(["key", "add", "jpush", "--app-key", Self.appKey, "--master-secret", Self.masterSecret]).status == 0)
+        let auth = "Authorization: Basic " + Data("\(Self.appKey):\(Self.masterSecret)".utf8).base64EncodedString()
+        let headers = ["Content-Type: application/json", auth]
+        let path = "/v3/devices/\(Self.registrationId)"
+        func tags(_ range: Range<Int>, prefix: String = "t") -> String {
+            "[" + range.map { "\"\(prefix)\($0)\"" }.joined(separator: ",") + "]"
+        }
+        for batch in 0..<10 {
+            let set = try curl(gateway, path, headers: headers, body: #"{"tags":{"add":\#(tags(batch * 100..<batch * 100 + 100))},"alias":"会员_1"}"#)
+            #expect(set.status == 200, "batch \(batch)")
+        }
+        func stored() throws -> (tags: [String], alias: String?) {
+            let got = try curl(gateway, path, method: "GET", headers: [auth], body: nil)
+            #expect(got.status == 200)
+            return ((got.body?["tags"]?.arrayValue ?? []).compactMap(\.stringValue), got.body?["alias"]?.stringValue)
+        }
+        let full = try stored()
+        #expect(full.tags.count == 1000)
+        #expect(full.alias == "会员_1")
+        let refusals: [(label: String, body: String)] = [
+            ("a 1 001st tag, with a good alias", #"{"tags":{"add":["onemore"]},"alias":"another"}"#),
+            ("a tag with a space", #"{"tags":{"remove":["t1"],"add":["a b"]}}"#),
+            ("a tag with a dash", #"{"tags":{"remove":["t1"],"add":["a-b"]}}"#),
+            ("a tag of 41 bytes", #"{"tags":{"remove":["t1"],"add":["\#(String(repeating: "x", count: 41))"]}}"#),
+            // 30 tags of 37 bytes: 1 110 bytes in one add.
+            ("an add of more than 1 000 bytes", #"{"tags":{"remove":\#(tags(0..<30)),"add":\#(tags(0..<30, prefix: String(repeating: "y", count: 35)))}}"#),
+            ("an alias with a space, with a good tag change", #"{"tags":{"remove":["t1"]},"alias":"a b"}"#),
+            ("an alias of 41 bytes", #"{"alias":"\#(String(repeating: "a", count: 41))"}"#),
+        ]
+        for (label, body) in refusals {
+            let refused = try curl(gateway, path, headers: headers, body: body)
+            #expect(refused.status == 400, "\(label)")
+            #expect(refused.body?["error"]?.objectValue?["code"] == 7002, "\(label): \(refused.body.map { JSON.object($0).compactText } ?? "")")
+            let after = try stored()
+            #expect(after.tags == full.tags, "\(label)")
+            #expect(after.alias == full.alias, "\(label)")
+        }
+        // Replacing tags within the limit is taken: remove 100, add 100.
+        let swap = try curl(gateway, path, headers: headers, body: #"{"tags":{"remove":\#(tags(0..<100)),"add":\#(tags(0..<100, prefix: "新"))}}"#)
+        #expect(swap.status == 200)
+        #expect(try stored().tags.count == 1000)
     }
 
     // MARK: - Getui
@@ -243,5 +293,63 @@ import PushJSON
         #expect(stored["offline"] == true)
         #expect(stored["via"] == "getui")
         #expect(stored["token"] == .string(Self.cid))
+    }
+    /// `/auth` with a sign made by `sha256sum` over appkey + timestamp + mastersecret, as Getui's page shows it.
+    func getuiAuth(_ gateway: GatewayServer, timestamp: String) throws -> (status: Int, body: JSONObject?) {
+        let sign = try runProgram(["sh", "-c", "printf %s \"$1\" | sha256sum | cut -d' ' -f1", "sh", Self.getuiKey + timestamp + Self.getuiSecret]).output
+        return try curl(gateway, "/v2/\(Self.appId)/auth", headers: ["Content-Type: application/json;charset=utf-8"],
+                        body: #"{"sign":"\#(sign)","timestamp":"\#(timestamp)","appkey":"\#(Self.getuiKey)"}"#)
+    }
+
+    /// A correct sign over a timestamp far from the clock (a body captured in 2017, or one dated
+    /// 2286) gets no token: Getui takes the current time in milliseconds; pushdeck allows ten
+    /// minutes either way.
+    @Test func anAuthTimestampFarFromTheClockIsRefused() throws {
+        let gateway = try GatewayServer()
+        #expect(try gateway.server.run(["key", "add", "getui", "--app-id", Self.appId, "--app-key", Self.getuiKey, "--master-secret", Self.getuiSecret]).status == 0)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        for timestamp in ["1500000000000", "9999999999999", String(now - 11 * 60_000), String(now + 11 * 60_000)] {
+            let refused = try getuiAuth(gateway, timestamp: timestamp)
+            #expect(refused.status == 400, "\(timestamp)")
+            #expect(refused.body?["code"] == 20001, "\(timestamp)")
+            #expect(refused.body?["msg"]?.stringValue?.hasPrefix("timestamp is invalid") == true, "\(timestamp)")
+            #expect(refused.body?["data"] == nil, "\(timestamp)")
+        }
+        for timestamp in [now, now - 9 * 60_000, now + 9 * 60_000] {
+            let taken = try getuiAuth(gateway, timestamp: String(timestamp))
+            #expect(taken.status == 200, "\(timestamp)")
+            #expect(taken.body?["data"]?.objectValue?["token"]?.stringValue?.isEmpty == false)
+        }
+    }
+
+    /// Getui refuses a `request_id` used within the day; pushdeck keeps them in its store, so a
+    /// restart (the same `--db`) forgets none.
+    @Test func aRequestIdIsStillARepeatAfterARestart() throws {
+        let folder = TempFolder()
+        let body = try String(contentsOf: PackagePaths.resources.appendingPathComponent("gateway/getui/single-cid-notification.json"), encoding: .utf8)
+        let type = "Content-Type: application/json;charset=utf-8"
+        func push(_ gateway: GatewayServer, _ body: String) throws -> (status: Int, body: JSONObject?) {
+            let auth = try getuiAuth(gateway, timestamp: String(Int64(Date().timeIntervalSince1970 * 1000)))
+            let token = try #require(auth.body?["data"]?.objectValue?["token"]?.stringValue)
+            return try curl(gateway, "/v2/\(Self.appId)/push/single/cid", headers: [type, "token: \(token)"], body: body)
+        }
+        do {
+            let before = try GatewayServer(folder: folder, memory: false)
+            #expect(try before.server.run(["key", "add", "getui", "--app-id", Self.appId, "--app-key", Self.getuiKey, "--master-secret", Self.getuiSecret]).status == 0)
+            let first = try push(before, body)
+            #expect(first.status == 200)
+            #expect(first.body?["code"] == 0)
+            let again = try push(before, body)
+            #expect(again.body?["code"] == 20001)
+            #expect(before.server.stop() == 0)
+        }
+        let after = try GatewayServer(folder: folder, memory: false)
+        let repeated = try push(after, body)
+        #expect(repeated.status == 400)
+        #expect(repeated.body?["code"] == 20001)
+        #expect(repeated.body?["msg"]?.stringValue?.hasPrefix("request_id cannot be repeat.") == true)
+        let fresh = try push(after, body.replacingOccurrences(of: "pushdeck-notif-0001", with: "pushdeck-notif-0002"))
+        #expect(fresh.body?["code"] == 0)
+        #expect(try messages(after).filter { $0["via"] == "getui" }.count == 2)
     }
 }

@@ -38,6 +38,23 @@ import PushJSON
         #expect(effects.contains(.store(.device(Device(token: Self.token, app: "com.example.shop")))))
     }
 
+    /// A Getui push records its `request_id` in its own writes, delivered or dropped (Getui
+    /// accepted it either way); `reset --all` forgets the ids.
+    @Test func aGetuiPushRecordsItsRequestIdInItsWrites() {
+        var inbox = Inbox(settings: InboxSettings(mode: .off))
+        let push = Push(app: "appId1", channel: .transparent, body: "x", payload: "{}", via: .getui, token: "cid1",
+                        headers: ["request_id": "request-0001"])
+        let effects = reduce(into: &inbox, .push(push, at: Self.at), now: .zero)
+        #expect(effects.contains(.store(.getuiRequestId(app: "appId1", requestId: "request-0001", at: Self.at))))
+        #expect(inbox.getuiRequestIds.contains(app: "appId1", requestId: "request-0001", now: Self.at))
+        var socket = push
+        socket.via = .socket
+        socket.headers = ["request_id": "request-0002"]
+        #expect(!reduce(into: &inbox, .push(socket, at: Self.at), now: .zero).contains { if case .store(.getuiRequestId) = $0 { true } else { false } })
+        _ = reduce(into: &inbox, .reset(app: nil, all: true), now: .zero)
+        #expect(inbox.getuiRequestIds.count == 0)
+    }
+
     @Test func aSocketPushRegistersNothing() {
         var inbox = Inbox()
         var push = gatewayPush()

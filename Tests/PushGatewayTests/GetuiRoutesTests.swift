@@ -108,8 +108,9 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
     }
 
     /// Authenticates and gives the token.
-    static func token(_ routes: GetuiRoutes, inbox: Inbox = keyed(), at date: Date = now) throws -> String {
-        guard case .respond(let response) = routes.decide(getuiRequest("auth", body: authBody()), context: GatewayContext(inbox: inbox, now: date)) else {
+    static func token(_ routes: GetuiRoutes, inbox: Inbox = keyed(), at date: Date = now, timestamp: Date = now) throws -> String {
+        let milliseconds = String(Int64((timestamp.timeIntervalSince1970 * 1000).rounded()))
+        guard case .respond(let response) = routes.decide(getuiRequest("auth", body: authBody(timestamp: milliseconds)), context: GatewayContext(inbox: inbox, now: date)) else {
             throw WireError("auth went into the inbox")
         }
         let answer = getuiAnswer(response)
@@ -134,6 +135,55 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
         // Without a key, a well-formed sign is enough.
         let open = GatewayContext(inbox: Inbox(), now: now)
         #expect(getuiCode(routes.decide(getuiRequest("auth", body: authBody(secret: "anything")), context: open)) == 0)
+    }
+
+    /// Getui's `timestamp` is the current time in milliseconds; one more than ten minutes from
+    /// the server's clock is refused (20001, as a bad sign is), with a registered key or without.
+    @Test func authRefusesATimestampFarFromTheClock() throws {
+        let routes = GetuiRoutes()
+        let clock = Int64(now.timeIntervalSince1970 * 1000)
+        for inbox in [Self.keyed(), Inbox()] {
+            let context = GatewayContext(inbox: inbox, now: now)
+            for timestamp in [1_500_000_000_000, 9_999_999_999_999, clock - 600_001, clock + 600_001] {
+                let refusal = getuiRefusal(routes.decide(getuiRequest("auth", body: authBody(timestamp: String(timestamp))), context: context))
+                #expect(refusal.code == 20001, "\(timestamp)")
+                #expect(refusal.status == 400)
+                #expect(refusal.msg.hasPrefix("timestamp is invalid"), "\(refusal.msg)")
+            }
+            for timestamp in [clock, clock - 600_000, clock + 600_000] {
+                #expect(getuiCode(routes.decide(getuiRequest("auth", body: authBody(timestamp: String(timestamp))), context: context)) == 0, "\(timestamp)")
+            }
+        }
+    }
+
+    /// One body sent again and again mints at most the per-app cap of live tokens: the oldest
+    /// goes first (a backend holding it gets 10001 and authenticates again, as Getui's SDKs do).
+    @Test func tokensPerAppAreCappedOldestFirst() throws {
+        let routes = GetuiRoutes()
+        let tokens = try (0..<1001).map { _ in try Self.token(routes) }
+        #expect(!routes.sessions.isValid(tokens[0], appId: getuiAppId, now: now))
+        #expect(routes.sessions.isValid(tokens[1000], appId: getuiAppId, now: now))
+        #expect(tokens.filter { routes.sessions.isValid($0, appId: getuiAppId, now: now) }.count < 1000)
+    }
+
+    /// Expired tokens are dropped as new ones are handed out, and all appIds together keep at
+    /// most `maxTokens`: the table holds live tokens only, however many calls came.
+    @Test func expiredTokensArePrunedAndEveryAppTogetherIsCapped() {
+        let sessions = GetuiSessions()
+        let first = (0..<500).map { sessions.issue(appId: "app\($0 % 50)", expires: now.addingTimeInterval(60), now: now) }
+        #expect(sessions.tokenCount == 500)
+        let later = sessions.issue(appId: "app0", expires: now.addingTimeInterval(121), now: now.addingTimeInterval(61))
+        #expect(sessions.tokenCount == 1)
+        #expect(!sessions.isValid(first[0], appId: "app0", now: now))
+        #expect(sessions.isValid(later, appId: "app0", now: now.addingTimeInterval(61)))
+        let many = (0..<(GetuiSessions.maxTokens + 10)).map {
+            sessions.issue(appId: "many\($0 / GetuiSessions.maxTokensPerApp)", expires: now.addingTimeInterval(200), now: now.addingTimeInterval(62))
+        }
+        #expect(sessions.tokenCount == GetuiSessions.maxTokens)
+        #expect(!sessions.isValid(later, appId: "app0", now: now.addingTimeInterval(62)))
+        #expect(!sessions.isValid(many[9], appId: "many0", now: now.addingTimeInterval(62)))
+        #expect(sessions.isValid(many[10], appId: "many0", now: now.addingTimeInterval(62)))
+        #expect(sessions.isValid(many[many.count - 1], appId: "many\((many.count - 1) / GetuiSessions.maxTokensPerApp)", now: now.addingTimeInterval(62)))
     }
 
     @Test(arguments: ["single-cid-notification.json", "single-cid-transmission.json", "single-cid-ios-channel.json", "single-cid-no-offline.json"])
@@ -234,23 +284,50 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
         #expect(getuiCode(routes.decide(getuiRequest("push/single/cid", token: token, body: later), context: GatewayContext(inbox: inbox, now: now.addingTimeInterval(60)))) == 10001)
     }
 
-    @Test func aRepeatedRequestIdIsRefused() throws {
+    /// What the server does with the decision's pushes: each decoded and reduced into `inbox`
+    /// (which records its request id), then answered with the replies.
+    @discardableResult
+    static func apply(_ decision: GatewayDecision, to inbox: inout Inbox, at date: Date = now) throws -> HTTPResponse? {
+        func reduced(_ request: Request) throws -> Reply {
+            guard case .push(let push) = request else { throw WireError("not a push") }
+            let effects = reduce(into: &inbox, .push(try PushDecoder().decode(push), at: date), now: Instant(nanoseconds: 0))
+            return effects.compactMap { effect -> Reply? in if case .reply(let reply) = effect { reply } else { nil } }.first ?? .ok
+        }
+        switch decision {
+        case .respond(let response): return response
+        case .request(let request, let answer): return answer(try reduced(request))
+        case .requests(let requests, let answer): return answer(try requests.map(reduced))
+        }
+    }
+
+    @Test func aRepeatedRequestIdIsRefusedForADay() throws {
         let routes = GetuiRoutes()
         let token = try Self.token(routes)
         let body = try GatewayFixtures.text("getui", "single-cid-notification.json")
-        let context = GatewayContext(inbox: Self.keyed(), now: now)
-        guard case .request(_, let answer) = routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: context) else {
-            Issue.record("refused")
+        var inbox = Self.keyed()
+        let first = try Self.apply(routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: GatewayContext(inbox: inbox, now: now)), to: &inbox)
+        #expect(first.map(getuiAnswer)?.code == 0)
+        #expect(inbox.getuiRequestIds.contains(app: getuiAppId, requestId: "pushdeck-notif-0001", now: now))
+        for later in [now, now.addingTimeInterval(86_399)] {
+            let repeated = getuiRefusal(routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: GatewayContext(inbox: inbox, now: later)))
+            #expect(repeated.status == 400)
+            #expect(repeated.code == 20001)
+            #expect(repeated.msg.hasPrefix("request_id cannot be repeat."))
+        }
+        // A day later it is new again (the token, a day old too, is renewed first).
+        let nextDay = now.addingTimeInterval(86_400)
+        let renewed = try Self.token(routes, at: nextDay, timestamp: nextDay)
+        guard case .request = routes.decide(getuiRequest("push/single/cid", token: renewed, body: body), context: GatewayContext(inbox: inbox, now: nextDay)) else {
+            Issue.record("a day-old request id was refused")
             return
         }
-        _ = answer(.push(PushReply(.delivered(id: 1), badge: 1)))
-        let repeated = getuiRefusal(routes.decide(getuiRequest("push/single/cid", token: token, body: body), context: context))
-        #expect(repeated.status == 400)
-        #expect(repeated.code == 20001)
-        #expect(repeated.msg.hasPrefix("request_id cannot be repeat."))
+        // Another app's same request id is its own.
+        #expect(!inbox.getuiRequestIds.contains(app: "anotherApp1", requestId: "pushdeck-notif-0001", now: now))
     }
 
-    @Test func aFailedCommitFreesTheRequestId() throws {
+    /// The request id is recorded by the push itself: a push that was not stored (a failed
+    /// commit reloads the inbox from the store, without it) leaves it free for the retry.
+    @Test func aPushNotStoredLeavesItsRequestIdFree() throws {
         let routes = GetuiRoutes()
         let token = try Self.token(routes)
         let body = try GatewayFixtures.text("getui", "single-cid-notification.json")
@@ -266,6 +343,23 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
             Issue.record("the retry was refused")
             return
         }
+    }
+
+    /// Ids are forgotten a day after their use as newer ones are recorded, and at most
+    /// `capacity` are kept.
+    @Test func requestIdsAreForgottenADayLater() {
+        var ids = GetuiRequestIds()
+        for index in 0..<1000 { ids.record(app: "a", requestId: "r\(index)", at: now.addingTimeInterval(Double(index))) }
+        #expect(ids.count == 1000)
+        ids.record(app: "a", requestId: "late", at: now.addingTimeInterval(86_400 + 499.5))
+        #expect(ids.count == 501)
+        #expect(!ids.contains(app: "a", requestId: "r499", now: now.addingTimeInterval(86_400 + 499.5)))
+        #expect(ids.contains(app: "a", requestId: "r500", now: now.addingTimeInterval(86_400 + 499.5)))
+        // Used again: remembered from the newer use.
+        ids.record(app: "a", requestId: "r500", at: now.addingTimeInterval(86_400 + 600))
+        ids.record(app: "a", requestId: "later", at: now.addingTimeInterval(86_400 + 700))
+        #expect(ids.contains(app: "a", requestId: "r500", now: now.addingTimeInterval(86_400 + 700)))
+        #expect(!ids.contains(app: "a", requestId: "r501", now: now.addingTimeInterval(86_400 + 700)))
     }
 
     static let cid = #""audience":{"cid":["\#(getuiCid)"]}"#
@@ -308,8 +402,9 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
         let routes = GetuiRoutes()
         let token = try Self.token(routes)
         let body = try GatewayFixtures.text("getui", "batch-cid.json")
-        let context = GatewayContext(inbox: Self.keyed(), now: now)
-        guard case .requests(let requests, let answer) = routes.decide(getuiRequest("push/single/batch/cid", token: token, body: body), context: context) else {
+        var inbox = Self.keyed()
+        let decision = routes.decide(getuiRequest("push/single/batch/cid", token: token, body: body), context: GatewayContext(inbox: inbox, now: now))
+        guard case .requests(let requests, let answer) = decision else {
             Issue.record("the batch was not taken as requests")
             return
         }
@@ -324,8 +419,10 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
             pushes[0].headers["taskid"] ?? "": .object([getuiCid: "successed_online"]),
             pushes[1].headers["taskid"] ?? "": .object([getuiCid: "successed_offline"]),
         ])
-        // The same ids again are refused, all of them.
-        #expect(getuiRefusal(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: body), context: context)).msg.hasPrefix("request_id cannot be repeat."))
+        // Stored, the same ids again are refused, all of them.
+        try Self.apply(decision, to: &inbox)
+        #expect(inbox.getuiRequestIds.count == 2)
+        #expect(getuiRefusal(routes.decide(getuiRequest("push/single/batch/cid", token: token, body: body), context: GatewayContext(inbox: inbox, now: now))).msg.hasPrefix("request_id cannot be repeat."))
     }
 
     @Test func aBatchIsRefusedWhole() throws {

@@ -293,13 +293,13 @@ extension String {
         inbox.devices[jpushRegistrationId] = Device(token: jpushRegistrationId, app: jpushKey, vendor: .jpush, offline: true, tags: ["old", "keep"])
         let context = GatewayContext(inbox: inbox, now: now)
         let path = "/v3/devices/\(jpushRegistrationId)"
-        let body = #"{"tags":{"add":["深圳","vip"],"remove":["old"]},"alias":"user-892","mobile":"13012345678"}"#
+        let body = #"{"tags":{"add":["深圳","vip"],"remove":["old"]},"alias":"user_892","mobile":"13012345678"}"#
         guard case .request(.device(.add(let device)), let answer) = JPushRoutes().decide(jpushRequest(path: path, body: body), context: context) else {
             Issue.record("the Device API did not change the device")
             return
         }
         #expect(device.tags == ["keep", "vip", "深圳"])
-        #expect(device.alias == "user-892")
+        #expect(device.alias == "user_892")
         #expect(device.app == jpushKey && device.vendor == .jpush)
         let ok = answer(.device(device))
         #expect(ok.status == 200 && ok.body.isEmpty)
@@ -349,6 +349,59 @@ extension String {
         #expect(documented.tags == ["keep", "old", "tag1", "tag2"])
         #expect(documented.alias == "alias1")
         #expect(jpushCode(JPushRoutes(devices: .strict).decide(jpushRequest(path: "/v3/devices/newdevice01", body: "{}"), context: context)) == (400, 7002))
+    }
+
+    /// JPush's Device API limits: 1 000 tags a device; an add or remove at most 100 tags and
+    /// 1 000 bytes; a tag or alias 1 to 40 bytes of letters (CJK too), digits, `_` and
+    /// `@!#$&*+=.|`. Refused whole with 7002: nothing of the request is applied.
+    @Test func theDeviceAPIHoldsJPushsLimits() throws {
+        let full = Device(token: jpushRegistrationId, app: jpushKey, vendor: .jpush, tags: (0..<1000).map { "t\($0)" }, alias: "a1")
+        func change(_ body: String, of device: Device = full) -> Result<Device, JPushDeviceRefusal> {
+            JPushDeviceAPI.change(Array(body.utf8), of: device)
+        }
+        func list(_ tags: [String]) -> String { "[" + tags.map { "\"\($0)\"" }.joined(separator: ",") + "]" }
+        let refused: [String] = [
+            #"{"tags":{"add":["t1000"]}}"#,
+            #"{"tags":{"add":["t1000"]},"alias":"a2"}"#,
+            #"{"alias":"a2","tags":{"add":["t1000"]}}"#,
+            #"{"tags":{"remove":["t0"],"add":["t1000","t1001"]}}"#,
+            #"{"tags":{"remove":["t0"],"add":["a b"]}}"#,
+            #"{"tags":{"remove":["t0"],"add":["a-b"]}}"#,
+            #"{"tags":{"remove":["t0"],"add":["a\u0007"]}}"#,
+            #"{"tags":{"remove":["t0"],"add":["😀"]}}"#,
+            #"{"tags":{"remove":["t0"],"add":["\#(String(repeating: "x", count: 41))"]}}"#,
+            #"{"tags":{"remove":["t0"],"add":["\#(String(repeating: "深", count: 14))"]}}"#,
+            #"{"tags":{"remove":\#(list((0..<30).map { "t\($0)" })),"add":\#(list((0..<30).map { String(repeating: "y", count: 35) + "\($0)" }))}}"#,
+            #"{"tags":{"remove":\#(list((0..<30).map { String(repeating: "y", count: 35) + "\($0)" }))}}"#,
+            #"{"alias":"a b"}"#,
+            #"{"alias":"\#(String(repeating: "a", count: 41))"}"#,
+        ]
+        for body in refused {
+            guard case .failure(let refusal) = change(body) else {
+                Issue.record("taken: \(body.prefix(120))")
+                continue
+            }
+            #expect(refusal.error == .invalidParameter, "\(body.prefix(120))")
+            #expect(refusal.response.status == 400)
+        }
+        // Within the limits: a swap at 1 000, every allowed character, CJK of 39 bytes, 40 bytes.
+        let taken: [String] = [
+            #"{"tags":{"remove":["t0"],"add":["t1000"]}}"#,
+            #"{"tags":{"remove":["t0","t1"],"add":["Az09_@!#$&*+=.|","\#(String(repeating: "深", count: 13))"]},"alias":"会员_1@x.cn"}"#,
+            #"{"tags":{"remove":["t0"],"add":["\#(String(repeating: "x", count: 40))"]},"alias":"\#(String(repeating: "a", count: 40))"}"#,
+            #"{"tags":{"add":["t1","t2"]}}"#,
+        ]
+        for body in taken {
+            guard case .success(let device) = change(body) else {
+                Issue.record("refused: \(body.prefix(120))")
+                continue
+            }
+            #expect(device.tags.count == 1000, "\(body.prefix(120))")
+        }
+        // A device past the limit (`device add` takes any number) may only shrink.
+        let over = Device(token: jpushRegistrationId, app: jpushKey, vendor: .jpush, tags: (0..<1200).map { "t\($0)" })
+        #expect((try? change(#"{"tags":{"remove":["t0"]}}"#, of: over).get())?.tags.count == 1199)
+        #expect((try? change(#"{"tags":{"remove":["t0"],"add":["u0"]}}"#, of: over).get()) == nil)
     }
 
     @Test func theDeviceAPICodesAreJPushs() {

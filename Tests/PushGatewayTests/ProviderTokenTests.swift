@@ -51,6 +51,37 @@ import TestSupport
         #expect(try token(iat: issued).problem(keys: keys(p8), now: afterIt) == .expiredProviderToken)
     }
 
+    /// Apple answers a token issued in the future `InvalidProviderToken`; a minute of clock
+    /// difference is allowed.
+    @Test func aTokenIssuedMoreThanAMinuteAheadIsInvalid() throws {
+        let clock = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(try token(iat: 1_700_000_060).problem(keys: keys(p8), now: clock) == nil)
+        #expect(try token(iat: 1_700_000_061).problem(keys: keys(p8), now: clock) == .invalidProviderToken)
+        #expect(try token(iat: 1_700_086_400).problem(keys: keys(p8), now: clock) == .invalidProviderToken)
+        #expect(try token(iat: 4_102_444_800).problem(keys: keys(p8), now: clock) == .invalidProviderToken)
+        #expect(try token(iat: Int64.max).problem(keys: keys(p8), now: clock) == .invalidProviderToken)
+    }
+
+    /// A signed token whose claims are `claims` as written.
+    func token(claims: String) throws -> ProviderToken? {
+        let header = ProviderToken.base64URL(Array(#"{"alg":"ES256","kid":"\#(SampleCredentials.apnsKeyId)"}"#.utf8))
+        let signed = header + "." + ProviderToken.base64URL(Array(claims.utf8))
+        let signature = try ES256.sign(Array(signed.utf8), privateKeyPEM: p8)
+        return ProviderToken(authorization: "bearer " + signed + "." + ProviderToken.base64URL(signature))
+    }
+
+    /// kalyke-apns writes `iat` as a string of digits; Apple takes it as the number.
+    @Test func anIatOfDigitsInAStringIsTheNumber() throws {
+        let team = SampleCredentials.apnsTeam
+        let string = try #require(try token(claims: #"{"iss":"\#(team)","iat":"1700000000"}"#))
+        #expect(string.issuedAt == 1_700_000_000)
+        #expect(string.problem(keys: keys(p8), now: now) == nil)
+        #expect(string.problem(keys: keys(p8), now: now.addingTimeInterval(3601)) == .expiredProviderToken)
+        for bad in [#""""#, #""17e8""#, #""-5""#, #""1.5""#, #"" 1700000000""#, #""1700000000 ""#, #""0x10""#, #""99999999999999999999""#, "true", "null"] {
+            #expect(try token(claims: #"{"iss":"\#(team)","iat":\#(bad)}"#) == nil, "iat \(bad)")
+        }
+    }
+
     @Test func withNoKeyAWellFormedTokenIsEnough() throws {
         #expect(try token(iat: 1, signedWith: other).problem(keys: [], now: now) == nil)
     }

@@ -46,6 +46,34 @@ import TestSupport
         #expect(inbox.providerKeys == [key.id: key])
     }
 
+    /// Getui request ids are kept across a reopen, rows a day older than a new one are deleted
+    /// as it is written, and `reset --all` forgets them.
+    @Test func getuiRequestIdsSurviveAReopenAndAgeOutAfterADay() throws {
+        let folder = TempFolder()
+        let start = Date(millisecondsSince1970: 1_700_000_000_000)
+        do {
+            let store = try Store(path: folder.file("inbox.sqlite"))
+            defer { store.close() }
+            try store.write([
+                .getuiRequestId(app: "appA", requestId: "request-0001", at: start),
+                .getuiRequestId(app: "appB", requestId: "request-0001", at: start.addingTimeInterval(10)),
+            ])
+        }
+        let store = try Store(path: folder.file("inbox.sqlite"))
+        defer { store.close() }
+        var inbox = try store.loadInbox()
+        #expect(inbox.getuiRequestIds.count == 2)
+        #expect(inbox.getuiRequestIds.contains(app: "appA", requestId: "request-0001", now: start.addingTimeInterval(60)))
+        #expect(!inbox.getuiRequestIds.contains(app: "appA", requestId: "request-0002", now: start.addingTimeInterval(60)))
+        try store.write([.getuiRequestId(app: "appA", requestId: "request-0002", at: start.addingTimeInterval(86_405))])
+        inbox = try store.loadInbox()
+        #expect(inbox.getuiRequestIds.count == 2)
+        #expect(!inbox.getuiRequestIds.contains(app: "appA", requestId: "request-0001", now: start.addingTimeInterval(86_405)))
+        #expect(inbox.getuiRequestIds.contains(app: "appB", requestId: "request-0001", now: start.addingTimeInterval(86_405)))
+        try store.write([.reset(app: nil, all: true, idFloor: 0)])
+        #expect(try store.loadInbox().getuiRequestIds.count == 0)
+    }
+
     /// A JPush/Getui device's tags and alias (issue 15) are stored, replaced and loaded; a tag
     /// may hold anything but a control character (JPush allows @!#$&*+=.|￥ and CJK).
     @Test(arguments: StoreKind.allCases)

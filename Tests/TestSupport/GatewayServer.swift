@@ -12,9 +12,11 @@ public final class GatewayServer: @unchecked Sendable {
     /// The CA file `pushdeck gateway ca` names (empty when the server has none).
     public let ca: String
 
-    public init(host: String = "127.0.0.1", extraArguments: [String] = [], folder: TempFolder = TempFolder()) throws {
+    /// `memory: false` keeps the store in the folder's database file, so a second server on the
+    /// same folder starts from what the first one stored.
+    public init(host: String = "127.0.0.1", extraArguments: [String] = [], folder: TempFolder = TempFolder(), memory: Bool = true) throws {
         server = try ServerProcess(
-            folder: folder, extraArguments: ["--gateway", "\(host):0"] + extraArguments, memory: true,
+            folder: folder, extraArguments: ["--gateway", "\(host):0"] + extraArguments, memory: memory,
             environment: ["XDG_DATA_HOME": folder.file("data")])
         let reply = try server.run(["gateway"])
         guard reply.status == 0, let colon = reply.output.lastIndex(of: ":"), let port = Int(reply.output[reply.output.index(after: colon)...]) else {

@@ -16,6 +16,10 @@ public struct ProviderToken: Sendable, Equatable {
 
     /// How old a token may be: Apple refuses one issued more than an hour ago.
     public static let lifetime: TimeInterval = 3600
+    /// How far ahead of the server's clock `iat` may be: a minute, for the provider's clock
+    /// running ahead of this machine's. A token from further ahead is `InvalidProviderToken`
+    /// (else it would never reach its hour and be good forever).
+    public static let allowedClockAhead: TimeInterval = 60
 
     /// Reads the `authorization` header's value (`bearer <jwt>`); nil when it is not a
     /// well-formed provider token.
@@ -32,7 +36,7 @@ public struct ProviderToken: Sendable, Equatable {
               headerObject["alg"] == .string("ES256"),
               case .string(let keyId)? = headerObject["kid"], !keyId.isEmpty,
               case .string(let issuer)? = claimsObject["iss"], !issuer.isEmpty,
-              case .number(let issuedAt)? = claimsObject["iat"], let seconds = Int64(issuedAt.text)
+              let seconds = Self.seconds(claimsObject["iat"])
         else { return nil }
         self.keyId = keyId
         self.issuer = issuer
@@ -45,15 +49,36 @@ public struct ProviderToken: Sendable, Equatable {
     ///
     /// With no key registered any well-formed token is enough (DESIGN §8). With keys, its
     /// `kid` must name one, its `iss` be that key's team, its signature verify with that key,
-    /// and it must have been issued within the last hour.
+    /// and it must have been issued within the last hour and not more than a minute ahead.
     public func problem(keys: [ProviderKey], now: Date) -> APNsReason? {
         guard !keys.isEmpty else { return nil }
         guard let key = keys.first(where: { $0.id == keyId }), key.team == issuer else { return .invalidProviderToken }
         guard ES256.verify(signature: signature, of: signedPart, privateKeyPEM: key.secret) else {
             return .invalidProviderToken
         }
-        if Double(issuedAt) < now.timeIntervalSince1970 - Self.lifetime { return .expiredProviderToken }
+        return ageProblem(now: now)
+    }
+
+    /// `InvalidProviderToken` when issued more than `allowedClockAhead` in the future,
+    /// `ExpiredProviderToken` when issued more than `lifetime` ago, else nil.
+    public func ageProblem(now: Date) -> APNsReason? {
+        let issued = Double(issuedAt)
+        if issued > now.timeIntervalSince1970 + Self.allowedClockAhead { return .invalidProviderToken }
+        if issued < now.timeIntervalSince1970 - Self.lifetime { return .expiredProviderToken }
         return nil
+    }
+
+    /// `iat` in seconds: a JSON integer, or a string of ASCII digits — kalyke-apns writes the
+    /// claim as `str(int(time.time()))` and APNs takes such a token as it takes the number.
+    static func seconds(_ claim: JSON?) -> Int64? {
+        switch claim {
+        case .number(let number)?:
+            return Int64(number.text)
+        case .string(let text)? where !text.isEmpty && text.utf8.allSatisfy({ (0x30...0x39).contains($0) }):
+            return Int64(text)
+        default:
+            return nil
+        }
     }
 
     /// base64url without padding, as JWTs write it.

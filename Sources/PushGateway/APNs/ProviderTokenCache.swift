@@ -41,8 +41,7 @@ final class ProviderTokenCache: Sendable {
             }
         }
         guard verified else { return .invalidProviderToken }
-        if Double(token.issuedAt) < now.timeIntervalSince1970 - ProviderToken.lifetime { return .expiredProviderToken }
-        return nil
+        return token.ageProblem(now: now)
     }
 
     private func remember(_ entry: Entry) {

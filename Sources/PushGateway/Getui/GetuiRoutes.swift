@@ -22,6 +22,13 @@ public struct GetuiRoutes: GatewayRoutes {
     public static let requestIdLengths = 10...32
     /// Getui's batch push takes at most 200 messages.
     public static let maxBatch = 200
+    /// How far `/auth`'s `timestamp` may be from the server's clock, in milliseconds: ten
+    /// minutes either way. Getui's auth page asks for the current time ("毫秒时间戳，请使用当前毫秒时间戳，
+    /// 误差太大可能出错") and its server refuses one too far off; ten minutes covers any clock
+    /// difference between a backend and this machine, and bounds how long a captured body can
+    /// be replayed (vivo's push auth, the same sha-over-a-millisecond-timestamp scheme, allows
+    /// the same ten minutes: "在vivo服务器当前utc时间戳前后十分钟区间内").
+    public static let authTimestampWindow: Int64 = 10 * 60 * 1000
 
     public init(devices: DevicePolicy = .open, tokenSeconds: TimeInterval = Self.defaultTokenSeconds, sessions: GetuiSessions = GetuiSessions()) {
         self.devices = devices
@@ -65,14 +72,13 @@ public struct GetuiRoutes: GatewayRoutes {
         case .failure(let refusal):
             return .respond(refusal.response)
         case .success(let accepted):
-            guard sessions.firstUse(of: accepted.requestId, appId: appId, now: context.now) else {
-                return .respond(GetuiRefusal.parameter(.repeated("request_id"), "\(accepted.requestId) was used before").response)
+            guard !context.inbox.getuiRequestIds.contains(app: appId, requestId: accepted.requestId, now: context.now) else {
+                return .respond(Self.repeated(accepted.requestId).response)
             }
             let terminated = context.inbox.appState == .terminated
-            let sessions = self.sessions
+            // The push records its request id in the inbox (with the push, in its transaction).
             return .request(.push(accepted.push)) { reply in
                 guard reply.isOK else {
-                    sessions.forget(accepted.requestId, appId: appId)
                     return GetuiRefusal(.systemBusy, "pushdeck could not store the push").response
                 }
                 let data: JSON
@@ -83,6 +89,11 @@ public struct GetuiRoutes: GatewayRoutes {
                 return Self.answer(status: 200, code: 0, msg: "success", data: data)
             }
         }
+    }
+
+    /// Getui's refusal of a `request_id` used within the day.
+    static func repeated(_ requestId: String) -> GetuiRefusal {
+        GetuiRefusal.parameter(.repeated("request_id"), "\(requestId) was used within the last day")
     }
 
     /// Online when the app runs; offline when it is terminated (held, or through APNs).
@@ -111,21 +122,19 @@ public struct GetuiRoutes: GatewayRoutes {
             case .success(let one): accepted.append(one)
             }
         }
-        var recorded: [String] = []
+        // A repeat of one pushed before, or of one earlier in the list, refuses the whole list.
+        var listed = Set<String>()
         for one in accepted {
-            guard sessions.firstUse(of: one.requestId, appId: appId, now: context.now) else {
-                for id in recorded { sessions.forget(id, appId: appId) }
-                return .respond(GetuiRefusal.parameter(.repeated("request_id"), "\(one.requestId) was used before").response)
+            guard !context.inbox.getuiRequestIds.contains(app: appId, requestId: one.requestId, now: context.now),
+                  listed.insert(one.requestId).inserted
+            else {
+                return .respond(Self.repeated(one.requestId).response)
             }
-            recorded.append(one.requestId)
         }
         let terminated = context.inbox.appState == .terminated
-        let sessions = self.sessions
         let messages = accepted
-        let requestIds = recorded
         return .requests(messages.map { .push($0.push) }) { replies in
             guard replies.allSatisfy(\.isOK) else {
-                for id in requestIds { sessions.forget(id, appId: appId) }
                 return GetuiRefusal(.systemBusy, "pushdeck could not store the pushes").response
             }
             var data = JSONObject()
@@ -159,8 +168,13 @@ public struct GetuiRoutes: GatewayRoutes {
         case .number(let number)?: timestamp = number.text
         default: return GetuiRefusal.parameter(.empty("timestamp"), "milliseconds, 13 digits").response
         }
-        guard timestamp.utf8.count == 13, timestamp.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+        guard timestamp.utf8.count == 13, timestamp.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let milliseconds = Int64(timestamp) else {
             return GetuiRefusal.parameter(.invalid("timestamp"), "13 digits of milliseconds").response
+        }
+        let clock = Int64((context.now.timeIntervalSince1970 * 1000).rounded())
+        guard abs(milliseconds - clock) <= Self.authTimestampWindow else {
+            return GetuiRefusal.parameter(
+                .invalid("timestamp"), "\(timestamp) is more than \(Self.authTimestampWindow / 60_000) minutes from the server's clock (\(clock)): sign the current time in milliseconds").response
         }
         guard let sign = body["sign"]?.stringValue, sign.utf8.count == 64,
               sign.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) })
@@ -175,10 +189,10 @@ public struct GetuiRoutes: GatewayRoutes {
         }
         let expires = context.now.addingTimeInterval(tokenSeconds)
         let token = sessions.issue(appId: appId, expires: expires, now: context.now)
-        let milliseconds = Int64((expires.timeIntervalSince1970 * 1000).rounded())
+        let expireTime = Int64((expires.timeIntervalSince1970 * 1000).rounded())
         return Self.answer(
             status: 200, code: 0, msg: "success",
-            data: .object(["expire_time": .string(String(milliseconds)), "token": .string(token)]))
+            data: .object(["expire_time": .string(String(expireTime)), "token": .string(token)]))
     }
 
     // MARK: - Push

@@ -6,14 +6,31 @@ import PushJSON
 /// `GET /v3/devices/{registration_id}` (its tags and alias) and `POST /v3/devices/{registration_id}`
 /// with `{"tags":{"add":[…],"remove":[…]}` or `""` to clear, `"alias":"…"` or `""` to clear}`, as
 /// github.com/jpush/jpush-docs `zh/jpush/server/push/rest_api_v3_device.md` ("设置设备的别名与
-/// 标签") defines them: 200 with no body, an add or remove at most 100 tags. `mobile` is taken
-/// and not kept. A change goes into the inbox as `device add` would make it (the device keeps its
-/// app, state and registration); under `--devices open` an unknown registration id is registered
-/// to the appKey, as its first push would.
+/// 标签") defines them: 200 with no body. `mobile` is taken and not kept.
+///
+/// JPush's limits hold, each refused with the Device API's 7002 (请求参数非法, "需严格遵守文档参数类型与值说明":
+/// its table has no code of its own for them) and the device left as it was — the whole request
+/// is checked before any of it is applied:
+/// - a device holds at most 1 000 tags, an add or a remove at most 100 tags of at most 1 000
+///   bytes together (the same page: "一次 add/remove tag 的上限均为 100 个，且总长度均不能超过 1000 字节",
+///   "一个设备（registrationID）能设置的 tag 上限为 1000 个");
+/// - a tag or an alias is 1 to 40 bytes of UTF-8 made of letters, digits, `_`, Chinese characters
+///   and `@!#$&*+=.|` (the tag and alias calls of `zh/jpush/client/Android/android_api.md` in the
+///   same repository: "有效的标签组成：字母（区分大小写）、数字、下划线、汉字、特殊字符@!#$&*+=.|",
+///   "每个 tag 命名长度限制为 40 字节").
+///
+/// A change goes into the inbox as `device add` would make it (the device keeps its app, state
+/// and registration); under `--devices open` an unknown registration id is registered to the
+/// appKey, as its first push would.
 struct JPushDeviceAPI {
     static let pathPrefix = "/v3/devices/"
-    /// JPush: one add or remove takes at most 100 tags.
+    /// JPush: one add or remove takes at most 100 tags, of at most 1 000 bytes together.
     static let maxTagsPerChange = 100
+    static let maxBytesPerChange = 1000
+    /// JPush: a device holds at most 1 000 tags.
+    static let maxTagsPerDevice = 1000
+    /// JPush: a tag or an alias is at most 40 bytes of UTF-8.
+    static let maxNameBytes = 40
 
     var devices: DevicePolicy
     var credentials: JPushCredentials
@@ -64,40 +81,69 @@ struct JPushDeviceAPI {
         }
     }
 
-    /// The device with the body's tags and alias applied.
+    /// The device with the body's tags and alias applied, or the refusal of the first thing
+    /// wrong with the body (then nothing of it applies).
     static func change(_ body: [UInt8], of device: Device) -> Result<Device, JPushDeviceRefusal> {
         guard let tape = try? JSONTape.parse(body), tape.root.kind == .object else {
             return .failure(JPushDeviceRefusal(.invalidParameter, "the body is not a JSON object"))
         }
-        var device = device
-        if let tags = tape.root["tags"] {
-            if tags.kind == .string && tags.string == "" {
-                device.tags = []
+        var tags = device.tags
+        if let tagsValue = tape.root["tags"] {
+            if tagsValue.kind == .string && tagsValue.string == "" {
+                tags = []
             } else {
-                guard tags.kind == .object else { return .failure(JPushDeviceRefusal(.invalidParameter, "tags must be {\"add\":[…],\"remove\":[…]} or \"\"")) }
+                guard tagsValue.kind == .object else { return .failure(JPushDeviceRefusal(.invalidParameter, "tags must be {\"add\":[…],\"remove\":[…]} or \"\"")) }
                 var changes: [String: [String]] = [:]
                 for name in ["add", "remove"] {
-                    guard let list = tags[name] else { continue }
+                    guard let list = tagsValue[name] else { continue }
                     let items = list.elements
                     let texts = items.compactMap(\.string)
-                    guard list.kind == .array, texts.count == items.count, texts.count <= Self.maxTagsPerChange, texts.allSatisfy(Device.isTagOrAlias) else {
+                    guard list.kind == .array, texts.count == items.count, texts.count <= Self.maxTagsPerChange,
+                          texts.reduce(0, { $0 + $1.utf8.count }) <= Self.maxBytesPerChange
+                    else {
                         return .failure(JPushDeviceRefusal(
-                            .invalidParameter, "tags.\(name) must be a list of at most \(Self.maxTagsPerChange) tags of 1 to 40 bytes"))
+                            .invalidParameter, "tags.\(name) must be a list of at most \(Self.maxTagsPerChange) tags of at most \(Self.maxBytesPerChange) bytes together"))
+                    }
+                    if let bad = texts.first(where: { !Self.isTagOrAlias($0) }) {
+                        return .failure(JPushDeviceRefusal(.invalidParameter, "tag '\(bad.prefix(40))' \(Self.nameRule)"))
                     }
                     changes[name] = texts
                 }
-                device = Device(
-                    token: device.token, app: device.app, vendor: device.vendor, unregisteredAt: device.unregisteredAt, offline: device.offline,
-                    tags: device.tags.filter { !(changes["remove"] ?? []).contains($0) } + (changes["add"] ?? []), alias: device.alias)
+                // One pass over the device's tags, however many the request names.
+                let removed = Set(changes["remove"] ?? [])
+                var kept = Set(tags)
+                kept.subtract(removed)
+                kept.formUnion(changes["add"] ?? [])
+                // A device already past the limit (its tags set by `device add`) may only shrink.
+                guard kept.count <= Self.maxTagsPerDevice || kept.count < tags.count else {
+                    return .failure(JPushDeviceRefusal(
+                        .invalidParameter, "a device holds at most \(Self.maxTagsPerDevice) tags; this one has \(tags.count) and would have \(kept.count)"))
+                }
+                tags = Array(kept)
             }
         }
-        if let alias = tape.root["alias"] {
-            guard let text = alias.string, text.isEmpty || Device.isTagOrAlias(text) else {
-                return .failure(JPushDeviceRefusal(.invalidParameter, "alias must be a string of at most 40 bytes (\"\" removes it)"))
+        var alias = device.alias
+        if let aliasValue = tape.root["alias"] {
+            guard let text = aliasValue.string, text.isEmpty || Self.isTagOrAlias(text) else {
+                return .failure(JPushDeviceRefusal(.invalidParameter, "alias must be a string (\"\" removes it) that \(Self.nameRule)"))
             }
-            device.alias = text.isEmpty ? nil : text
+            alias = text.isEmpty ? nil : text
         }
-        return .success(device)
+        return .success(Device(
+            token: device.token, app: device.app, vendor: device.vendor, unregisteredAt: device.unregisteredAt, offline: device.offline,
+            tags: tags, alias: alias))
+    }
+
+    static let nameRule = "is 1 to 40 bytes of letters, digits, _, Chinese characters and @!#$&*+=.|"
+
+    /// Whether `text` is a tag or an alias as JPush takes them (see the type's comment).
+    static func isTagOrAlias(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= Self.maxNameBytes && text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.value {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+            default: return "_@!#$&*+=.|".unicodeScalars.contains(scalar) || scalar.properties.isIdeographic
+            }
+        }
     }
 }
 
