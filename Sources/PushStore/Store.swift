@@ -472,3 +472,5 @@ public final class Store {
         }
     }
 }
+
+extension Store: InboxStore {}
