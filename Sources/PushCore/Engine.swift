@@ -89,7 +89,7 @@ public enum Engine {
                 handled.reply = .version(Version.current)
             case .subscribe:
                 handled.reply = .error("subscribe needs a socket connection")
-            case .gateway:
+            case .gateway, .credentials:
                 handled.reply = .error("no gateway runs here")
             }
         } catch let error as WireError {

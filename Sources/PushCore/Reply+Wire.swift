@@ -31,6 +31,18 @@ extension Reply {
         case .version(let version): Self.ok(("version", .string(version)))
         case .gateway(let address, let ca):
             ca.map { Self.ok(("address", .string(address)), ("ca", .string($0))) } ?? Self.ok(("address", .string(address)))
+        case .credentials(let credentials, let address):
+            switch credentials {
+            case .apns(let keyId, let team, let token, let registered):
+                Self.ok(("vendor", "apns"), ("registered", .bool(registered)), ("address", .string(address)),
+                        ("keyId", .string(keyId)), ("team", .string(team)), ("token", .string(token)))
+            case .jpush(let appKey, let masterSecret, let registered):
+                Self.ok(("vendor", "jpush"), ("registered", .bool(registered)), ("address", .string(address)),
+                        ("appKey", .string(appKey)), ("masterSecret", .string(masterSecret)))
+            case .getui(let appId, let appKey, let masterSecret, let registered):
+                Self.ok(("vendor", "getui"), ("registered", .bool(registered)), ("address", .string(address)),
+                        ("appId", .string(appId)), ("appKey", .string(appKey)), ("masterSecret", .string(masterSecret)))
+            }
         case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
         }
     }

@@ -40,6 +40,9 @@ public enum Reply: Sendable, Equatable {
     case version(String)
     /// `{"ok":true,"address":"…","ca":"…"}`: where the gateway listens (`ca` left out without one).
     case gateway(address: String, ca: String?)
+    /// `{"ok":true,"vendor":V,"registered":R,"address":"…",…}`: what a backend of one vendor
+    /// calls the gateway with (`gateway token`, `gateway credentials`), and where it listens.
+    case credentials(GatewayCredentials, address: String)
     /// `{"ok":false,"error":"…"}`: what was wrong, where, and what is accepted.
     case error(String)
 
@@ -60,6 +63,17 @@ public enum Reply: Sendable, Equatable {
         if case .push(let push) = self { return push }
         return nil
     }
+}
+
+/// What a backend needs to call the gateway as one vendor: a registered key's credentials
+/// (`registered`), else made-up ones a gateway with no key of that vendor takes.
+public enum GatewayCredentials: Sendable, Equatable {
+    /// An APNs provider token (a JWT signed ES256) and the key id and team it names.
+    case apns(keyId: String, team: String, token: String, registered: Bool)
+    /// JPush's appKey and master secret (HTTP Basic `appKey:masterSecret`).
+    case jpush(appKey: String, masterSecret: String, registered: Bool)
+    /// Getui's appId, appKey and master secret (the auth call's `sign` is made from them).
+    case getui(appId: String, appKey: String, masterSecret: String, registered: Bool)
 }
 
 /// What became of a push (DESIGN §3 `push`, §5): its fate, the icon badge of its app after it,

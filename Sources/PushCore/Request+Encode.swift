@@ -64,6 +64,10 @@ extension Request {
             if all { object["all"] = true }
         case .gateway:
             break
+        case .credentials(let query):
+            object["credentials"] = .string(query.vendor.rawValue)
+            if let keyId = query.keyId { object["keyId"] = .string(keyId) }
+            if let team = query.team { object["team"] = .string(team) }
         case .device(let command):
             object = command.wireObject
         case .key(let command):
@@ -100,7 +104,7 @@ extension Request {
         case .subscribe: "subscribe"
         case .ping: "ping"
         case .reset: "reset"
-        case .gateway: "gateway"
+        case .gateway, .credentials: "gateway"
         case .device: "device"
         case .key: "key"
         case .badgePolicy, .sdkBadge: "badge"

@@ -25,6 +25,9 @@ public enum Request: Sendable, Equatable {
     case reset(app: String?, all: Bool)
     /// Where the provider gateway listens (`pushdeck gateway`).
     case gateway
+    /// What a backend of `vendor` needs to call the gateway (`pushdeck gateway token`,
+    /// `gateway credentials`): the `gateway` op with `credentials`.
+    case credentials(CredentialsQuery)
     /// `pushdeck device …` (DESIGN §8).
     case device(DeviceCommand)
     /// `pushdeck key …` (DESIGN §8).
@@ -39,6 +42,19 @@ public enum DeviceCommand: Sendable, Equatable {
     case unregister(token: String)
     /// `device online|offline [TOKEN]`: nil is the socket's default device (issue 13).
     case setOffline(token: String?, Bool)
+}
+
+/// `{"op":"gateway","credentials":VENDOR}`, for APNs with the `keyId` and `team` the provider
+/// token is to name (else those of the one registered APNs key).
+public struct CredentialsQuery: Sendable, Equatable {
+    public var vendor: Vendor
+    public var keyId: String?
+    public var team: String?
+    public init(vendor: Vendor, keyId: String? = nil, team: String? = nil) {
+        self.vendor = vendor
+        self.keyId = keyId
+        self.team = team
+    }
 }
 
 /// The `key` op: `action` add, list or remove.
@@ -243,8 +259,19 @@ extension Request {
         case "key":
             return .key(try KeyCommand(object))
         case "gateway":
-            _ = try RequestFields(op: op, object, accepted: [])
-            return .gateway
+            let fields = try RequestFields(op: op, object, accepted: ["credentials", "keyId", "team"])
+            guard let vendor = try fields.choice("credentials", Vendor.self) else {
+                if !object["keyId"].isAbsent || !object["team"].isAbsent {
+                    throw WireError("\"keyId\" and \"team\" go with \"credentials\":\"apns\"")
+                }
+                return .gateway
+            }
+            let keyId = try fields.text("keyId", expected: "an APNs key id, a non-empty string", maxBytes: 64)
+            let team = try fields.text("team", expected: "an APNs team id, a non-empty string", maxBytes: 64)
+            if vendor != .apns && (keyId != nil || team != nil) {
+                throw WireError("\"keyId\" and \"team\" go with \"credentials\":\"apns\", not \(vendor.rawValue)")
+            }
+            return .credentials(CredentialsQuery(vendor: vendor, keyId: keyId, team: team))
         case "reset":
             let fields = try RequestFields(op: op, object, accepted: ["app", "all"])
             return .reset(app: try fields.app("app"), all: try fields.bool("all") ?? false)

@@ -41,4 +41,65 @@ extension Server: GatewaySink {
         }
         return .gateway(address: gateway.address.description, ca: gateway.configuration.caPath)
     }
+
+    /// `{"op":"gateway","credentials":V}`: what a backend of vendor V calls this gateway with.
+    ///
+    /// With a key of V registered, its credentials (for APNs a provider token signed with it now,
+    /// which the gateway takes for the next hour); with none, the made-up `OpenCredentials` (for
+    /// APNs a well-formed token signed with a throwaway key), which a gateway with no key of V
+    /// takes. The secrets go only to this socket's own user (the socket is 0600).
+    func credentialsReply(_ query: CredentialsQuery) -> Reply {
+        guard let gateway else {
+            return .error("this pushdeck runs no gateway; start it with --gateway [HOST:PORT]")
+        }
+        let address = gateway.address.description
+        let keys = inbox.providerKeys.values.filter { $0.vendor == query.vendor }.sorted { $0.id < $1.id }
+        switch query.vendor {
+        case .apns:
+            return apnsCredentials(query, keys: keys, address: address)
+        case .jpush:
+            guard let key = keys.first else {
+                return .credentials(.jpush(appKey: OpenCredentials.jpushAppKey, masterSecret: OpenCredentials.jpushMasterSecret, registered: false), address: address)
+            }
+            return .credentials(.jpush(appKey: key.id, masterSecret: key.secret, registered: true), address: address)
+        case .getui:
+            guard let key = keys.first else {
+                return .credentials(.getui(appId: OpenCredentials.getuiAppId, appKey: OpenCredentials.getuiAppKey,
+                                           masterSecret: OpenCredentials.getuiMasterSecret, registered: false), address: address)
+            }
+            return .credentials(.getui(appId: key.id, appKey: key.appKey ?? "", masterSecret: key.secret, registered: true), address: address)
+        }
+    }
+
+    /// The APNs token: signed with the one registered key `query` names (by key id and/or team;
+    /// naming none is enough when one key is registered), or with no key registered signed with a
+    /// throwaway key and naming `query`'s key id and team (else `OpenCredentials`').
+    private func apnsCredentials(_ query: CredentialsQuery, keys: [ProviderKey], address: String) -> Reply {
+        let issuedAt = Int64(time.wallNow.timeIntervalSince1970)
+        guard !keys.isEmpty else {
+            let keyId = query.keyId ?? OpenCredentials.apnsKeyId
+            let team = query.team ?? OpenCredentials.apnsTeam
+            do {
+                let token = try ProviderToken.make(keyId: keyId, team: team, issuedAt: issuedAt, privateKeyPEM: nil)
+                return .credentials(.apns(keyId: keyId, team: team, token: token, registered: false), address: address)
+            } catch {
+                return .error("cannot sign a provider token: \(error.description)")
+            }
+        }
+        let fitting = keys.filter { key in (query.keyId.map { $0 == key.id } ?? true) && (query.team.map { $0 == key.team } ?? true) }
+        let registered = keys.map { "\($0.id) (team \($0.team ?? "none"))" }.joined(separator: ", ")
+        let named = [query.keyId.map { "key id \($0)" }, query.team.map { "team \($0)" }].compactMap { $0 }.joined(separator: " and ")
+        guard let key = fitting.first, let team = key.team else {
+            return .error("no registered APNs key has \(named); registered: \(registered) (the gateway refuses a token of any other key: 403 InvalidProviderToken)")
+        }
+        guard fitting.count == 1 else {
+            return .error("\(fitting.count) registered APNs keys fit\(named.isEmpty ? "" : " " + named) (\(registered)); name one with --key-id")
+        }
+        do {
+            let token = try ProviderToken.make(keyId: key.id, team: team, issuedAt: issuedAt, privateKeyPEM: key.secret)
+            return .credentials(.apns(keyId: key.id, team: team, token: token, registered: true), address: address)
+        } catch {
+            return .error("cannot sign a provider token with APNs key \(key.id): \(error.description)")
+        }
+    }
 }

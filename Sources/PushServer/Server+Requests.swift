@@ -28,6 +28,8 @@ extension Server {
             return .ok
         case .gateway:
             return gatewayReply()
+        case .credentials(let query):
+            return credentialsReply(query)
         default:
             let handled = Engine.handle(
                 request, inbox: &inbox, store: store, now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0)

@@ -1,19 +1,61 @@
 /// The bottom row: key hints, the filter prompt, or a status note; the list position on the right.
 public enum FooterView {
-    /// Key hints of the list, longest first: the longest that fits is shown.
-    public static let listHints = [
-        "↑↓ move  ⏎ open  r read  a all read  c clear badge  m push on/off  o open banner  t threads  / filter  ? help  q quit",
-        "↑↓ move  ⏎ open  r read  a all read  c clear badge  m push on/off  o open banner  / filter  ? help  q quit",
-        "↑↓ move  ⏎ open  r read  a all  c clear  m push  o banner  t threads  ? help  q quit",
-        "↑↓ move  ⏎ open  r read  a all  c clear  m push  t threads  ? help  q quit",
-        "↑↓ move  ⏎ open  r read  a all  c clear  m push  o banner  ? help  q quit",
-        "⏎ open  m push  ? help  q quit",
-        "? help  q quit",
-    ]
+    /// One key hint: its text from the longest to the shortest, and its rank (0 is the most
+    /// important; the highest rank is shortened first and gives way first).
+    public struct Hint: Sendable, Equatable {
+        public var forms: [String]
+        public var rank: Int
+    }
+
+    /// The list's key hints in the order shown. `t` names the list's mode: `t threads` while the
+    /// list is grouped by thread, `t all` while it lists every message on its own.
+    public static func listHints(grouped: Bool) -> [Hint] {
+        [
+            Hint(forms: ["↑↓ move"], rank: 5),
+            Hint(forms: ["⏎ open"], rank: 2),
+            Hint(forms: ["r read"], rank: 6),
+            Hint(forms: ["a all read", "a all"], rank: 8),
+            Hint(forms: ["c clear badge", "c clear"], rank: 7),
+            Hint(forms: ["m push on/off", "m push"], rank: 3),
+            Hint(forms: ["o open banner", "o banner"], rank: 9),
+            Hint(forms: [grouped ? "t threads" : "t all"], rank: 4),
+            Hint(forms: ["/ filter"], rank: 10),
+            Hint(forms: ["? help"], rank: 0),
+            Hint(forms: ["q quit"], rank: 1),
+        ]
+    }
+
     public static let detailHints = [
-        "↑↓ scroll  esc back  r read  d delete  m push on/off  ? help  q quit",
-        "esc back  ? help  q quit",
+        Hint(forms: ["↑↓ scroll"], rank: 3),
+        Hint(forms: ["esc back"], rank: 0),
+        Hint(forms: ["r read"], rank: 4),
+        Hint(forms: ["d delete"], rank: 5),
+        Hint(forms: ["m push on/off", "m push"], rank: 6),
+        Hint(forms: ["? help"], rank: 1),
+        Hint(forms: ["q quit"], rank: 2),
     ]
+
+    static let separator = "  "
+
+    /// The hints as one line of at most `width` columns. The rule: the least important hint is
+    /// shortened first, then the next; when every one is at its shortest, whole hints give way
+    /// from the least important up (the most important one always stays, cut if it must be).
+    public static func fitting(_ hints: [Hint], width: Int) -> String {
+        var forms = hints.map { _ in 0 }
+        var kept = Array(hints.indices)
+        func line() -> String {
+            kept.map { hints[$0].forms[forms[$0]] }.joined(separator: separator)
+        }
+        // Least important first.
+        let byRank = hints.indices.sorted { hints[$0].rank > hints[$1].rank }
+        for index in byRank where line().columns > width {
+            forms[index] = hints[index].forms.count - 1
+        }
+        for index in byRank where line().columns > width && kept.count > 1 {
+            kept.removeAll { $0 == index }
+        }
+        return line()
+    }
 
     public static func render(into grid: inout Grid, area: Rect, screen: Screen) {
         guard !area.isEmpty else { return }
@@ -33,9 +75,6 @@ public enum FooterView {
             grid.put(right, x: area.maxX - right.columns - 1, y: area.y, style: dim)
         }
         let hintRoom = area.width > rightRoom + 10 ? room : area.width - 1
-        func fitting(_ hints: [String]) -> String {
-            hints.first { $0.columns <= hintRoom } ?? hints[hints.count - 1]
-        }
         let left: String
         let style: Style
         if screen.filterOpen {
@@ -46,11 +85,12 @@ public enum FooterView {
             style = Style(.warning)
         } else {
             if case .detail = screen.view {
-                left = fitting(detailHints)
+                left = fitting(detailHints, width: hintRoom)
             } else if screen.filter.isEmpty {
-                left = fitting(listHints)
+                left = fitting(listHints(grouped: screen.grouped), width: hintRoom)
             } else {
-                left = "filter “\(Sanitize.inert(screen.filter))”  esc clears  " + fitting(listHints)
+                let lead = "filter “\(Sanitize.inert(screen.filter))”  esc clears  "
+                left = lead + fitting(listHints(grouped: screen.grouped), width: hintRoom - lead.columns)
             }
             style = dim
         }

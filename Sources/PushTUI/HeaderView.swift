@@ -1,8 +1,10 @@
 import Foundation
 import PushCore
 
-/// The top row (DESIGN §6, contract): `pushdeck`, `N unread`, `badge B` (and the server badge when
-/// the ledgers differ), `PUSH [ON]`/`PUSH [OFF]`, the app state, and `N dropped` once any were.
+/// The top row, whose words scripts and tests read: `pushdeck`, `N unread`, `badge B` (and the
+/// server badge when the ledgers differ), `PUSH [ON]`/`PUSH [OFF]`, the app state, `N dropped` once
+/// any were, `N held` while pass-through messages wait for the app, the offline devices, then
+/// mutes, quiet hours and platform badge policies.
 public enum HeaderView {
     public static func render(into grid: inout Grid, area: Rect, inbox: Inbox, date: Date? = nil) {
         guard !area.isEmpty else { return }
@@ -12,54 +14,94 @@ public enum HeaderView {
         var x = area.x + 1
         for (index, part) in parts.enumerated() {
             if index > 0 { x += separator.count }
-            guard x < area.maxX else { break }
+            // A part is shown whole or not at all: a cut word reads as another word.
+            guard x + part.text.columns <= area.maxX else { break }
             x += grid.put(part.text, x: x, y: area.y, maxWidth: area.maxX - x, style: part.style)
         }
     }
 
     static let separator = "  "
 
-    /// The header's parts, shortened step by step until they fit `width`: first `while off` goes,
-    /// then the unread dot, then the `app:` label; the contract words always stay.
+    /// One part of the header: its texts from the longest to the shortest, and its rank (0 is the
+    /// most important; the highest rank gives way first).
+    struct Part {
+        var forms: [String]
+        var style: Style
+        var rank: Int
+
+        func text(at level: Int) -> String { forms[min(level, forms.count - 1)] }
+    }
+
+    /// The header's parts that fit `width`, in the order they are shown. The rule: every part is
+    /// first shortened step by step (level 0 to `shortest`); when even the shortest forms do not
+    /// fit, whole parts give way from the least important up — never a part cut in the middle.
+    /// What matters most stays: unread, badge, PUSH mode, app state, dropped, held, offline
+    /// devices, then the name, mutes, quiet hours and platform badge policies.
     static func parts(of inbox: Inbox, base: Style, width: Int, date: Date? = nil) -> [(text: String, style: Style)] {
+        let all = allParts(of: inbox, base: base, date: date)
+        func total(_ parts: [Part], _ level: Int) -> Int {
+            parts.reduce(1) { $0 + $1.text(at: level).columns } + separator.count * max(0, parts.count - 1)
+        }
+        let shortest = all.map { $0.forms.count - 1 }.max() ?? 0
+        var level = 0
+        while level < shortest && total(all, level) > width { level += 1 }
+        var kept = all
+        while kept.count > 1 && total(kept, level) > width {
+            guard let least = kept.indices.max(by: { kept[$0].rank < kept[$1].rank }) else { break }
+            kept.remove(at: least)
+        }
+        return kept.map { ($0.text(at: level), $0.style) }
+    }
+
+    /// Every part the inbox calls for, in the order they are shown, with their ranks.
+    static func allParts(of inbox: Inbox, base: Style, date: Date?) -> [Part] {
         let warning = Style(.warning, bold: true)
         let badge = inbox.totalBadge
         let server = inbox.totalServerBadge
         let on = inbox.mode == .on
-        for level in 0...3 {
-            var parts: [(text: String, style: Style)] = [
-                ("pushdeck", base.bolded),
-                (level >= 2 ? "\(inbox.totalUnread) unread" : "● \(inbox.totalUnread) unread", base),
-                (badge == server ? "badge \(badge)" : "badge \(badge) (server \(server))", badge == server ? base : warning),
-                (on ? "PUSH [ON]" : "PUSH [OFF]", on ? base.bolded : warning),
-                (level >= 3 ? inbox.appState.rawValue : "app: \(inbox.appState.rawValue)", base),
-            ]
-            let platform = inbox.settings.badgePolicies.filter { $0.value == .platform }.keys.sorted()
-            if let first = platform.first {
-                parts.append((platform.count == 1 && level < 2 ? "platform: \(first)" : "platform ×\(platform.count)", base))
-            }
-            // Mute and quiet hours (issue 13): a mute that has ended is not shown.
-            let muted = inbox.settings.muted.keys.filter { app in date.map { inbox.isMuted(app, at: $0) } ?? true }.sorted()
-            if let first = muted.first {
-                parts.append((muted.count == 1 && level < 2 ? "muted: \(first)" : "muted ×\(muted.count)", base))
-            }
-            if let quiet = inbox.settings.quiet {
-                let now = date.map { inbox.isQuiet(at: $0) } ?? false
-                parts.append((level < 2 ? "quiet \(quiet)" + (now ? " (now)" : "") : "quiet", now ? warning : base))
-            }
-            // Offline devices (issue 13): what the vendors store for them until `device online`.
-            let offline = inbox.offlineDeviceCount
-            if offline > 0 {
-                let what = offline == 1 ? "device offline" : "\(offline) devices offline"
-                let stored = inbox.storedOfflineCount
-                parts.append((level < 2 ? "\(what), \(stored) stored" : "offline", warning))
-            }
-            if inbox.dropped > 0 {
-                parts.append((level >= 1 ? "\(inbox.dropped) dropped" : "\(inbox.dropped) dropped while off", warning))
-            }
-            let total = parts.reduce(1) { $0 + $1.text.columns } + separator.count * (parts.count - 1)
-            if total <= width || level == 3 { return parts }
+        let unread = inbox.totalUnread
+        var parts: [Part] = [
+            Part(forms: ["pushdeck"], style: base.bolded, rank: 7),
+            Part(forms: ["● \(unread) unread", "● \(unread) unread", "\(unread) unread"], style: base, rank: 0),
+            Part(forms: [badge == server ? "badge \(badge)" : "badge \(badge) (server \(server))"],
+                 style: badge == server ? base : warning, rank: 1),
+            Part(forms: [on ? "PUSH [ON]" : "PUSH [OFF]"], style: on ? base.bolded : warning, rank: 2),
+            Part(forms: ["app: \(inbox.appState.rawValue)", "app: \(inbox.appState.rawValue)", "app: \(inbox.appState.rawValue)",
+                         inbox.appState.rawValue], style: base, rank: 3),
+        ]
+        if inbox.dropped > 0 {
+            parts.append(Part(forms: ["\(inbox.dropped) dropped while off", "\(inbox.dropped) dropped"], style: warning, rank: 4))
         }
-        return []
+        // Held: pass-through messages kept until the app is next in the foreground (those kept
+        // for an offline device are counted with it).
+        let stored = inbox.storedOfflineCount
+        let held = inbox.held.count - stored
+        if held > 0 {
+            parts.append(Part(forms: ["\(held) held"], style: warning, rank: 5))
+        }
+        // Offline devices: what the vendors store for them until `device online`.
+        let offline = inbox.offlineDeviceCount
+        if offline > 0 {
+            let what = offline == 1 ? "device offline" : "\(offline) devices offline"
+            parts.append(Part(forms: ["\(what), \(stored) stored", "\(what), \(stored) stored", what,
+                                      offline == 1 ? "offline" : "\(offline) offline"], style: warning, rank: 6))
+        }
+        // Mutes and quiet hours: a mute that has ended is not shown.
+        let muted = inbox.settings.muted.keys.filter { app in date.map { inbox.isMuted(app, at: $0) } ?? true }.sorted()
+        if let first = muted.first {
+            let count = "muted ×\(muted.count)"
+            parts.append(Part(forms: muted.count == 1 ? ["muted: \(first)", "muted: \(first)", count] : [count], style: base, rank: 8))
+        }
+        if let quiet = inbox.settings.quiet {
+            let now = date.map { inbox.isQuiet(at: $0) } ?? false
+            let long = "quiet \(quiet)" + (now ? " (now)" : "")
+            parts.append(Part(forms: [long, long, "quiet"], style: now ? warning : base, rank: 9))
+        }
+        let platform = inbox.settings.badgePolicies.filter { $0.value == .platform }.keys.sorted()
+        if let first = platform.first {
+            let count = "platform ×\(platform.count)"
+            parts.append(Part(forms: platform.count == 1 ? ["platform: \(first)", "platform: \(first)", count] : [count], style: base, rank: 10))
+        }
+        return parts
     }
 }

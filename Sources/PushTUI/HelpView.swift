@@ -1,12 +1,13 @@
 /// The help overlay: the key table in a box over the middle of the screen.
 public enum HelpView {
-    /// The keys and what they do (the README's key table says the same).
-    public static let keys: [(keys: String, action: String)] = [
+    /// The keys and what they do (the README's key table says the same); `t`'s line says which
+    /// mode the list is in.
+    public static func keys(grouped: Bool) -> [(keys: String, action: String)] { [
         ("↑ ↓  j k", "move"),
         ("PgUp PgDn", "page up / down"),
         ("Home End", "first / last"),
         ("⏎", "open (marks it read) · open / fold a thread"),
-        ("t", "group by thread on / off"),
+        ("t", grouped ? "list: by thread (now) · t: every message" : "list: every message (now) · t: by thread"),
         ("Esc", "back · dismiss the banner"),
         ("r", "mark the selected message read"),
         ("a", "mark all read"),
@@ -20,9 +21,10 @@ public enum HelpView {
         ("?", "this help"),
         ("q", "quit"),
         ("mouse", "click selects, again opens · wheel scrolls"),
-    ]
+    ] }
 
-    public static func render(into grid: inout Grid, area: Rect) {
+    public static func render(into grid: inout Grid, area: Rect, grouped: Bool = true) {
+        let keys = keys(grouped: grouped)
         let keyWidth = 12
         let widest = keys.map { keyWidth + $0.action.columns }.max() ?? 0
         let width = min(area.width, widest + 4)

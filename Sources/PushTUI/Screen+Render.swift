@@ -25,7 +25,7 @@ extension Screen {
                               badgeNote: detailMessage.map { inbox.badgeNote(for: $0.app) } ?? "")
         }
         FooterView.render(into: &grid, area: layout.footer, screen: self)
-        if helpShown { HelpView.render(into: &grid, area: layout.body) }
+        if helpShown { HelpView.render(into: &grid, area: layout.body, grouped: grouped) }
         if let banner = inbox.banner {
             BannerView.render(into: &grid, area: grid.bounds, banner: banner, phase: inbox.bannerPhase(at: now), date: date, timeZone: timeZone)
         }

@@ -207,11 +207,13 @@ enum ClientCommands {
         return 0
     }
 
-    /// `mute APP [--for DURATION]` and `unmute APP` (issue 13): prints the reply line.
+    /// `mute APP [--for DURATION]` and `unmute APP`: a line saying what holds now, or with
+    /// `--json` the reply line.
     static func mute(_ arguments: inout Arguments) throws -> Int32 {
         let command = arguments.command
         let socket = try socketPath(&arguments)
         let duration = command == "mute" ? try arguments.option("--for") : nil
+        let json = arguments.flag("--json")
         let words = try arguments.positionals()
         guard words.count == 1, let app = words.first, !app.isEmpty else {
             throw UsageError("\(command) takes one APP (like com.example.shop)", command: command)
@@ -225,7 +227,14 @@ enum ClientCommands {
         }
         let request: Request = command == "mute" ? .mute(app: app, seconds: seconds) : .unmute(app: app)
         let reply = try expectOK(SocketClient(path: socket).request(request))
-        writeLine(JSON.object(reply).compactText)
+        if json {
+            writeLine(JSON.object(reply).compactText)
+        } else if reply["muted"] == .bool(true) {
+            let until = reply["until"]?.stringValue.map { "until \($0)" } ?? "until 'pushdeck unmute \(app)'"
+            writeLine("\(app) muted \(until): listed and counted, no banner")
+        } else {
+            writeLine("\(app) unmuted: its banners show again")
+        }
         return 0
     }
 
@@ -297,6 +306,7 @@ enum ClientCommands {
     static func read(_ arguments: inout Arguments) throws -> Int32 {
         let socket = try socketPath(&arguments)
         let all = arguments.flag("--all")
+        let json = arguments.flag("--json")
         let app = try arguments.option("--app")
         let ids = try messageIDs(arguments.positionals(), command: "read")
         let request: Request
@@ -309,18 +319,27 @@ enum ClientCommands {
             request = .read(.ids(ids))
         }
         let client = try SocketClient(path: socket)
-        writeLine(JSON.object(try expectOK(client.request(request))).compactText)
+        let reply = try expectOK(client.request(request))
+        let what = all ? (app.map { "every message of \($0)" } ?? "every message") : Self.messages(ids)
+        printReply(reply, json: json, "read \(what); badge \(reply["badge"]?.intValue ?? 0)")
         return 0
     }
 
     static func delete(_ arguments: inout Arguments) throws -> Int32 {
         let socket = try socketPath(&arguments)
+        let json = arguments.flag("--json")
         let ids = try messageIDs(arguments.positionals(), command: "delete")
         guard !ids.isEmpty else { throw UsageError("give the IDs to delete", command: "delete") }
         let request = Request.delete(ids)
         let client = try SocketClient(path: socket)
-        writeLine(JSON.object(try expectOK(client.request(request))).compactText)
+        let reply = try expectOK(client.request(request))
+        printReply(reply, json: json, "deleted \(Self.messages(ids)); badge \(reply["badge"]?.intValue ?? 0)")
         return 0
+    }
+
+    /// "message 3", "messages 1, 2".
+    private static func messages(_ ids: [Int64]) -> String {
+        (ids.count == 1 ? "message " : "messages ") + ids.map(String.init).joined(separator: ", ")
     }
 
     private static func messageIDs(_ words: [String], command: String) throws(UsageError) -> [Int64] {
@@ -386,6 +405,12 @@ enum ClientCommands {
     static func socketPath(_ arguments: inout Arguments) throws(UsageError) -> String {
         let flag = try arguments.option("--socket")
         return Locations.socketPath(flag: flag, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// What a command that changes something prints: one line for a person, or with `--json`
+    /// the server's reply line, for a program.
+    static func printReply(_ reply: JSONObject, json: Bool, _ sentence: @autoclosure () -> String) {
+        writeLine(json ? JSON.object(reply).compactText : sentence())
     }
 
     /// The reply when it says ok; the server's error as a refusal (exit 1) otherwise.

@@ -49,6 +49,10 @@ enum CommandTable {
         defaultValue: "$XDG_RUNTIME_DIR/pushdeck/pushdeck.sock, else /tmp/pushdeck-$UID/pushdeck.sock",
         environment: "PUSHDECK_SOCKET", setting: .path)
 
+    /// `--json` of a command that changes something: the reply line, for a program, instead of
+    /// the sentence for a person.
+    static let replyJSON = OptionSpec("--json", "print the server's reply line (JSON) instead of a sentence")
+
     /// The options `ui` and `serve` share (the server's).
     static let serverOptions: [OptionSpec] = [
         OptionSpec(
@@ -193,17 +197,18 @@ enum CommandTable {
         options: [clientSocket], words: PushMode.allCases.map(\.rawValue))
 
     static let mute = CommandSpec(
-        "mute", synopsis: ["APP [--for DURATION]"], summary: "no banners for one app (still listed)",
+        "mute", synopsis: ["APP [--for DURATION] [--json]"], summary: "no banners for one app (still listed)",
         description: """
             Mutes one app: its pushes are listed and counted but show no banner, for DURATION
             (90s, 30m, 1h, 2d) or until 'pushdeck unmute APP'. time-sensitive and critical
-            pushes (aps.interruption-level) still show. Prints the reply line.
+            pushes (aps.interruption-level) still show. Prints what holds now, in a line
+            (with --json the reply line: {"ok":true,"app":...,"muted":true,"until":...}).
             """,
-        options: [clientSocket, OptionSpec("--for", .required("DURATION"), "how long: 90s, 30m, 1h, 2d (else until unmute)")])
+        options: [clientSocket, OptionSpec("--for", .required("DURATION"), "how long: 90s, 30m, 1h, 2d (else until unmute)"), replyJSON])
 
     static let unmute = CommandSpec(
-        "unmute", synopsis: ["APP"], summary: "end a mute",
-        description: "Ends a mute. Prints the reply line.", options: [clientSocket])
+        "unmute", synopsis: ["APP [--json]"], summary: "end a mute",
+        description: "Ends a mute. Prints a line saying so (with --json the reply line).", options: [clientSocket, replyJSON])
 
     static let quiet = CommandSpec(
         "quiet", synopsis: ["[HH:MM-HH:MM | off]"], summary: "scheduled do-not-disturb",
@@ -215,20 +220,22 @@ enum CommandTable {
         options: [clientSocket], words: ["off"])
 
     static let read = CommandSpec(
-        "read", synopsis: ["ID... | --all [--app A]"], summary: "mark messages read",
+        "read", synopsis: ["ID... | --all [--app A] [--json]"], summary: "mark messages read",
         description: """
             Marks messages read (opening them): the badge goes down by one for each unread one.
-            Prints the reply line with the new badge.
+            Prints a line with the new badge (with --json the reply line, {"ok":true,"badge":N}).
             """,
         options: [
             clientSocket,
             OptionSpec("--all", "every message (of A with --app)"),
             OptionSpec("--app", .required("A"), "with --all: only app A's messages"),
+            replyJSON,
         ])
 
     static let delete = CommandSpec(
-        "delete", synopsis: ["ID..."], summary: "delete messages",
-        description: "Deletes messages. Prints the reply line with the new badge.", options: [clientSocket])
+        "delete", synopsis: ["ID... [--json]"], summary: "delete messages",
+        description: "Deletes messages. Prints a line with the new badge (with --json the reply line).",
+        options: [clientSocket, replyJSON])
 
     static let list = CommandSpec(
         "list", synopsis: ["[--app A] [--unread] [--limit N] [--before ID] [--json]"], summary: "list messages",
@@ -281,8 +288,9 @@ enum CommandTable {
     static let device = CommandSpec(
         "device",
         synopsis: [
-            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui] [--tag T]... [--alias A] | list [--json]",
-            "| remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]",
+            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui] [--tag T]... [--alias A]",
+            "| list | remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]",
+            "[--json]",
         ],
         summary: "the devices the provider gateway knows",
         description: """
@@ -292,7 +300,8 @@ enum CommandTable {
             --alias set the tags and alias a JPush audience (tag, tag_and, tag_not, alias) or
             Getui's push/single/alias finds the device by (1 to 40 bytes each; adding again
             replaces them; JPush's Device API sets them too).
-            list: the devices, a table or with --json a JSON array.
+            list: the devices, a table or with --json a JSON array. The other actions print
+            what they did in a line, or with --json the reply line.
             remove: forget TOKEN (under --devices open its next push registers it again).
             unregister: APNs answers 410 Unregistered, with this moment's timestamp, from now on.
             offline: the device is out of reach; the vendors store its pushes (APNs only the
@@ -311,16 +320,17 @@ enum CommandTable {
             OptionSpec("--vendor", .required("VENDOR"), "with add: the vendor", completion: .words(Vendor.allCases.map(\.rawValue)), defaultValue: "apns"),
             OptionSpec("--tag", .required("T"), "with add: a JPush/Getui tag of the device (again for more)"),
             OptionSpec("--alias", .required("A"), "with add: the device's JPush/Getui alias"),
-            OptionSpec("--json", "with list: a JSON array instead of a table"),
+            OptionSpec("--json", "list: a JSON array instead of a table; the other actions: the reply line instead of a sentence"),
         ],
         words: DeviceCommand.actions)
 
     static let key = CommandSpec(
         "key",
         synopsis: [
-            "add apns --key-id K --team T --p8 FILE | list [--json] | remove ID",
+            "add apns --key-id K --team T --p8 FILE | list | remove ID",
             "| add jpush --app-key K --master-secret S",
             "| add getui --app-id I --app-key K --master-secret S",
+            "[--json]",
         ],
         summary: "the vendors' credentials the gateway checks",
         description: """
@@ -329,6 +339,7 @@ enum CommandTable {
             is T and iat at most an hour old (else 403 InvalidProviderToken or
             ExpiredProviderToken); with none, any well-formed token is taken. FILE is the .p8
             file Apple hands out (a PKCS#8 EC P-256 private key). 'list' never shows a secret.
+            add and remove print what they did in a line, or with --json the reply line.
             """,
         options: [
             clientSocket,
@@ -338,33 +349,50 @@ enum CommandTable {
             OptionSpec("--app-key", .required("K"), "add jpush, add getui: the appKey"),
             OptionSpec("--app-id", .required("I"), "add getui: the appId"),
             OptionSpec("--master-secret", .required("S"), "add jpush, add getui: the master secret"),
-            OptionSpec("--json", "with list: a JSON array instead of a table"),
+            OptionSpec("--json", "list: a JSON array instead of a table; add, remove: the reply line instead of a sentence"),
         ],
         words: KeyCommand.actions + Vendor.allCases.map(\.rawValue))
 
     static let gateway = CommandSpec(
-        "gateway", synopsis: ["[ca]"], summary: "print the gateway's address, or its CA file",
+        "gateway", synopsis: ["[ca | token [--key-id K] [--team T] | credentials apns|jpush|getui [--json]]"],
+        summary: "print the gateway's address, its CA file, or what a backend calls it with",
         description: """
             Prints where the running pushdeck's provider gateway listens (HOST:PORT), or with
             'ca' the path of the CA certificate to trust (curl --cacert, SSL_CERT_FILE,
             REQUESTS_CA_BUNDLE). Exit 1 when the running pushdeck has no gateway.
+            token: prints an APNs provider token (authorization: bearer TOKEN), issued now and
+            good for an hour: signed ES256 with the registered APNs key (the one --key-id and
+            --team name when several are registered); with none registered, a well-formed token
+            naming K and T (else PUSHDECK00), which the gateway then takes.
+            credentials VENDOR: prints what VENDOR's SDK is configured with: JPush's app key,
+            master secret, Basic authorization header and push URL; Getui's app id, app key,
+            master secret and base URL; the registered key's, else made-up ones the gateway takes
+            while no key of VENDOR is registered. fcm: not served yet (exit 2).
             """,
-        options: [clientSocket], words: ["ca"])
+        options: [
+            clientSocket,
+            OptionSpec("--key-id", .required("K"), "token: the APNs key id the token names (its kid)"),
+            OptionSpec("--team", .required("T"), "token: the team id the token names (its iss)"),
+            OptionSpec("--json", "credentials: one JSON object instead of lines"),
+        ],
+        words: ["ca", "token", "credentials"] + GatewayCommand.credentialVendors)
 
     // MARK: - Verdicts and scenarios
 
     static let reset = CommandSpec(
-        "reset", synopsis: ["[--app A] [--all]"], summary: "a clean state in one committed change",
+        "reset", synopsis: ["[--app A] [--all] [--json]"], summary: "a clean state in one committed change",
         description: """
             A clean state in one committed change: the app's messages (every app's without
             --app), held queue, badges and unread counts to nothing; push mode on, app state
             foreground, dropped count 0, badge sync on (these are one per inbox, so --app resets
-            them too). Message ids keep counting up. Prints the reply line.
+            them too). Message ids keep counting up. Prints what was reset in a line (with
+            --json the reply line, {"ok":true,"badge":N}).
             """,
         options: [
             clientSocket,
             OptionSpec("--app", .required("A"), "only app A's messages and ledgers"),
             OptionSpec("--all", "also forget devices and keys"),
+            replyJSON,
         ])
 
     static let expect = CommandSpec(
@@ -400,7 +428,7 @@ enum CommandTable {
         ])
 
     static let play = CommandSpec(
-        "play", synopsis: ["FILE... [--instant | --speed X] [--live] [--junit FILE] [--json] [--banner-seconds S]"],
+        "play", synopsis: ["FILE... [--instant | --speed X] [--live [--allow-reset]]", "[--junit FILE] [--json] [--banner-seconds S]"],
         summary: "play scenario files; exit 0 when every expect holds",
         description: """
             Plays scenario files (JSON: {"name":...,"steps":[...]}, see README "Scenarios").
@@ -408,7 +436,9 @@ enum CommandTable {
             pushes and banners takes milliseconds, the same on every run; no server needed.
             Prints each failure as FILE: step N (at T s): field: expected X, got Y, then a
             summary line. Exit 0 when every expect holds, 1 when one does not, 2 when a file
-            cannot be played (file, step and field path in the message; nothing runs).
+            cannot be played (file, step and field path in the message; nothing runs). A file
+            with no expect step is refused (it would check nothing), and so is a reset step
+            under --live without --allow-reset (it wipes the running inbox).
             """,
         options: [
             clientSocket,
@@ -416,6 +446,9 @@ enum CommandTable {
                 "--live",
                 "into the running pushdeck, at the scenario's times; held, dropped, banner and callback expects are checked only without --live, and pushes \"via\" apns/jpush are played only without --live"),
             OptionSpec("--instant", "with --live: no waiting between steps"),
+            OptionSpec(
+                "--allow-reset",
+                "with --live: play a scenario with a reset step, which wipes the running pushdeck's inbox (without it such a file is refused, exit 2)"),
             OptionSpec("--speed", .required("X"), "with --live: play X times as fast", defaultValue: "1"),
             OptionSpec("--junit", .required("FILE"), "write JUnit XML: one test case per expect, failures with the message", completion: .files),
             OptionSpec("--json", "print a JSON report instead of text"),

@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import PushScenario
 import PushServer
+import PushUIHost
 
 /// `pushdeck demo`: plays `Resources/scenarios/demo.json` live (DESIGN §9: a demo is a scenario)
 /// through the socket of a running pushdeck. With no pushdeck running it starts the UI itself
@@ -13,7 +14,7 @@ enum DemoCommand {
         try arguments.finish()
         let speed = try PlayCommand.speedValue(speedText, command: "demo")
         guard let resources = ResourceFolder.locate() else {
-            throw Failure(code: 1, message: "cannot find Resources/scenarios/demo.json; run from the pushdeck checkout or set PUSHDECK_RESOURCES")
+            throw Failure(code: 1, message: "cannot find Resources/scenarios/demo.json; run from the pushdeck checkout, install with its ./install.sh (PREFIX/share/pushdeck), or set PUSHDECK_RESOURCES")
         }
         let scenario: Scenario
         do {
@@ -25,7 +26,7 @@ enum DemoCommand {
         let environment = ProcessInfo.processInfo.environment
         let socket = Locations.socketPath(flag: socketFlag, environment: environment)
         if (try? SocketClient(path: socket)) != nil {
-            let result = try play(scenario, socket: socket, speed: speed, narrate: true)
+            let result = try play(scenario, socket: socket, speed: speed)
             for line in result.failureLines { writeLine(line) }
             return 0
         }
@@ -41,17 +42,29 @@ enum DemoCommand {
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let privateSocket = folder + "/pushdeck.sock"
+        // The UI owns the terminal: a line printed now would be drawn over. The narration goes
+        // to the UI's status line instead, as the server's own log lines do.
+        let notes = Notes()
         Thread {
-            _ = try? play(scenario, socket: privateSocket, speed: speed, narrate: false)
+            _ = try? play(scenario, socket: privateSocket, speed: speed) { step, say in
+                notes.add(String(format: "demo %.1fs: %@", step.time, say))
+                // A step that only narrates sends nothing, and the UI draws once a turn of its
+                // loop: a ping makes that turn now.
+                if case .none = step.action { _ = try? SocketClient(path: privateSocket).request(.ping) }
+            }
         }.start()
         var ui = Arguments(CommandTable.ui, ["--memory", "--socket", privateSocket], settings: arguments.settings)
-        return try ServeCommand.ui(&ui)
+        return try ServeCommand.ui(&ui, notes: notes)
     }
 
-    /// Plays the scenario live. Stops quietly when the server goes away.
-    static func play(_ scenario: Scenario, socket: String, speed: Double, narrate: Bool) throws -> PlayResult {
+    /// Plays the scenario live, each narration line through `narrate`. Stops quietly when the
+    /// server goes away.
+    static func play(
+        _ scenario: Scenario, socket: String, speed: Double,
+        narrate: @escaping (Step, String) -> Void = { step, say in writeLine(String(format: "%6.1fs  %@", step.time, say)) }
+    ) throws -> PlayResult {
         let player = try connectWhenReady(socket, speed: speed, timeout: 10)
-        if narrate { player.narrate = { step, say in writeLine(String(format: "%6.1fs  %@", step.time, say)) } }
+        player.narrate = narrate
         return try player.play(scenario)
     }
 

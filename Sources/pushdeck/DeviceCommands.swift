@@ -65,7 +65,6 @@ enum DeviceCommands {
         default:
             throw UsageError("unknown action '\(action)'; device takes \(actions)", command: "device")
         }
-        if json && action != "list" { throw UsageError("--json goes with device list", command: "device") }
         let client = try SocketClient(path: socket)
         let reply = try ClientCommands.expectOK(client.request(Request.device(command)))
         if case .list = command {
@@ -73,32 +72,50 @@ enum DeviceCommands {
             let defaultState = reply["defaultDevice"]?.stringValue ?? "online"
             writeLine(json ? JSON.array(devices).compactText : table(devices, defaultDevice: defaultState))
         } else {
-            writeLine(JSON.object(reply).compactText)
+            ClientCommands.printReply(reply, json: json, sentence(command, reply: reply))
         }
         return 0
     }
 
-    /// The device list as a person reads it: token, app, vendor, whether it is offline and
-    /// since when it is unregistered; and the socket's default device when it is offline.
+    /// What a device command did, in one line.
+    static func sentence(_ command: DeviceCommand, reply: JSONObject) -> String {
+        let device = reply["device"]?.objectValue ?? [:]
+        switch command {
+        case .add(let added):
+            var line = "device \(added.token) added: \(added.vendor.rawValue), app \(added.app)"
+            if !added.tags.isEmpty { line += ", tags " + added.tags.joined(separator: ",") }
+            if let alias = added.alias { line += ", alias " + alias }
+            return line
+        case .list: return ""
+        case .remove(let token): return "device \(token) removed"
+        case .unregister(let token):
+            let since = device["unregisteredAt"]?.stringValue.map { " since \($0)" } ?? ""
+            return "device \(token) unregistered\(since): APNs answers 410 Unregistered"
+        case .setOffline(let token, let offline):
+            let name = token.map { "device \($0)" } ?? "the default device (socket pushes without a device token)"
+            return offline ? "\(name) is offline: its pushes are stored until 'pushdeck device online'" : "\(name) is online"
+        }
+    }
+
+    /// The device list as a person reads it: one aligned row per device with the reply's words
+    /// (`online`/`offline`, when it was unregistered, its tags and alias), then the socket's
+    /// default device.
     static func table(_ devices: [JSON], defaultDevice: String = "online") -> String {
         let defaultLine = "default device (socket pushes without a device token): \(defaultDevice)"
         guard !devices.isEmpty else {
             return "no devices (a push through the gateway registers its token; or 'pushdeck device add')\n" + defaultLine
         }
-        var lines = ["TOKEN  APP  VENDOR  STATE"]
-        for device in devices {
+        let rows = devices.map { device -> [String] in
             let object = device.objectValue ?? [:]
-            var state = object["unregisteredAt"]?.stringValue.map { "unregistered since \($0)" } ?? "registered"
-            if object["state"]?.stringValue == "offline" { state += ", offline" }
             let tags = object["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            if !tags.isEmpty { state += ", tags " + tags.joined(separator: ",") }
-            if let alias = object["alias"]?.stringValue { state += ", alias " + alias }
-            lines.append([
-                object["token"]?.stringValue ?? "", object["app"]?.stringValue ?? "", object["vendor"]?.stringValue ?? "", state,
-            ].map(Sanitize.inert).joined(separator: "  "))
+            return [
+                object["token"]?.stringValue ?? "", object["app"]?.stringValue ?? "", object["vendor"]?.stringValue ?? "",
+                object["state"]?.stringValue ?? "online", object["unregisteredAt"]?.stringValue ?? "-",
+                tags.isEmpty ? "-" : tags.joined(separator: ","), object["alias"]?.stringValue ?? "-",
+            ]
         }
-        lines.append(defaultLine)
-        return lines.joined(separator: "\n")
+        return TextTable.render(header: ["TOKEN", "APP", "VENDOR", "STATE", "UNREGISTERED", "TAGS", "ALIAS"], rows: rows)
+            + "\n" + defaultLine
     }
 
     // MARK: - key
@@ -132,7 +149,6 @@ enum DeviceCommands {
         default:
             throw UsageError("unknown action '\(action)'; key takes \(actions)", command: "key")
         }
-        if json && action != "list" { throw UsageError("--json goes with key list", command: "key") }
         let client = try SocketClient(path: socket)
         let reply = try ClientCommands.expectOK(client.request(Request.key(command)))
         if case .list = command {
@@ -142,15 +158,23 @@ enum DeviceCommands {
             } else if keys.isEmpty {
                 writeLine("no keys (the gateway takes any well-formed credential until one is added)")
             } else {
-                writeLine((["ID  VENDOR  TEAM/APP KEY"] + keys.map { key in
+                writeLine(TextTable.render(header: ["ID", "VENDOR", "TEAM", "APP KEY"], rows: keys.map { key in
                     let object = key.objectValue ?? [:]
                     return [object["id"]?.stringValue ?? "", object["vendor"]?.stringValue ?? "",
-                            object["team"]?.stringValue ?? object["appKey"]?.stringValue ?? "-"]
-                        .map(Sanitize.inert).joined(separator: "  ")
-                }).joined(separator: "\n"))
+                            object["team"]?.stringValue ?? "-", object["appKey"]?.stringValue ?? "-"]
+                }))
             }
         } else {
-            writeLine(JSON.object(reply).compactText)
+            let line: String
+            switch command {
+            case .add(let key):
+                let detail = [key.team.map { "team \($0)" }, key.appKey.map { "appKey \($0)" }].compactMap { $0 }
+                line = "\(key.vendor.rawValue) key \(key.id) added" + (detail.isEmpty ? "" : " (" + detail.joined(separator: ", ") + ")")
+                    + (key.vendor == .apns ? ": gateway requests must now carry a provider token it signed" : "")
+            case .remove(let id): line = "key \(id) removed"
+            case .list: line = ""
+            }
+            ClientCommands.printReply(reply, json: json, line)
         }
         return 0
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 import PushCore
 import PushGateway
 import PushServer
@@ -52,24 +53,100 @@ struct GatewaySetup {
     }
 }
 
-/// `pushdeck gateway [ca]`: asks the running pushdeck where its gateway listens.
+/// `pushdeck gateway [ca | token [--key-id K] [--team T] | credentials VENDOR [--json]]`: asks the
+/// running pushdeck where its gateway listens, or what a backend calls it with.
 enum GatewayCommand {
+    /// The vendors `credentials` names: the gateway's, and FCM, which it does not serve yet.
+    static let credentialVendors = Vendor.allCases.map(\.rawValue) + ["fcm"]
+
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let socket = try ClientCommands.socketPath(&arguments)
+        let keyId = try arguments.option("--key-id")
+        let team = try arguments.option("--team")
+        let json = arguments.flag("--json")
         let words = try arguments.positionals()
-        guard words.count <= 1, words.first.map({ $0 == "ca" }) ?? true else {
-            throw UsageError("takes nothing or 'ca', not '\(words.joined(separator: " "))'", command: arguments.command)
+        let word = words.first
+        if (keyId != nil || team != nil) && word != "token" {
+            throw UsageError("--key-id and --team go with 'token'", command: arguments.command)
         }
-        let client = try SocketClient(path: socket)
-        let reply = try ClientCommands.expectOK(client.request(.gateway))
-        if words.first == "ca" {
-            guard let ca = reply["ca"]?.stringValue else {
-                throw Failure.refused("the gateway uses the certificate given with --tls-cert; pushdeck made no CA")
+        if json && word != "credentials" { throw UsageError("--json goes with 'credentials'", command: arguments.command) }
+        switch word {
+        case nil, "ca":
+            guard words.count == 1 || word == nil else { throw UsageError("'ca' takes nothing more", command: arguments.command) }
+            let reply = try ClientCommands.expectOK(try SocketClient(path: socket).request(.gateway))
+            if word == "ca" {
+                guard let ca = reply["ca"]?.stringValue else {
+                    throw Failure.refused("the gateway uses the certificate given with --tls-cert; pushdeck made no CA")
+                }
+                writeLine(ca)
+            } else {
+                writeLine(reply["address"]?.stringValue ?? "")
             }
-            writeLine(ca)
-        } else {
-            writeLine(reply["address"]?.stringValue ?? "")
+        case "token":
+            guard words.count == 1 else { throw UsageError("'token' takes no more words (--key-id K, --team T)", command: arguments.command) }
+            let query = CredentialsQuery(vendor: .apns, keyId: try nonEmpty(keyId, "--key-id", arguments), team: try nonEmpty(team, "--team", arguments))
+            let reply = try ClientCommands.expectOK(try SocketClient(path: socket).request(.credentials(query)))
+            writeLine(reply["token"]?.stringValue ?? "")
+        case "credentials":
+            let vendors = SettingValue.either(credentialVendors)
+            guard words.count == 2, credentialVendors.contains(words[1]) else {
+                throw UsageError("'credentials' takes one vendor: \(vendors)", command: arguments.command)
+            }
+            guard let vendor = Vendor(rawValue: words[1]) else {
+                throw Failure(code: 2, message: "\(words[1]) is not served yet: the gateway answers APNs, JPush and Getui")
+            }
+            let reply = try ClientCommands.expectOK(try SocketClient(path: socket).request(.credentials(CredentialsQuery(vendor: vendor))))
+            let lines = credentialLines(reply)
+            if json {
+                let members = lines.map { (key: $0.key, value: JSON.string($0.value)) } + [(key: "registered", value: reply["registered"] ?? false)]
+                writeLine(JSON.object(JSONObject(members)).compactText)
+            } else {
+                let width = lines.map(\.label.count).max() ?? 0
+                for line in lines { writeLine(line.label + ":" + String(repeating: " ", count: width - line.label.count + 2) + line.value) }
+                if reply["registered"] != .bool(true) {
+                    writeLine("(no \(vendor.rawValue) key is registered, so the gateway takes any well-formed credentials, these too;")
+                    writeLine(" 'pushdeck key add \(vendor.rawValue) ...' makes it check them)")
+                }
+            }
+        default:
+            throw UsageError("takes nothing, 'ca', 'token' or 'credentials VENDOR', not '\(words.joined(separator: " "))'", command: arguments.command)
         }
         return 0
+    }
+
+    private static func nonEmpty(_ value: String?, _ name: String, _ arguments: Arguments) throws(UsageError) -> String? {
+        guard let value else { return nil }
+        guard !value.isEmpty else { throw UsageError("\(name) takes a non-empty value", command: arguments.command) }
+        return value
+    }
+
+    /// What a vendor's SDK is configured with, from a `credentials` reply: a label for people, a
+    /// key for `--json`, and the value. The base URL is the gateway's TLS address (its
+    /// certificate names localhost; trust `pushdeck gateway ca`).
+    static func credentialLines(_ reply: JSONObject) -> [(label: String, key: String, value: String)] {
+        func text(_ key: String) -> String { reply[key]?.stringValue ?? "" }
+        let base = "https://" + tlsAddress(text("address"))
+        switch text("vendor") {
+        case "jpush":
+            // JPush Push API v3: "Authorization: Basic base64(appKey:masterSecret)".
+            let basic = "Basic " + Data("\(text("appKey")):\(text("masterSecret"))".utf8).base64EncodedString()
+            return [("app key", "appKey", text("appKey")), ("master secret", "masterSecret", text("masterSecret")),
+                    ("authorization", "authorization", basic), ("push URL", "pushURL", base + "/v3/push")]
+        case "getui":
+            // Getui REST API v2: every call's URL is BaseUrl/{appId}/..., BaseUrl https://restapi.getui.com/v2.
+            return [("app id", "appId", text("appId")), ("app key", "appKey", text("appKey")),
+                    ("master secret", "masterSecret", text("masterSecret")), ("base URL", "baseURL", base + "/v2/" + text("appId"))]
+        default:
+            return [("key id", "keyId", text("keyId")), ("team", "team", text("team")), ("token", "token", text("token")),
+                    ("push URL", "pushURL", base + "/3/device/")]
+        }
+    }
+
+    /// HOST:PORT a client dials: a wildcard host (every address) is reached on localhost.
+    static func tlsAddress(_ address: String) -> String {
+        for wildcard in ["0.0.0.0:", "[::]:"] where address.hasPrefix(wildcard) {
+            return "localhost:" + address.dropFirst(wildcard.count)
+        }
+        return address.hasPrefix("127.0.0.1:") ? "localhost:" + address.dropFirst("127.0.0.1:".count) : address
     }
 }

@@ -15,6 +15,7 @@ enum PlayCommand {
         let speedText = try arguments.option("--speed")
         let junit = try arguments.option("--junit")
         let json = arguments.flag("--json")
+        let allowReset = arguments.flag("--allow-reset")
         let bannerText = try arguments.option("--banner-seconds")
         let files = try arguments.positionals()
         guard !files.isEmpty else { throw UsageError("give the scenario FILE to play", command: "play") }
@@ -37,6 +38,9 @@ enum PlayCommand {
             } catch {
                 throw Failure(code: 2, message: error.description)
             }
+        }
+        for scenario in scenarios {
+            try check(scenario, live: live, allowReset: allowReset)
         }
 
         var results: [PlayResult] = []
@@ -70,6 +74,25 @@ enum PlayCommand {
             }
         }
         return results.allSatisfy(\.passed) ? 0 : 1
+    }
+
+    /// Refuses, before anything plays, a scenario that would check nothing (no expect step: it
+    /// would pass whatever happened) and, under --live without --allow-reset, one with a reset
+    /// step (it would wipe the running pushdeck's inbox, which is not the scenario's own).
+    static func check(_ scenario: Scenario, live: Bool, allowReset: Bool) throws(Failure) {
+        if !scenario.steps.contains(where: { if case .expect = $0.action { true } else { false } }) {
+            throw Failure(
+                code: 2,
+                message: "\(scenario.file): no expect step, so playing it would check nothing; "
+                    + "add one, like {\"at\": 5, \"expect\": {\"badge\": 1}}")
+        }
+        if live, !allowReset, let step = scenario.steps.first(where: { if case .reset = $0.action { true } else { false } }) {
+            let what = step.app.map { "\($0)'s messages, badges and held queue" } ?? "every message, badge and the held queue"
+            throw Failure(
+                code: 2,
+                message: "\(scenario.file): step \(step.number) is a reset: under --live it wipes the running pushdeck's inbox "
+                    + "(\(what)); nothing was played. Pass --allow-reset to play it anyway")
+        }
     }
 
     static func speedValue(_ text: String?, command: String) throws(UsageError) -> Double {

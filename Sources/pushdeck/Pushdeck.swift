@@ -30,7 +30,8 @@ enum Pushdeck {
             command = "ui"
         }
         guard let spec = CommandTable.command(named: command) else {
-            printError("pushdeck: unknown command '\(command)'\n\n\(Help.overview)")
+            // One line and a pointer to the overview: the whole usage would bury the mistake.
+            printError("pushdeck: " + Suggestion.unknownCommand(command))
             return 2
         }
         if argv.contains("--help") || argv.contains("-h") {
@@ -101,7 +102,7 @@ enum Pushdeck {
     }
 
     /// `help [COMMAND] [--man]`.
-    static func helpCommand(_ arguments: inout Arguments) throws(UsageError) -> Int32 {
+    static func helpCommand(_ arguments: inout Arguments) throws -> Int32 {
         let man = arguments.flag("--man")
         let words = try arguments.positionals()
         guard words.count <= 1 else { throw UsageError("help takes at most one COMMAND", command: "help") }
@@ -109,7 +110,14 @@ enum Pushdeck {
             guard words.isEmpty else { throw UsageError("--man writes the whole manual; it takes no COMMAND", command: "help") }
             writeLine(String(ManPage.roff(version: Version.current).dropLast()))
         } else {
-            writeLine(words.first.flatMap(CommandTable.command(named:)).map(Help.text(for:)) ?? Help.overview)
+            if let word = words.first {
+                guard let command = CommandTable.command(named: word) else {
+                    throw Failure(code: 2, message: Suggestion.unknownCommand(word))
+                }
+                writeLine(Help.text(for: command))
+            } else {
+                writeLine(Help.overview)
+            }
         }
         return 0
     }

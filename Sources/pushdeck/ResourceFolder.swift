@@ -1,8 +1,9 @@
 import Foundation
 
 /// Finds the package's `Resources/` folder (sample payloads, the demo scenario): `$PUSHDECK_RESOURCES`,
-/// else the checkout the running binary was built in (`.build/<triple>/<config>/pushdeck` sits three
-/// levels below the package root), else `./Resources`.
+/// else an installed copy beside the running binary (`install.sh` puts `PREFIX/bin/pushdeck` and
+/// `PREFIX/share/pushdeck/`), else the checkout the running binary was built in
+/// (`.build/<triple>/<config>/pushdeck` sits three levels below the package root), else `./Resources`.
 enum ResourceFolder {
     static func locate() -> URL? {
         let fileManager = FileManager.default
@@ -12,6 +13,7 @@ enum ResourceFolder {
         }
         if let executable = try? fileManager.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+            candidates.append(folder.deletingLastPathComponent().appendingPathComponent("share/pushdeck"))
             for _ in 0..<4 {
                 candidates.append(folder.appendingPathComponent("Resources"))
                 folder = folder.deletingLastPathComponent()

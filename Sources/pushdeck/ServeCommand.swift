@@ -139,7 +139,8 @@ enum ServeCommand {
         return 0
     }
 
-    static func ui(_ arguments: inout Arguments) throws -> Int32 {
+    /// `notes`: lines to show on the status line (the server's log lines join them).
+    static func ui(_ arguments: inout Arguments, notes: Notes = Notes()) throws -> Int32 {
         let setup = try Setup(&arguments)
         let noColor = arguments.flag("--no-color")
         try arguments.finish()
@@ -148,7 +149,6 @@ enum ServeCommand {
         if let problem = TerminalCheck.run(environment: environment) {
             throw Failure(code: 2, message: "\(problem)")
         }
-        let notes = Notes()
         // The UI owns the signals (SIGWINCH is a resize, the others a clean exit).
         let signals = try SignalPipe(signals: [SIGWINCH, SIGINT, SIGTERM, SIGHUP])
         let (server, databaseLock) = try setup.makeServer(signals: nil, log: { notes.add($0) })

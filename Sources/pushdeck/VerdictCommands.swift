@@ -12,10 +12,16 @@ enum VerdictCommands {
         let socket = try ClientCommands.socketPath(&arguments)
         let app = try arguments.option("--app")
         let all = arguments.flag("--all")
+        let json = arguments.flag("--json")
         try arguments.finish()
         if let app, app.isEmpty { throw UsageError("--app takes an app id like com.example.shop", command: "reset") }
         let client = try SocketClient(path: socket)
-        writeLine(JSON.object(try ClientCommands.expectOK(client.request(.reset(app: app, all: all)))).compactText)
+        let reply = try ClientCommands.expectOK(client.request(.reset(app: app, all: all)))
+        let what = app.map { "reset \($0): its messages, held messages and badges cleared" }
+            ?? "reset: every message, held message and badge cleared"
+        let devices = all ? "; devices and keys forgotten" : ""
+        ClientCommands.printReply(
+            reply, json: json, "\(what); push on, app foreground, dropped 0\(devices); badge \(reply["badge"]?.intValue ?? 0)")
         return 0
     }
 

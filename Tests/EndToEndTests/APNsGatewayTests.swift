@@ -5,7 +5,7 @@ import TestSupport
 import PushJSON
 
 /// The APNs gateway end to end: the real binary on a real port, driven by clients nobody here
-/// wrote — aioapns (PyPI, pinned in `.ci/run`'s virtualenv) signing real ES256 provider tokens
+/// wrote — aioapns (PyPI, pinned in the test virtualenv) signing real ES256 provider tokens
 /// with a key made by openssl, PyJWT for tokens aioapns would never send, and curl for headers
 /// a library never gets wrong.
 @Suite(.serialized) struct APNsGatewayTests {
@@ -26,10 +26,8 @@ import PushJSON
         let specPath = gateway.server.folder.file("spec.json")
         try spec.compactText.write(toFile: specPath, atomically: true, encoding: .utf8)
         let script = PackagePaths.root.appendingPathComponent("Tests/Clients/aioapns_send.py").path
-        try #require(FileManager.default.fileExists(atPath: GatewayServer.venvPython),
-                     "no virtualenv at \(GatewayServer.venvPython): run .ci/run (it pip-installs aioapns==4.0 there)")
         let result = try runProgram(
-            ["timeout", "60", GatewayServer.venvPython, script, specPath], environment: ["SSL_CERT_FILE": gateway.caPath])
+            ["timeout", "60", try GatewayServer.venvPython(), script, specPath], environment: ["SSL_CERT_FILE": gateway.caPath])
         #expect(result.status == 0, "aioapns: \(result.stderr)")
         return try result.stdout.split(separator: "\n").map { line in try #require(try JSON.parse(String(line)).objectValue) }
     }
@@ -40,7 +38,7 @@ import PushJSON
             import jwt, sys
             print(jwt.encode({"iss": sys.argv[2], "iat": int(sys.argv[3])}, open(sys.argv[1]).read(), algorithm="ES256", headers={"kid": sys.argv[4]}))
             """
-        let result = try runProgram([GatewayServer.venvPython, "-c", code, key, team, String(issuedAt), kid])
+        let result = try runProgram([try GatewayServer.venvPython(), "-c", code, key, team, String(issuedAt), kid])
         #expect(result.status == 0, "\(result.stderr)")
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -235,6 +233,25 @@ import PushJSON
         let ok = try curl(gateway, headers: [topic, jwt, "apns-id: \(given)"], body: #"{"aps":{"alert":"Hi"}}"#, mode: .http1)
         #expect(ok.status == 200)
         #expect(ok.apnsId == given)
+        #expect(try messages(gateway).count == 1)
+    }
+
+    /// `authorization: bearer ` with no token (what `$JWT` unset pastes) is Apple's
+    /// MissingProviderToken ("the authorization header is missing or no provider token is
+    /// specified"), on HTTP/2 as on HTTP/1.1. Over HTTP/2 nghttp2 used to refuse the value's
+    /// trailing space itself (RST_STREAM PROTOCOL_ERROR; curl: (92)) before any route saw it.
+    @Test(arguments: [CurlMode.h2c, .tls, .http1])
+    func anEmptyBearerIsMissingProviderTokenAndWhitespaceAroundATokenIsNoError(mode: CurlMode) throws {
+        let gateway = try GatewayServer()
+        let topic = "apns-topic: com.example.shop"
+        for empty in ["authorization: bearer ", "authorization: bearer", "authorization: Bearer    ", "authorization;"] {
+            let answer = try curl(gateway, headers: [topic, empty], mode: mode)
+            #expect(answer.status == 403, "\(mode) '\(empty)'")
+            #expect(answer.reason == "MissingProviderToken", "\(mode) '\(empty)'")
+        }
+        // Whitespace around a value is not part of it (RFC 9110 §5.5), whichever HTTP carries it.
+        let padded = try curl(gateway, headers: [topic, "authorization:   \(APNsKeys.wellFormedAuthorization)  "], mode: mode)
+        #expect(padded.status == 200, "\(mode)")
         #expect(try messages(gateway).count == 1)
     }
 }

@@ -117,7 +117,7 @@ import PushJSON
         for index in 1...5 {
             _ = try server.run(["send", "--body", "m\(index)", "--app", index % 2 == 0 ? "even" : "odd"])
         }
-        let read = try server.run(["read", "1", "2"])
+        let read = try server.run(["read", "1", "2", "--json"])
         #expect(read.status == 0, "\(read.stderr)")
         #expect(try JSON.parse(read.output).objectValue?["badge"] == 3)
         let unread = try JSON.parse(try server.run(["list", "--unread", "--json"]).output).arrayValue ?? []
@@ -127,10 +127,10 @@ import PushJSON
         let page = try JSON.parse(try server.run(["list", "--limit", "2", "--before", "4", "--json"]).output).arrayValue ?? []
         #expect(page.compactMap { $0.objectValue?["id"]?.intValue } == [3, 2])
 
-        let deleted = try server.run(["delete", "5"])
+        let deleted = try server.run(["delete", "5", "--json"])
         #expect(deleted.status == 0)
         #expect(try JSON.parse(deleted.output).objectValue?["badge"] == 2)
-        let all = try server.run(["read", "--all"])
+        let all = try server.run(["read", "--all", "--json"])
         #expect(try JSON.parse(all.output).objectValue?["badge"] == 0)
         #expect(try JSON.parse(try server.run(["list", "--unread", "--json"]).output).arrayValue == [])
 

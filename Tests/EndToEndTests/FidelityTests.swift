@@ -108,7 +108,7 @@ import PushJSON
         let folder = TempFolder()
         do {
             let server = try ServerProcess(folder: folder)
-            let muted = try server.run(["mute", "com.example.shop", "--for", "1h"])
+            let muted = try server.run(["mute", "com.example.shop", "--for", "1h", "--json"])
             #expect(muted.status == 0, "\(muted.stderr)")
             let reply = try #require(try JSON.parse(muted.output).objectValue)
             #expect(reply["muted"] == true && reply["until"]?.stringValue != nil)
@@ -124,7 +124,7 @@ import PushJSON
         }
         let again = try ServerProcess(folder: folder)
         #expect(try again.run(["quiet"]).output == "22:00-07:00")
-        let unmuted = try again.run(["unmute", "com.example.news"])
+        let unmuted = try again.run(["unmute", "com.example.news", "--json"])
         #expect(unmuted.output == #"{"ok":true,"app":"com.example.news","muted":false}"#)
         #expect(try again.run(["quiet", "off"]).output == "off")
     }

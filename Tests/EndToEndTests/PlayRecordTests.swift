@@ -55,7 +55,7 @@ import PushJSON
     @Test func aBadFileIsRefusedWithFileStepAndPathAndNothingRuns() throws {
         let server = try ServerProcess()
         let folder = server.folder
-        let good = try write(#"{"name":"good","steps":[{"push":{"payload":{"aps":{"alert":"x"}}}}]}"#, to: folder, "good.json")
+        let good = try write(#"{"name":"good","steps":[{"push":{"payload":{"aps":{"alert":"x"}}}},{"expect":{"badge":1}}]}"#, to: folder, "good.json")
         let bad = try write("""
             {"name":"bad","steps":[
               {"push":{"payload":{"aps":{"alert":"x"}}}},
@@ -125,6 +125,47 @@ import PushJSON
         let played = try runPushdeck(["play", file])
         #expect(played.status == 0, "\(played.stdout)\(played.stderr)")
         #expect(played.stdout.contains("3 expects, all passed"))
+    }
+
+    @Test func aScenarioWithNoExpectIsRefusedExitTwoForItChecksNothing() throws {
+        let server = try ServerProcess()
+        let file = try write("""
+            {"name":"unchecked","steps":[
+              {"app":"com.example.shop","push":{"payload":{"aps":{"alert":{"title":"Hi"}}}}}
+            ]}
+            """, to: server.folder)
+        for arguments in [["play", file], ["play", "--live", "--instant", file, "--socket", server.socket]] {
+            let result = try runPushdeck(arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.contains("\(file): no expect step, so playing it would check nothing"), "\(result.stderr)")
+        }
+        // Nothing was played into the running pushdeck.
+        #expect(try server.run(["list", "--json"]).output == "[]")
+    }
+
+    @Test func aLiveResetStepNeedsAllowResetAndIsRefusedBeforeAnythingPlays() throws {
+        let server = try ServerProcess()
+        #expect(try server.run(["send", "--app", "com.example.mine", "--title", "keep me"]).status == 0)
+        let file = try write("""
+            {"name":"wipes","steps":[
+              {"app":"com.example.shop","push":{"payload":{"aps":{"alert":{"title":"Hi"}}}}},
+              {"reset":true},
+              {"expect":{"badge":0,"unread":0}}
+            ]}
+            """, to: server.folder)
+        let refused = try server.run(["play", "--live", "--instant", file])
+        #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("\(file): step 2 is a reset: under --live it wipes the running pushdeck's inbox"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Pass --allow-reset"))
+        let kept = try #require(try JSON.parse(server.run(["list", "--json"]).output).arrayValue)
+        #expect(kept.compactMap { $0.objectValue?["title"]?.stringValue } == ["keep me"])
+
+        let allowed = try server.run(["play", "--live", "--instant", "--allow-reset", file])
+        #expect(allowed.status == 0, "\(allowed.stdout)\(allowed.stderr)")
+        #expect(try server.run(["list", "--json"]).output == "[]")
+        // Instant play resets its own in-memory inbox: nothing to allow.
+        #expect(try runPushdeck(["play", file]).status == 0)
     }
 
     @Test func recordUsageErrors() throws {

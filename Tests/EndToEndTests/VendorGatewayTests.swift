@@ -5,7 +5,7 @@ import TestSupport
 import PushJSON
 
 /// JPush's and Getui's server APIs end to end: the real binary on a real port over TLS, driven by
-/// JPush's official Python SDK (pinned in `.ci/run`'s virtualenv, pointed at the gateway through a
+/// JPush's official Python SDK (pinned in the test virtualenv, pointed at the gateway through a
 /// zone of its own) and, for Getui (which has no maintained Python SDK for REST v2), by curl and
 /// Python requests making the calls exactly as Getui's documentation shows them.
 @Suite(.serialized) struct VendorGatewayTests {
@@ -24,10 +24,9 @@ import PushJSON
     }
 
     func python(_ script: String, _ arguments: [String], gateway: GatewayServer, environment: [String: String] = [:]) throws -> [JSONObject] {
-        try #require(FileManager.default.fileExists(atPath: TestVenv.python), "no virtualenv at \(TestVenv.python): run .ci/run")
         let path = PackagePaths.root.appendingPathComponent("Tests/Clients/\(script)").path
         let result = try runProgram(
-            ["timeout", "60", TestVenv.python, path] + arguments, environment: environment.merging(["REQUESTS_CA_BUNDLE": gateway.ca]) { $1 })
+            ["timeout", "60", try TestVenv.python(), path] + arguments, environment: environment.merging(["REQUESTS_CA_BUNDLE": gateway.ca]) { $1 })
         #expect(result.status == 0, "\(script): \(result.stderr)")
         return try lines(result.stdout)
     }

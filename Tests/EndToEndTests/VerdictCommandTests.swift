@@ -28,7 +28,7 @@ import PushJSON
         #expect(try server.run(["mode", "off"]).status == 0)
         #expect(try server.run(["send", "--title", "dropped"]).stdout.contains(#""delivered":false"#))
 
-        let reset = try server.run(["reset"])
+        let reset = try server.run(["reset", "--json"])
         #expect(reset.status == 0, "\(reset.stderr)")
         #expect(reset.output == #"{"ok":true,"badge":0}"#)
         func checkClean() throws {

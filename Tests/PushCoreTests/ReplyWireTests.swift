@@ -59,6 +59,12 @@ import Testing
         (.version("1.2.3"), #"{"ok":true,"version":"1.2.3"}"#),
         (.gateway(address: "127.0.0.1:2197", ca: nil), #"{"ok":true,"address":"127.0.0.1:2197"}"#),
         (.gateway(address: "127.0.0.1:2197", ca: "/x/ca.pem"), #"{"ok":true,"address":"127.0.0.1:2197","ca":"/x/ca.pem"}"#),
+        (.credentials(.apns(keyId: "K", team: "T", token: "a.b.c", registered: true), address: "127.0.0.1:2197"),
+         #"{"ok":true,"vendor":"apns","registered":true,"address":"127.0.0.1:2197","keyId":"K","team":"T","token":"a.b.c"}"#),
+        (.credentials(.jpush(appKey: "k", masterSecret: "s", registered: false), address: "[::1]:2197"),
+         #"{"ok":true,"vendor":"jpush","registered":false,"address":"[::1]:2197","appKey":"k","masterSecret":"s"}"#),
+        (.credentials(.getui(appId: "i", appKey: "k", masterSecret: "s", registered: true), address: "127.0.0.1:2197"),
+         #"{"ok":true,"vendor":"getui","registered":true,"address":"127.0.0.1:2197","appId":"i","appKey":"k","masterSecret":"s"}"#),
         (.error("\"limit\" must be an integer from 1 to 1000; got 0"),
          #"{"ok":false,"error":"\"limit\" must be an integer from 1 to 1000; got 0"}"#),
     ]

@@ -32,6 +32,8 @@ struct RequestEncodeTests {
         .reset(app: "com.example.shop", all: false),
         .reset(app: nil, all: true),
         .gateway,
+        .credentials(CredentialsQuery(vendor: .apns)), .credentials(CredentialsQuery(vendor: .apns, keyId: "ABC123DEFG", team: "TEAM123456")),
+        .credentials(CredentialsQuery(vendor: .jpush)), .credentials(CredentialsQuery(vendor: .getui)),
         .device(.add(Device(token: String(repeating: "0f", count: 80), app: "com.example.shop", vendor: .getui))),
         .device(.list), .device(.remove(token: "abcd")), .device(.unregister(token: "abcd")),
         .device(.setOffline(token: "abcd", true)), .device(.setOffline(token: nil, false)),

@@ -7,6 +7,6 @@ extension GatewayServer {
     /// Runs a client command against this server.
     public func run(_ arguments: [String]) throws -> CommandResult { try server.run(arguments) }
 
-    /// The Python of the virtualenv `.ci/run` makes (aioapns, PyJWT pinned there).
-    public static var venvPython: String { TestVenv.python }
+    /// The Python of the test virtualenv (aioapns, PyJWT pinned there), made first when missing.
+    public static func venvPython() throws -> String { try TestVenv.python() }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// A `pushdeck serve --gateway` on a port the system chose, with its own TLS folder.
 public final class GatewayServer: @unchecked Sendable {
@@ -84,15 +85,49 @@ public final class RawTCP {
     }
 }
 
-/// The test virtualenv `.ci/run` makes (pinned `h2` for HTTP/2 abuse clients).
+/// The test virtualenv: the pinned Python clients of `Tests/Clients/requirements.txt` (h2 for the
+/// HTTP/2 abuse clients, aioapns and PyJWT, JPush's SDK, requests). The first test that needs it
+/// makes it with `Tests/Scripts/make_venv.sh`, which holds an flock on `VENV.lock` while it does,
+/// so parallel tests and parallel test processes make it once, and makes it again from nothing
+/// when the requirements' sha256 is not the one it was made from. Nothing is skipped: a venv that
+/// cannot be made is an error naming the command and what it printed.
 public enum TestVenv {
-    public static var python: String { PackagePaths.root.appendingPathComponent(".build/venv/bin/python").path }
+    /// Where it lives: `$PUSHDECK_TEST_VENV`, else `.build/venv` of the package.
+    public static var folder: String {
+        if let explicit = ProcessInfo.processInfo.environment["PUSHDECK_TEST_VENV"], !explicit.isEmpty { return explicit }
+        return PackagePaths.root.appendingPathComponent(".build/venv").path
+    }
 
-    /// Runs a script from `Tests/Scripts` with the venv's python; a missing venv is an error.
-    public static func run(_ script: String, _ arguments: [String]) throws -> Spawn.Result {
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw SpawnError(message: "no test virtualenv at \(python): run .ci/run (or: python3 -m venv .build/venv && .build/venv/bin/pip install h2==4.1.0)")
+    /// The script that makes it.
+    public static var script: String { PackagePaths.root.appendingPathComponent("Tests/Scripts/make_venv.sh").path }
+
+    /// The python of this process's venv, once it was made (the script's lock orders the rest).
+    private static let made = Mutex<String?>(nil)
+
+    /// The venv's python, making the venv first when it is missing or stale.
+    public static func python() throws -> String {
+        try made.withLock { made in
+            if let made { return made }
+            let python = try ensure(folder: folder)
+            made = python
+            return python
         }
+    }
+
+    /// Runs `make_venv.sh` for `folder` (and `requirements`, default the pinned file); its python.
+    public static func ensure(folder: String, requirements: String? = nil) throws -> String {
+        let command = ["bash", script, folder] + (requirements.map { [$0] } ?? [])
+        let result = try runProgram(command)
+        let python = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.status == 0, FileManager.default.isExecutableFile(atPath: python) else {
+            throw SpawnError(message: "could not make the test virtualenv: '\(command.joined(separator: " "))' exited \(result.status):\n\(result.stdout)\(result.stderr)")
+        }
+        return python
+    }
+
+    /// Runs a script from `Tests/Scripts` with the venv's python.
+    public static func run(_ script: String, _ arguments: [String]) throws -> Spawn.Result {
+        let python = try python()
         let path = PackagePaths.root.appendingPathComponent("Tests/Scripts/\(script)").path
         return try Spawn.run([python, path] + arguments, captureOutput: true)
     }

@@ -85,7 +85,12 @@ public struct APNsRoutes: GatewayRoutes {
         }
         func header(_ name: String) -> String? { request.values(name).first }
 
-        guard let authorization = header("authorization") else { return .refused(APNsRefusal(.missingProviderToken)) }
+        // Apple's MissingProviderToken: "the authorization header is missing or no provider token
+        // is specified" (Handling notification responses from APNs) — so is a `bearer` with
+        // nothing after it, or an empty value.
+        guard let authorization = header("authorization"), !Self.namesNoToken(authorization) else {
+            return .refused(APNsRefusal(.missingProviderToken))
+        }
         guard let token = tokens.token(authorization) else {
             return .refused(APNsRefusal(.invalidProviderToken))
         }
@@ -148,6 +153,13 @@ public struct APNsRoutes: GatewayRoutes {
     }
 
     /// A topic is a bundle id, perhaps with a push type's suffix: letters, digits, `.`, `-`, `_`.
+    /// Whether an `authorization` value carries no token: empty, or the `bearer` scheme alone
+    /// (any case, whitespace around it).
+    static func namesNoToken(_ authorization: String) -> Bool {
+        let words = authorization.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        return words.isEmpty || (words.count == 1 && words[0].lowercased() == "bearer")
+    }
+
     static func isTopic(_ topic: String) -> Bool {
         topic.utf8.count <= 255 && topic.utf8.allSatisfy { byte in
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)

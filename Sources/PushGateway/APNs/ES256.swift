@@ -34,6 +34,19 @@ public enum ES256 {
     public static func sign(_ message: [UInt8], privateKeyPEM pem: String) throws(KeyError) -> [UInt8] {
         let key = try privateKey(pem: pem)
         defer { EVP_PKEY_free(key) }
+        return try sign(message, key: key)
+    }
+
+    /// Signs `message` with a P-256 key OpenSSL makes for this one signature and then forgets:
+    /// a genuine ES256 signature no registered key verifies (what a token for a gateway with no
+    /// key registered carries).
+    public static func signWithThrowawayKey(_ message: [UInt8]) throws(KeyError) -> [UInt8] {
+        guard let key = pushdeck_EVP_EC_gen_P256() else { throw KeyError(description: "cannot make a P-256 key: \(lastError())") }
+        defer { EVP_PKEY_free(key) }
+        return try sign(message, key: key)
+    }
+
+    private static func sign(_ message: [UInt8], key: OpaquePointer) throws(KeyError) -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw KeyError(description: "out of memory") }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else {

@@ -74,12 +74,18 @@ public struct ProviderToken: Sendable, Equatable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// A signed provider token for `keyId`/`team`, issued at `issuedAt` (seconds since 1970).
-    public static func make(keyId: String, team: String, issuedAt: Int64, privateKeyPEM: String) throws(ES256.KeyError) -> String {
+    /// A signed provider token for `keyId`/`team`, issued at `issuedAt` (seconds since 1970);
+    /// with no `privateKeyPEM`, signed with a throwaway key (a well-formed token only a gateway
+    /// with no APNs key registered takes).
+    public static func make(keyId: String, team: String, issuedAt: Int64, privateKeyPEM: String?) throws(ES256.KeyError) -> String {
         let header = JSON.object(["alg": "ES256", "kid": .string(keyId)]).compactText
         let claims = JSON.object(["iss": .string(team), "iat": .number(JSONNumber(issuedAt))]).compactText
         let signed = base64URL(Array(header.utf8)) + "." + base64URL(Array(claims.utf8))
-        let signature = try ES256.sign(Array(signed.utf8), privateKeyPEM: privateKeyPEM)
+        let signature = if let privateKeyPEM {
+            try ES256.sign(Array(signed.utf8), privateKeyPEM: privateKeyPEM)
+        } else {
+            try ES256.signWithThrowawayKey(Array(signed.utf8))
+        }
         return signed + "." + base64URL(signature)
     }
 }

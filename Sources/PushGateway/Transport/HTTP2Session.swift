@@ -71,6 +71,13 @@ final class HTTP2Session: HTTPSession {
         nghttp2_option_set_max_deflate_dynamic_table_size(option, 4096)
         // Streams the client closed are forgotten at once: nothing to keep per finished stream.
         nghttp2_option_set_no_closed_streams(option, 1)
+        // A field value with a space or tab at either end (`authorization: bearer ` when the
+        // token is an unset variable) is malformed to RFC 9113 §8.2.1, and nghttp2 resets the
+        // stream (PROTOCOL_ERROR) before any route sees it; RFC 9113 lets a server answer such a
+        // request instead. The whitespace is dropped in `header` (as an HTTP/1.1 parser drops the
+        // optional whitespace around a value, RFC 9110 §5.5), so a route answers it as it would
+        // over HTTP/1.1: APNs with MissingProviderToken. Pseudo-headers stay strictly checked.
+        nghttp2_option_set_no_rfc9113_leading_and_trailing_ws_validation(option, 1)
 
         var created: OpaquePointer?
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -134,13 +141,22 @@ final class HTTP2Session: HTTPSession {
         return 0
     }
 
+    /// `value` without the spaces and tabs at its ends (RFC 9110 §5.5: they are not part of it).
+    static func trimmingWhitespace(_ value: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        guard let first = value.firstIndex(where: { !isWhitespace($0) }), let last = value.lastIndex(where: { !isWhitespace($0) }) else {
+            return UnsafeRawBufferPointer(rebasing: value[0..<0])
+        }
+        return UnsafeRawBufferPointer(rebasing: value[first...last])
+    }
+
     private func header(_ frame: nghttp2_frame, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
         guard let stream = streams[frame.hd.stream_id], !stream.requested else { return 0 }
         stream.headerBytes += name.count + value.count + 32
         if stream.headerBytes > limits.maxHeaderBytes { stream.refusal = 431 }
         guard stream.refusal == nil else { return 0 }
         let nameText = String(decoding: name, as: UTF8.self)
-        let valueText = String(decoding: value, as: UTF8.self)
+        let valueText = String(decoding: Self.trimmingWhitespace(value), as: UTF8.self)
         switch nameText {
         case ":method": stream.method = valueText
         case ":path": stream.path = valueText
