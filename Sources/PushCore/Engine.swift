@@ -83,6 +83,9 @@ public enum Engine {
                 apply(.key(command))
             case .reset(let app, let all):
                 apply(.reset(app: app, all: all))
+            case .state(let app, let id):
+                let message = try id.flatMap { try store.messages(ids: [$0], includeHeld: false).first }
+                handled.reply = .state(inbox.report(app: app, at: now, message: message))
             case .list(let query):
                 handled.reply = .messages(try store.page(query))
             case .ping:

@@ -17,8 +17,8 @@ public struct InstantPlayer {
     public let store = MemoryStore()
     /// What the last push step came to.
     private var lastPush: PushVerdict?
-    /// The newest message that reached the list (the one an expect's `callback` is about).
-    private var lastDelivered: Message?
+    /// The message of the last delivery event: an expect's `callback` is about it, as stored now.
+    private var lastDelivered: Int64?
     private var feedback: [Int] = []
     /// The gateway's routes, as `pushdeck serve --gateway` runs them (devices open).
     let routes = ProviderRoutes(devices: .open)
@@ -171,52 +171,36 @@ public struct InstantPlayer {
         }
     }
 
-    /// Everything an expect can check, now.
+    /// Everything an expect can check, now: the inbox's report (the rule the server's `state`
+    /// reply follows too), and what the last push step came to.
     public func observe(app: String?) -> Observed {
-        var seen = Observed()
-        let badge = app.map { inbox.badge(of: $0) } ?? Badge(icon: inbox.totalBadge, server: inbox.totalServerBadge)
-        seen.badge = badge.icon
-        seen.serverBadge = badge.server
-        seen.unread = app.map { inbox.unread[$0] ?? 0 } ?? inbox.totalUnread
-        seen.held = inbox.held.filter { app == nil || $0.app == app }.count
-        seen.dropped = inbox.dropped
-        if let banner = inbox.banner, inbox.bannerIsUp(at: now) {
-            seen.banner = .some(banner.message.title ?? banner.message.body)
-        } else {
-            seen.banner = .some(nil)
-        }
+        let message = lastDelivered.flatMap { store.messages(ids: [$0], includeHeld: false).first }
+        var seen = Observed(inbox.report(app: app, at: now, message: message))
         if let lastPush {
             seen.delivered = .some(lastPush.delivered)
             seen.reason = .some(lastPush.reason)
         }
         seen.feedback = feedback
-        seen.callback = .some(lastDelivered.map { inbox.callback(for: $0) })
         return seen
     }
 
-    /// Carries out effects: writes to the in-memory store; of the bus events only feedback is
-    /// read (a message event's fields would build its wire object for nothing).
+    /// Carries out effects: writes to the in-memory store; of the bus events, feedback and the
+    /// message each delivery event carries (the last one is what `callback` is about), as the
+    /// live player reads them from its subscription.
     private mutating func carryOut(_ effects: [Effect]) {
         for effect in effects {
             switch effect {
             case .store(let change):
                 store.apply(change)
-                noteDelivered(change)
             case .publish(let event):
-                if event.topic == .feedback, let action = event.fields["action"]?.intValue { feedback.append(action) }
+                switch event.topic {
+                case .feedback: if let action = event.fields["action"]?.intValue { feedback.append(action) }
+                case .messageReceived, .remoteReceived: if let message = event.message { lastDelivered = message.id }
+                default: break
+                }
             case .reply:
                 break
             }
-        }
-    }
-
-    /// The newest message that reached the list, for `callback`.
-    private mutating func noteDelivered(_ change: StoreChange) {
-        switch change {
-        case .insert(let message) where !message.held: lastDelivered = message
-        case .replace(let message) where !message.read: lastDelivered = message
-        case .release(let ids): if let id = ids.last, let message = store.messages(ids: [id], includeHeld: false).first { lastDelivered = message }
-        default: break
         }
     }
 }
