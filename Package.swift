@@ -34,7 +34,7 @@ let package = Package(
         // The UI host: screen, store and loop over any `Terminal` (the executable brings curses).
         .target(name: "PushUIHost", dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI"],
                 swiftSettings: strict),
-        .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushServer", "PushGateway"], swiftSettings: strict),
+        .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
             dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushUIHostTests", dependencies: ["PushJSON", "PushUIHost", "PushServer", "PushStore", "PushTUI", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "PushScenarioTests", dependencies: ["PushJSON", "PushScenario", "PushGateway", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushScenarioTests", dependencies: ["PushJSON", "PushScenario", "PushStore", "PushGateway", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushServer", "TestSupport"],
                     swiftSettings: strict),
     ]

@@ -58,6 +58,13 @@ public struct BusEvent: Sendable, Equatable {
         self.content = .badge(app: app, badge)
     }
 
+    /// The message of a `message.received` / `remote.received` event, without building its
+    /// wire object.
+    public var message: Message? {
+        if case .message(let message) = content { return message }
+        return nil
+    }
+
     /// The event's fields, without `topic`.
     public var fields: JSONObject {
         get {

@@ -43,6 +43,10 @@ extension Reply {
                 Self.ok(("vendor", "getui"), ("registered", .bool(registered)), ("address", .string(address)),
                         ("appId", .string(appId)), ("appKey", .string(appKey)), ("masterSecret", .string(masterSecret)))
             }
+        case .state(let report):
+            Self.ok(("badge", .int(report.badge.icon)), ("serverBadge", .int(report.badge.server)), ("unread", .int(report.unread)),
+                    ("held", .int(report.held)), ("dropped", .int(report.dropped)), ("banner", .string(orNull: report.banner)),
+                    ("callback", .string(orNull: report.callback)))
         case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
         }
     }

@@ -44,6 +44,8 @@ public enum Reply: Sendable, Equatable {
     /// calls the gateway with (`gateway token`, `gateway credentials`), and where it listens.
     case credentials(GatewayCredentials, address: String)
     /// `{"ok":false,"error":"…"}`: what was wrong, where, and what is accepted.
+    /// What an expectation checks of the inbox now.
+    case state(InboxReport)
     case error(String)
 
     /// False for an error.

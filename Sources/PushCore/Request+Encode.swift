@@ -72,6 +72,9 @@ extension Request {
             object = command.wireObject
         case .key(let command):
             object = command.wireObject
+        case .state(let app, let message):
+            if let app { object["app"] = .string(app) }
+            if let message { object["message"] = .number(JSONNumber(message)) }
         case .badgePolicy(let app, let policy):
             if let app { object["app"] = .string(app) }
             object["policy"] = policy.map { .string($0.rawValue) } ?? true
@@ -107,6 +110,7 @@ extension Request {
         case .gateway, .credentials: "gateway"
         case .device: "device"
         case .key: "key"
+        case .state: "state"
         case .badgePolicy, .sdkBadge: "badge"
         case .mute: "mute"
         case .unmute: "unmute"

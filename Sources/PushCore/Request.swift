@@ -32,6 +32,9 @@ public enum Request: Sendable, Equatable {
     case device(DeviceCommand)
     /// `pushdeck key …` (DESIGN §8).
     case key(KeyCommand)
+    /// What an expectation checks of the inbox now (`InboxReport`): of `app` (the totals when
+    /// nil), with the callback of the listed message `message` when given.
+    case state(app: String?, message: Int64?)
 }
 
 /// The `device` op: `action` add, list, remove or unregister.
@@ -147,7 +150,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The ops of DESIGN §3, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
@@ -258,6 +261,9 @@ extension Request {
             return .device(try DeviceCommand(object))
         case "key":
             return .key(try KeyCommand(object))
+        case "state":
+            let fields = try RequestFields(op: op, object, accepted: ["app", "message"])
+            return .state(app: try fields.app("app"), message: try fields.id("message"))
         case "gateway":
             let fields = try RequestFields(op: op, object, accepted: ["credentials", "keyId", "team"])
             guard let vendor = try fields.choice("credentials", Vendor.self) else {

@@ -2,29 +2,23 @@ import Foundation
 import PushCore
 import PushGateway
 import PushJSON
+import PushStore
 
-/// Plays a scenario in process: an in-memory inbox driven by the pure reducer on a manual clock.
-/// An hour of pushes and banners takes milliseconds and gives the same result every run.
+/// Plays a scenario in process: the server's own engine (`Engine`) over an in-memory store
+/// (`MemoryStore`) on a manual clock. Every step is the request the live player would send, so
+/// a rule holds the same played either way; an hour of pushes and banners takes milliseconds
+/// and gives the same result every run.
 public struct InstantPlayer {
     public private(set) var inbox: Inbox
     /// The scenario's clock: the reducer's `now`, and the wall time messages are stamped with.
     public private(set) var now = Instant.zero
     let wallStart: Date
-    let decoder: PushDecoder
-    /// The messages as a store would hold them (the reducer's reads need them).
-    private var messages: [Int64: Message] = [:]
-    /// Ids that may be unread, per app (read ones are skipped when used): "read all" visits
-    /// these, not every message, so a long scenario stays linear.
-    private var maybeUnread: [String: [Int64]] = [:]
-    /// The newest listed message, per app and over all (`read: "last"`).
-    private var newest: [String: Int64] = [:]
-    private var newestOverall: Int64?
-    /// The newest listed message per app and collapse id: the one a push with that id
-    /// replaces, as the server's store finds it (issue 13).
-    private var collapsed: [CollapseKey: Int64] = [:]
+    /// The messages, as the server's store would hold them.
+    public let store = MemoryStore()
     /// What the last push step came to.
     private var lastPush: PushVerdict?
-    private var lastDelivered: Message?
+    /// The message of the last delivery event: an expect's `callback` is about it, as stored now.
+    private var lastDelivered: Int64?
     private var feedback: [Int] = []
     /// The gateway's routes, as `pushdeck serve --gateway` runs them (devices open).
     let routes = ProviderRoutes(devices: .open)
@@ -32,8 +26,7 @@ public struct InstantPlayer {
     public init(bannerSeconds: Double = Banner.defaultSeconds, wallStart: Date = Date(timeIntervalSince1970: 1_764_547_200),
                 maxPayloadBytes: Int = 4096) {
         // One decoder for pushes and for held messages delivered later (the server's rule).
-        decoder = PushDecoder(maxPayloadBytes: maxPayloadBytes)
-        inbox = Inbox(bannerSeconds: bannerSeconds, decoder: decoder)
+        inbox = Inbox(bannerSeconds: bannerSeconds, decoder: PushDecoder(maxPayloadBytes: maxPayloadBytes))
         self.wallStart = wallStart
     }
 
@@ -52,7 +45,7 @@ public struct InstantPlayer {
     mutating func advance(to target: Instant) {
         while let deadline = inbox.nextDeadline(after: now), deadline <= target, deadline >= now {
             now = deadline
-            apply(reduce(into: &inbox, .tick, now: now))
+            carryOut(reduce(into: &inbox, .tick, now: now))
             if inbox.nextDeadline(after: now) == deadline { break }
         }
         if target > now { now = target }
@@ -64,26 +57,25 @@ public struct InstantPlayer {
         case .push(let push) where push.via != .socket:
             lastPush = gateway(push, app: step.app)
         case .push(let push):
-            lastPush = handle(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel)))
-                .map(PushVerdict.init)
+            lastPush = PushVerdict(handle(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel))))
         case .state(let state):
-            apply(reduce(into: &inbox, .setAppState(state), now: now))
+            handle(.app(state))
         case .mode(let mode):
-            apply(reduce(into: &inbox, .setMode(mode), now: now))
+            handle(.mode(mode))
         case .read(.all):
-            apply(reduce(into: &inbox, .readAll(app: step.app), now: now))
+            handle(.read(.all(app: step.app)))
         case .read(let what):
-            apply(reduce(into: &inbox, .read(message(what, app: step.app)), now: now))
+            if let id = messageId(what, app: step.app) { handle(.read(.ids([id]))) }
         case .delete(let what):
-            apply(reduce(into: &inbox, .delete(message(what, app: step.app)), now: now))
+            if let id = messageId(what, app: step.app) { handle(.delete([id])) }
         case .reset:
-            apply(reduce(into: &inbox, .reset(app: step.app, all: false), now: now))
+            handle(.reset(app: step.app, all: false))
         case .badge(let change, let sync):
-            apply(reduce(into: &inbox, .badge(app: step.app, change: change, sync: sync), now: now))
+            handle(.badge(app: step.app, change: change, sync: sync))
         case .badgePolicy(let policy):
-            apply(reduce(into: &inbox, .setBadgePolicy(app: step.app ?? Inbox.defaultApp, policy), now: now))
+            handle(.badgePolicy(app: step.app ?? Inbox.defaultApp, policy))
         case .sdkBadge(let call):
-            apply(reduce(into: &inbox, .sdkBadge(app: step.app ?? Inbox.defaultApp, call), now: now))
+            handle(.sdkBadge(app: step.app ?? Inbox.defaultApp, call))
         case .wait(let seconds):
             advance(to: now + seconds)
         case .expect(let expectation):
@@ -99,21 +91,13 @@ public struct InstantPlayer {
     /// The scenario's wall time: what messages are stamped with and what the gateway's routes see.
     var wallNow: Date { wallStart.addingTimeInterval(Double(now.nanoseconds) / 1e9) }
 
-    /// A request as the server's loop handles it (a socket push, or what the gateway made of
-    /// a vendor's request); its reply.
-    mutating func handle(_ request: Request) -> Reply? {
-        guard case .push(let push) = request else {
-            return .error("only pushes are played through the gateway")
-        }
-        do {
-            var decoded = try decoder.decode(push)
-            if let collapseId = decoded.collapseId, decoded.channel == .apns {
-                decoded.replacing = replaced(by: CollapseKey(app: decoded.app, collapseId: collapseId))
-            }
-            return apply(reduce(into: &inbox, .push(decoded, at: wallNow), now: now))
-        } catch {
-            return .error(error.message)
-        }
+    /// A request handled as the server's loop handles it — the engine over the in-memory
+    /// store — with its effects carried out; its reply.
+    @discardableResult
+    mutating func handle(_ request: Request) -> Reply {
+        let handled = Engine.handle(request, inbox: &inbox, store: store, now: now, wallNow: wallNow)
+        carryOut(handled.effects)
+        return handled.reply
     }
 
     /// A push as if through the APNs or JPush gateway: the HTTP request that gateway would get,
@@ -125,11 +109,11 @@ public struct InstantPlayer {
         case .respond(let response):
             return Self.refusal(response)
         case .request(let request, _):
-            return handle(request).map(PushVerdict.init)
+            return PushVerdict(handle(request))
         case .requests(let requests, _):
-            var reply: Reply? = .error("the gateway made no push of the request")
+            var reply: Reply = .error("the gateway made no push of the request")
             for request in requests { reply = handle(request) }
-            return reply.map(PushVerdict.init)
+            return PushVerdict(reply)
         }
     }
 
@@ -177,140 +161,48 @@ public struct InstantPlayer {
         return PushVerdict(delivered: false, reason: reason)
     }
 
-    /// The message a read or delete step means (none when there is no such message).
-    private func message(_ what: ReadWhat, app: String?) -> [Message] {
+    /// The id a read or delete step means: the scenario's own (its Nth message), or the newest
+    /// listed message of the step's app (of every app without one). None when there is none.
+    private func messageId(_ what: ReadWhat, app: String?) -> Int64? {
         switch what {
-        case .all: return []
-        case .id(let id): return messages[id].map { [$0] } ?? []
-        case .last:
-            let id = app.map { newest[$0] } ?? newestOverall
-            return id.flatMap { messages[$0] }.map { [$0] } ?? []
+        case .all: return nil
+        case .id(let id): return id
+        case .last: return store.page(ListQuery(limit: 1, app: app)).first?.id
         }
     }
 
-    /// The newest listed message of the app with the collapse id, if one is left.
-    private mutating func replaced(by key: CollapseKey) -> Message? {
-        if let id = collapsed[key], let message = messages[id], !message.held { return message }
-        // Deleted (a rare, slow path): an older one with the id, as the store would find.
-        collapsed[key] = messages.values
-            .filter { !$0.held && $0.app == key.app && $0.collapseId == key.collapseId }.map(\.id).max()
-        return collapsed[key].flatMap { messages[$0] }
-    }
-
-    /// Everything an expect can check, now.
+    /// Everything an expect can check, now: the inbox's report (the rule the server's `state`
+    /// reply follows too), and what the last push step came to.
     public func observe(app: String?) -> Observed {
-        var seen = Observed()
-        let badge = app.map { inbox.badge(of: $0) } ?? Badge(icon: inbox.totalBadge, server: inbox.totalServerBadge)
-        seen.badge = badge.icon
-        seen.serverBadge = badge.server
-        seen.unread = app.map { inbox.unread[$0] ?? 0 } ?? inbox.totalUnread
-        seen.held = inbox.held.filter { app == nil || $0.app == app }.count
-        seen.dropped = inbox.dropped
-        if let banner = inbox.banner, inbox.bannerIsUp(at: now) {
-            seen.banner = .some(banner.message.title ?? banner.message.body)
-        } else {
-            seen.banner = .some(nil)
-        }
+        let message = lastDelivered.flatMap { store.messages(ids: [$0], includeHeld: false).first }
+        var seen = Observed(inbox.report(app: app, at: now, message: message))
         if let lastPush {
             seen.delivered = .some(lastPush.delivered)
             seen.reason = .some(lastPush.reason)
         }
         seen.feedback = feedback
-        seen.callback = .some(lastDelivered.map { inbox.callback(for: $0) })
         return seen
     }
 
-    /// Carries out the effects on the in-memory store; returns the reply.
-    @discardableResult
-    private mutating func apply(_ effects: [Effect]) -> Reply? {
-        var reply: Reply?
+    /// Carries out effects: writes to the in-memory store; of the bus events, feedback and the
+    /// message each delivery event carries (the last one is what `callback` is about), as the
+    /// live player reads them from its subscription.
+    private mutating func carryOut(_ effects: [Effect]) {
         for effect in effects {
             switch effect {
-            case .store(let change): write(change)
+            case .store(let change):
+                store.apply(change)
             case .publish(let event):
-                // Only feedback is read here: a message event's fields would build its wire
-                // object (the payload parsed again) — the delivered message is noted as written.
-                if event.topic == .feedback, let action = event.fields["action"]?.intValue { feedback.append(action) }
-            case .reply(let typed): reply = typed
+                switch event.topic {
+                case .feedback: if let action = event.fields["action"]?.intValue { feedback.append(action) }
+                case .messageReceived, .remoteReceived: if let message = event.message { lastDelivered = message.id }
+                default: break
+                }
+            case .reply:
+                break
             }
         }
-        return reply
     }
-
-    private mutating func write(_ change: StoreChange) {
-        switch change {
-        case .insert(let message):
-            messages[message.id] = message
-            if !message.held { listed(message) }
-        case .markRead(let ids): for id in ids { messages[id]?.read = true }
-        case .markAllRead(let app):
-            for target in app.map({ [$0] }) ?? Array(maybeUnread.keys) {
-                for id in maybeUnread[target] ?? [] { messages[id]?.read = true }
-                maybeUnread[target] = nil
-            }
-        case .delete(let ids):
-            for id in ids { messages[id] = nil }
-            if ids.contains(where: { $0 == newestOverall || newest.values.contains($0) }) { findNewest() }
-        case .release(let ids):
-            for id in ids {
-                messages[id]?.held = false
-                messages[id]?.offline = true
-                if let message = messages[id] { listed(message) }
-            }
-        case .setLaunch(let id):
-            for (other, message) in messages where message.launch && other != id { messages[other]?.launch = false }
-            messages[id]?.launch = true
-        case .reset(let app, _, _):
-            messages = messages.filter { app != nil && $0.value.app != app }
-            collapsed = collapsed.filter { app != nil && $0.key.app != app }
-            if let app { maybeUnread[app] = nil } else { maybeUnread = [:] }
-            findNewest()
-        case .replace(let message):
-            // A collapse-id replacement (issue 13): the same id, the new content.
-            messages[message.id] = message
-            if !message.read { listed(message) }
-        case .expire(let ids):
-            for id in ids {
-                messages[id]?.held = false
-                messages[id]?.read = true
-                messages[id]?.expired = true
-            }
-        case .badge, .unread, .settings:
-            // The ledgers and unread counts live in the inbox itself.
-            break
-        case .device, .removeDevice, .providerKey, .removeProviderKey, .getuiRequestId:
-            // Devices, keys and Getui request ids live in the inbox itself; the player keeps no copy of them.
-            break
-        }
-    }
-
-    /// A message now in the list: unread, and perhaps the newest.
-    private mutating func listed(_ message: Message) {
-        lastDelivered = message
-        if let collapseId = message.collapseId {
-            let key = CollapseKey(app: message.app, collapseId: collapseId)
-            collapsed[key] = max(collapsed[key] ?? 0, message.id)
-        }
-        if !message.read { maybeUnread[message.app, default: []].append(message.id) }
-        newest[message.app] = max(newest[message.app] ?? 0, message.id)
-        newestOverall = max(newestOverall ?? 0, message.id)
-    }
-
-    /// The newest listed messages again, after the newest went (a rare, slow path).
-    private mutating func findNewest() {
-        newest = [:]
-        newestOverall = nil
-        for message in messages.values where !message.held {
-            newest[message.app] = max(newest[message.app] ?? 0, message.id)
-            newestOverall = max(newestOverall ?? 0, message.id)
-        }
-    }
-}
-
-/// An app's collapse id.
-struct CollapseKey: Hashable {
-    var app: String
-    var collapseId: String
 }
 
 /// One expect's outcome.

@@ -4,8 +4,9 @@ import PushServer
 import PushJSON
 
 /// Plays a scenario into a running pushdeck over its socket, at the scenario's times divided by
-/// `speed` (or at once with `instant`). Expects read the ledgers through the socket; the events
-/// (feedback, the newest message per app) come from a subscription.
+/// `speed` (or at once with `instant`). Expects read the server's `state` report (ledgers,
+/// unread, held and dropped counts, the banner, a message's callback) through the socket; the
+/// events (feedback, the newest message per app, the last delivered) come from a subscription.
 public final class LivePlayer {
     let queries: SocketClient
     let events: SocketClient
@@ -20,6 +21,8 @@ public final class LivePlayer {
     private var newestOverall: Int64?
     /// The ids the server gave this play's messages, in order: a scenario's id N is `created[N-1]`.
     private var created: [Int64] = []
+    /// The message of the last delivery event: what an expect's `callback` is about.
+    private var lastDelivered: Int64?
 
     public init(socket: String, speed: Double = 1, instant: Bool = false) throws(ClientError) {
         queries = try SocketClient(path: socket)
@@ -72,12 +75,19 @@ public final class LivePlayer {
             if !instant { usleep(useconds_t(min(seconds / speed, 3600) * 1_000_000)) }
         case .expect(let expectation):
             try drainEvents()
+            // The server's own report, by the rule instant play reads from its inbox.
+            let state = try queries.request(.state(app: step.app, message: lastDelivered))
+            guard state["ok"] == .bool(true) else {
+                throw .connection("state was refused: \(state["error"]?.stringValue ?? JSON.object(state).compactText)")
+            }
             var seen = Observed()
-            let badge = try queries.request(.badge(app: step.app, change: nil, sync: nil))
-            seen.badge = badge["badge"]?.intValue
-            seen.serverBadge = badge["serverBadge"]?.intValue
-            let unread = try queries.request(.list(ListQuery(limit: 1000, unread: true, app: step.app)))
-            seen.unread = unread["messages"]?.arrayValue?.count
+            seen.badge = state["badge"]?.intValue
+            seen.serverBadge = state["serverBadge"]?.intValue
+            seen.unread = state["unread"]?.intValue
+            seen.held = state["held"]?.intValue
+            seen.dropped = state["dropped"]?.intValue
+            seen.banner = .some(state["banner"]?.stringValue)
+            seen.callback = .some(state["callback"]?.stringValue)
             if let reply = lastReply {
                 let verdict = PushVerdict(wire: reply)
                 seen.delivered = .some(verdict.delivered)
@@ -121,6 +131,7 @@ public final class LivePlayer {
             case Topic.messageReceived.rawValue?, Topic.remoteReceived.rawValue?:
                 if let message = line["message"]?.objectValue, let id = message["id"]?.intValue {
                     note(id: Int64(id), app: message["app"]?.stringValue)
+                    lastDelivered = Int64(id)
                 }
             default:
                 break

@@ -151,6 +151,17 @@ public struct Observed: Sendable, Equatable {
     public var callback: String??
 
     public init() {}
+
+    /// The inbox's report as an expect sees it (the push's fate and feedback are the player's).
+    public init(_ report: InboxReport) {
+        badge = report.badge.icon
+        serverBadge = report.badge.server
+        unread = report.unread
+        held = report.held
+        dropped = report.dropped
+        banner = .some(report.banner)
+        callback = .some(report.callback)
+    }
 }
 
 /// One field of an expect that did not hold.

@@ -13,13 +13,22 @@ extension Server {
         let effects = reduce(into: &inbox, event, now: time.now)
         var reply: Reply?
         for effect in effects {
+            if case .reply(let typed) = effect { reply = typed }
+        }
+        carryOut(effects)
+        return reply
+    }
+
+    /// Carries out effects in order: store writes into the turn's transaction, bus events to
+    /// the subscribers (a reply effect is the caller's to take).
+    func carryOut(_ effects: [Effect]) {
+        for effect in effects {
             switch effect {
             case .store(let change): write(change)
             case .publish(let event): publish(event)
-            case .reply(let typed): reply = typed
+            case .reply: break
             }
         }
-        return reply
     }
 
     /// A store write, into the turn's transaction (begun by the first write of the turn); after

@@ -481,3 +481,5 @@ public final class Store {
         }
     }
 }
+
+extension Store: InboxStore {}

@@ -444,7 +444,7 @@ enum CommandTable {
             clientSocket,
             OptionSpec(
                 "--live",
-                "into the running pushdeck, at the scenario's times; held, dropped, banner and callback expects are checked only without --live, and pushes \"via\" apns/jpush are played only without --live"),
+                "into the running pushdeck, at the scenario's times; every expect is checked as in instant play, from the server's state report; pushes \"via\" apns/jpush are played only without --live"),
             OptionSpec("--instant", "with --live: no waiting between steps"),
             OptionSpec(
                 "--allow-reset",

@@ -57,6 +57,8 @@ import Testing
         (.keys([]), #"{"ok":true,"keys":[]}"#),
         (.messages([]), #"{"ok":true,"messages":[]}"#),
         (.version("1.2.3"), #"{"ok":true,"version":"1.2.3"}"#),
+        (.state(InboxReport(badge: Badge(icon: 3, server: 5), unread: 2, held: 1, dropped: 4, banner: "订单", callback: nil)),
+         #"{"ok":true,"badge":3,"serverBadge":5,"unread":2,"held":1,"dropped":4,"banner":"订单","callback":null}"#),
         (.gateway(address: "127.0.0.1:2197", ca: nil), #"{"ok":true,"address":"127.0.0.1:2197"}"#),
         (.gateway(address: "127.0.0.1:2197", ca: "/x/ca.pem"), #"{"ok":true,"address":"127.0.0.1:2197","ca":"/x/ca.pem"}"#),
         (.credentials(.apns(keyId: "K", team: "T", token: "a.b.c", registered: true), address: "127.0.0.1:2197"),

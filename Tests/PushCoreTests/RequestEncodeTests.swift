@@ -31,6 +31,7 @@ struct RequestEncodeTests {
         .reset(app: nil, all: false),
         .reset(app: "com.example.shop", all: false),
         .reset(app: nil, all: true),
+        .state(app: nil, message: nil), .state(app: "com.example.shop", message: 7),
         .gateway,
         .credentials(CredentialsQuery(vendor: .apns)), .credentials(CredentialsQuery(vendor: .apns, keyId: "ABC123DEFG", team: "TEAM123456")),
         .credentials(CredentialsQuery(vendor: .jpush)), .credentials(CredentialsQuery(vendor: .getui)),

@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushScenario
+import PushStore
 import Testing
 import TestSupport
 
@@ -105,5 +106,35 @@ import TestSupport
         let result = player.play(try ScenarioLoader.parse(Array(text.utf8), file: "held.json"))
         #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
         #expect(player.inbox.badge(of: "com.example.news").icon == 7)
+    }
+}
+
+/// Instant play is the server's engine: the rules the server applies before a request (held
+/// messages expire before a mode or app-state change could deliver them) hold here too.
+@Suite struct InstantPlayerEngineTests {
+    @Test func aHeldMessagePastItsTimeToLiveExpiresBeforeTheAppComesBack() throws {
+        var player = InstantPlayer()
+        let result = player.play(try ScenarioLoader.parse(Array("""
+            {"name":"ttl","steps":[
+              {"state":"terminated"},
+              {"app":"n","push":{"payload":{"taskId":"T","msgId":"M","payload":"x","offLineExpireTime":1000}}},
+              {"at":2,"state":"foreground"},
+              {"app":"n","expect":{"unread":0,"held":0,"badge":0}}
+            ]}
+            """.utf8), file: "ttl.json"))
+        #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
+        #expect(player.store.page(ListQuery(app: "n")).first?.expired == true)
+    }
+
+    @Test func aReadOfAnIdNoMessageHasChangesNothing() throws {
+        var player = InstantPlayer()
+        let result = player.play(try ScenarioLoader.parse(Array("""
+            {"name":"unknown id","steps":[
+              {"app":"a","push":{"payload":{"aps":{"alert":"x"}}}},
+              {"app":"a","read":7},
+              {"app":"a","expect":{"unread":1,"badge":1}}
+            ]}
+            """.utf8), file: "id.json"))
+        #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
     }
 }

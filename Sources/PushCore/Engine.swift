@@ -1,0 +1,126 @@
+import Foundation
+import PushJSON
+
+/// The rules of handling one request, the same for every host: the server (its socket, the
+/// gateway's routes and the UI's keys) over SQLite on the real clock, and the instant scenario
+/// player over memory on a manual one. A request becomes events for the pure reducer, after the
+/// lookups it needs from the store; what comes back is the effects for the host to carry out,
+/// in order, and the typed reply. The host keeps only its I/O.
+public enum Engine {
+    /// What handling a request came to.
+    public struct Handled: Sendable {
+        /// Store writes and bus events, in order.
+        public var effects: [Effect] = []
+        public var reply: Reply = .ok
+    }
+
+    /// Handles `request`. `now` is the reducer's clock, `wallNow` the time messages are stamped
+    /// with and mutes end by. With `announce`, the events only a subscriber reads are built too:
+    /// a held or dropped push with its payload (`push.undelivered`, what `record` needs) and the
+    /// badge request as asked (`badge.request`); a host with no subscriber skips that work. A
+    /// refused request (an unknown id, a payload the decoder refuses) changes
+    /// nothing: its reply is the error and it has no effects.
+    public static func handle(
+        _ request: Request, inbox: inout Inbox, store: some InboxReading, now: Instant, wallNow: Date,
+        announce: Bool = false
+    ) -> Handled {
+        var handled = Handled()
+        func apply(_ event: Event) {
+            for effect in reduce(into: &inbox, event, now: now) {
+                if case .reply(let reply) = effect { handled.reply = reply } else { handled.effects.append(effect) }
+            }
+        }
+        do {
+            switch request {
+            case .push(let pushRequest):
+                var push = try inbox.decoder.decode(pushRequest)
+                // A push with the collapse id of a delivered message of its app replaces it in
+                // place (APNs' apns-collapse-id; JPush's apns_collapse_id).
+                if let collapseId = push.collapseId, push.channel == .apns {
+                    push.replacing = try store.message(app: push.app, collapseId: collapseId)
+                }
+                apply(.push(push, at: wallNow))
+                if announce, let fate = handled.reply.pushReply?.fate, !fate.isDelivered {
+                    handled.effects.append(.publish(undelivered(push, fate)))
+                }
+            case .read(.ids(let ids)):
+                apply(.read(try lookUp(ids, in: store)))
+            case .read(.all(let app)):
+                apply(.readAll(app: app))
+            case .delete(let ids):
+                apply(.delete(try lookUp(ids, in: store)))
+            case .badge(let app, let change, let sync):
+                if announce { handled.effects.append(.publish(BusEvent.badgeRequest(app: app, change: change, sync: sync))) }
+                apply(.badge(app: app, change: change, sync: sync))
+            case .badgePolicy(let app, let policy):
+                let target = app ?? Inbox.defaultApp
+                guard let policy else { return Handled(reply: .policy(inbox.badge(of: target), inbox.badgePolicy(of: target))) }
+                apply(.setBadgePolicy(app: target, policy))
+            case .sdkBadge(let app, let call):
+                apply(.sdkBadge(app: app ?? Inbox.defaultApp, call))
+            case .mute(let app, let seconds):
+                // Time is an input: the wall time a mute ends is decided here, not in the reducer.
+                apply(.mute(app: app, until: seconds.map { wallNow.addingTimeInterval(Double($0)) }))
+            case .unmute(let app):
+                apply(.unmute(app: app))
+            case .quiet(let quiet):
+                guard let quiet else { return Handled(reply: .quiet(inbox.settings.quiet)) }
+                apply(.setQuiet(quiet))
+            case .mode(let mode):
+                guard let mode else { return Handled(reply: .mode(inbox.mode)) }
+                // Held messages past their time to live expire before anything could deliver them.
+                apply(.expireHeld(at: wallNow))
+                apply(.setMode(mode))
+            case .app(let state):
+                guard let state else { return Handled(reply: .appState(inbox.appState)) }
+                apply(.expireHeld(at: wallNow))
+                apply(.setAppState(state))
+            case .device(let command):
+                // Stored messages past their expiry go before a device coming online could get them.
+                if case .setOffline = command { apply(.expireHeld(at: wallNow)) }
+                apply(.device(command, at: wallNow))
+            case .key(let command):
+                apply(.key(command))
+            case .reset(let app, let all):
+                apply(.reset(app: app, all: all))
+            case .state(let app, let id):
+                let message = try id.flatMap { try store.messages(ids: [$0], includeHeld: false).first }
+                handled.reply = .state(inbox.report(app: app, at: now, message: message))
+            case .list(let query):
+                handled.reply = .messages(try store.page(query))
+            case .ping:
+                handled.reply = .version(Version.current)
+            case .subscribe:
+                handled.reply = .error("subscribe needs a socket connection")
+            case .gateway, .credentials:
+                handled.reply = .error("no gateway runs here")
+            }
+        } catch let error as WireError {
+            return Handled(reply: .error(error.message))
+        } catch {
+            return Handled(reply: .error("\(error)"))
+        }
+        return handled
+    }
+
+    /// `push.undelivered`: a held or dropped push with its payload, so `record` sees every push.
+    static func undelivered(_ push: Push, _ fate: PushFate) -> BusEvent {
+        BusEvent(.pushUndelivered, [
+            "id": fate.id.map { .number(JSONNumber($0)) } ?? .null, "app": .string(push.app),
+            "channel": .string(push.channel.rawValue),
+            "payload": (try? JSON.parse(push.payload)) ?? .string(push.payload),
+            "held": .bool(fate.isHeld), "reason": .string(orNull: fate.reason),
+        ])
+    }
+
+    /// The listed messages with these ids; an unknown id refuses the whole request.
+    static func lookUp(_ ids: [Int64], in store: some InboxReading) throws -> [Message] {
+        let found = try store.messages(ids: ids, includeHeld: false)
+        if found.count < Set(ids).count {
+            let known = Set(found.map(\.id))
+            let missing = ids.filter { !known.contains($0) }.prefix(5).map(String.init).joined(separator: ", ")
+            throw WireError("no message with id \(missing); nothing was changed")
+        }
+        return found
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import PushCore
+import PushStore
+import Testing
+import TestSupport
+
+/// The SQLite store and the in-memory store are two sides of one contract: the engine, handed
+/// the same requests over each, must get the same replies, and every lookup it makes must give
+/// the same messages. Each request's effects are written to the store they came from (the
+/// SQLite one inside a transaction per request, as a loop turn writes them), so a difference in
+/// how either carries out a change shows up in the next lookup.
+@Suite struct StoreConformanceTests {
+    static let apps = ["com.example.shop", "com.example.news", "com.example.chat"]
+    static let collapseIds = ["order-1", "order-2"]
+
+    @Test("the engine over SQLite and over memory: same replies, same lookups", arguments: [UInt64(1), 2, 3, 4, 5, 6])
+    func bothStoresAnswerAlike(seed: UInt64) throws {
+        let folder = TempFolder()
+        let sqlite = try Store(path: folder.file("inbox.sqlite"))
+        let memory = MemoryStore()
+        var onSQLite = Inbox()
+        var inMemory = Inbox()
+        var random = SeededRandom(seed: seed)
+        var now = Instant.zero
+        let start = Date(timeIntervalSince1970: 1_764_547_200)
+        for step in 0..<300 {
+            now = now + Double(random.next() % 4)
+            // Whole milliseconds: the SQLite store keeps times to the millisecond.
+            let wallNow = start.addingTimeInterval(Double(now.nanoseconds / 1_000_000) / 1000)
+            let request = Self.request(&random, step: step)
+            try sqlite.begin()
+            let handledSQLite = Engine.handle(request, inbox: &onSQLite, store: sqlite, now: now, wallNow: wallNow)
+            for case .store(let change) in handledSQLite.effects { try sqlite.apply(change) }
+            try sqlite.commit()
+            let handledMemory = Engine.handle(request, inbox: &inMemory, store: memory, now: now, wallNow: wallNow)
+            for case .store(let change) in handledMemory.effects { memory.apply(change) }
+
+            #expect(handledSQLite.reply == handledMemory.reply, "step \(step): \(request)")
+            #expect(handledSQLite.effects == handledMemory.effects, "step \(step): \(request)")
+            try Self.expectSameLookups(sqlite, memory, step: step, highestId: onSQLite.nextId)
+        }
+    }
+
+    /// Every lookup the engine and the players make, over both stores.
+    static func expectSameLookups(_ sqlite: Store, _ memory: MemoryStore, step: Int, highestId: Int64) throws {
+        for app in [nil] + apps.map(Optional.some) {
+            for unread in [false, true] {
+                let query = ListQuery(limit: 1000, unread: unread, app: app)
+                #expect(try sqlite.page(query) == memory.page(query), "step \(step): page \(query)")
+            }
+            let first = ListQuery(limit: 1, app: app)
+            #expect(try sqlite.page(first) == memory.page(first), "step \(step): newest of \(app ?? "all")")
+        }
+        let before = ListQuery(limit: 3, before: highestId / 2)
+        #expect(try sqlite.page(before) == memory.page(before), "step \(step): page before \(highestId / 2)")
+        let ids = Array((0...highestId).reversed()) + [highestId / 3]
+        for includeHeld in [false, true] {
+            #expect(try sqlite.messages(ids: ids, includeHeld: includeHeld) == memory.messages(ids: ids, includeHeld: includeHeld),
+                    "step \(step): messages(ids:) includeHeld \(includeHeld)")
+        }
+        for app in apps {
+            for collapseId in collapseIds {
+                #expect(try sqlite.message(app: app, collapseId: collapseId) == memory.message(app: app, collapseId: collapseId),
+                        "step \(step): collapse \(app) \(collapseId)")
+            }
+        }
+    }
+
+    /// A request of the kinds a session makes: pushes of both channels (collapse ids, thread
+    /// ids, times to live, silent ones), reads and deletes of known and unknown ids, push mode,
+    /// app states, badges, resets, the default device going offline and online.
+    static func request(_ random: inout SeededRandom, step: Int) -> Request {
+        func pick<T>(_ options: [T]) -> T { options[Int(random.next() % UInt64(options.count))] }
+        let app = pick(apps)
+        switch random.next() % 16 {
+        case 0...5:
+            let collapseId: String? = random.next() % 3 == 0 ? pick(collapseIds) : nil
+            let thread = random.next() % 2 == 0 ? #","thread-id":"t1""# : ""
+            let badge = random.next() % 5 == 0 ? #","badge":3"# : ""
+            return .push(PushRequest(
+                payloadText: #"{"aps":{"alert":{"title":"Order \#(step)","body":"订单 \#(step)"}\#(thread)\#(badge)}}"#,
+                app: app, collapseId: collapseId))
+        case 6...7:
+            let ttl = pick([500, 2000, 60_000])
+            return .push(PushRequest(
+                payloadText: #"{"taskId":"t\#(step)","msgId":"m\#(step)","payload":"hello \#(step)","offLineExpireTime":\#(ttl)}"#,
+                app: app))
+        case 8:
+            return .push(PushRequest(payloadText: #"{"aps":{"content-available":1}}"#, app: app))
+        case 9:
+            return .read(.ids([Int64(random.next() % UInt64(step + 2))]))
+        case 10:
+            return .read(.all(app: random.next() % 2 == 0 ? app : nil))
+        case 11:
+            return .delete([Int64(random.next() % UInt64(step + 2))])
+        case 12:
+            return .mode(pick([PushMode.on, .on, .off]))
+        case 13:
+            return .app(pick([AppState.foreground, .background, .terminated]))
+        case 14:
+            return pick([
+                .badge(app: app, change: .set(Int(random.next() % 5)), sync: nil),
+                .badge(app: nil, change: .clear, sync: nil),
+                .reset(app: app, all: false),
+            ])
+        default:
+            return .device(.setOffline(token: nil, random.next() % 2 == 0))
+        }
+    }
+}
