@@ -118,6 +118,23 @@ import PushJSON
         #expect(via.status == 1)
         #expect(via.stderr.contains("wanted 1 message (via apns, after #0)"))
         #expect(via.stderr.contains("via socket"))
+        // No ledger condition was asked: the line still shows the ledgers as they are.
+        #expect(via.stderr.contains("badge 1, server badge 1, unread 1"), "\(via.stderr)")
+    }
+
+    /// The unread count is the inbox's own, not a page of unread messages counted: past the
+    /// largest page (1 000) it still holds, and a timeout says the real number.
+    @Test func expectUnreadHoldsPastAnyPageSize() throws {
+        let server = try ServerProcess(memory: true)
+        let pushes = (1...1001).map { #"{"aps":{"alert":"n\#($0)"},"Simulator Target Bundle":"com.example.bulk"}"# }
+        let sent = try server.run(["send", "-"], stdin: Data(pushes.joined(separator: "\n").utf8))
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let held = try server.run(["expect", "--unread", "1001", "--timeout", "2"])
+        #expect(held.status == 0, "\(held.stderr)")
+        #expect(held.stdout.contains(#""unread":1001"#), "\(held.stdout)")
+        let missed = try server.run(["expect", "--unread", "1002", "--timeout", "0.2"])
+        #expect(missed.status == 1)
+        #expect(missed.stderr.contains("unread 1001"), "\(missed.stderr)")
     }
 
     @Test func expectABannerIsShownOnlyInTheForeground() throws {
