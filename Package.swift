@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "PushUIHostTests", dependencies: ["PushJSON", "PushUIHost", "PushServer", "PushStore", "PushTUI", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushScenarioTests", dependencies: ["PushJSON", "PushScenario", "PushStore", "PushGateway", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushServer", "TestSupport"],
+        .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushServer", "PushScenario", "TestSupport"],
                     swiftSettings: strict),
     ]
 )

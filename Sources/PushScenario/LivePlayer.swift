@@ -6,7 +6,7 @@ import PushJSON
 /// Plays a scenario into a running pushdeck over its socket, at the scenario's times divided by
 /// `speed` (or at once with `instant`). Expects read the server's `state` report (ledgers,
 /// unread, held and dropped counts, the banner, a message's callback) through the socket; the
-/// events (feedback, the newest message per app, the last delivered) come from a subscription.
+/// events (feedback, the last delivered message) come from a subscription.
 public final class LivePlayer {
     let queries: SocketClient
     let events: SocketClient
@@ -16,9 +16,6 @@ public final class LivePlayer {
     public var narrate: ((Step, String) -> Void)?
     private var lastReply: JSONObject?
     private var feedback: [Int] = []
-    /// The newest delivered message id, per app and over all (`read: "last"`).
-    private var newest: [String: Int64] = [:]
-    private var newestOverall: Int64?
     /// The ids the server gave this play's messages, in order: a scenario's id N is `created[N-1]`.
     private var created: [Int64] = []
     /// The message of the last delivery event: what an expect's `callback` is about.
@@ -54,10 +51,8 @@ public final class LivePlayer {
         switch step.action {
         case .push(let push):
             lastReply = try queries.request(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel)))
-            if let id = lastReply?["id"]?.intValue { created.append(Int64(id)) }
-            if lastReply?["delivered"] == .bool(true), let id = lastReply?["id"]?.intValue {
-                note(id: Int64(id), app: nil)
-            }
+            // A replacement keeps the id of the message it replaced: no new message was created.
+            if let id = lastReply?["id"]?.intValue, lastReply?["replaced"] != .bool(true) { created.append(Int64(id)) }
         case .state(let state): _ = try queries.request(.app(state))
         case .mode(let mode): _ = try queries.request(.mode(mode))
         case .read(.all):
@@ -108,14 +103,11 @@ public final class LivePlayer {
         case .all: return nil
         case .id(let id): return id >= 1 && id <= created.count ? created[Int(id) - 1] : id
         case .last:
-            try drainEvents()
-            return app.map { newest[$0] } ?? newestOverall
+            // The newest listed message of the app (of all apps without one), as the server
+            // lists it now: a deleted one is not it.
+            let page = try queries.request(.list(ListQuery(limit: 1, app: app)))
+            return page["messages"]?.arrayValue?.first?.objectValue?["id"]?.intValue.map(Int64.init)
         }
-    }
-
-    private func note(id: Int64, app: String?) {
-        newestOverall = max(newestOverall ?? 0, id)
-        if let app { newest[app] = max(newest[app] ?? 0, id) }
     }
 
     /// Reads every event published so far: a `ping` on the subscribed connection is answered
@@ -129,10 +121,7 @@ public final class LivePlayer {
             case Topic.feedback.rawValue?:
                 if let action = line["action"]?.intValue { feedback.append(action) }
             case Topic.messageReceived.rawValue?, Topic.remoteReceived.rawValue?:
-                if let message = line["message"]?.objectValue, let id = message["id"]?.intValue {
-                    note(id: Int64(id), app: message["app"]?.stringValue)
-                    lastDelivered = Int64(id)
-                }
+                if let id = line["message"]?.objectValue?["id"]?.intValue { lastDelivered = Int64(id) }
             default:
                 break
             }
