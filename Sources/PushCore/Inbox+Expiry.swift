@@ -1,7 +1,7 @@
 import Foundation
 import PushJSON
 
-// MARK: - Time to live of held messages (issue 13)
+// MARK: - Time to live of held messages
 
 extension Inbox {
     /// How long the push service keeps a pass-through message for an app that is not running:
@@ -34,7 +34,7 @@ extension Inbox {
     /// Held messages whose time to live has run out at `date` leave the queue: listed as
     /// expired (read, never counted), never delivered late.
     mutating func expireHeld(at date: Date, into outcome: inout Outcome) {
-        let expired = held.filter { Self.expiry(of: $0) <= date }
+        let expired = held.filter { (heldExpiry[$0.id] ?? Self.expiry(of: $0)) <= date }
         guard !expired.isEmpty else { return }
         let ids = Set(expired.map(\.id))
         removeHeld(ids)

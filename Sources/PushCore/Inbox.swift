@@ -18,6 +18,9 @@ public struct Inbox: Sendable, Equatable {
     /// The ids in `held`: whether a message is held is asked for every message read or deleted,
     /// so it must not cost a scan of the queue.
     public private(set) var heldIds: Set<Int64>
+    /// When each held message expires, worked out from its payload once as it is held (or
+    /// loaded): the expiry check runs before every mode, app-state and device change.
+    private(set) var heldExpiry: [Int64: Date]
     /// The id of the launch notification, if any.
     public var launchId: Int64?
     /// The banner, while one is on screen (or leaving it).
@@ -47,6 +50,7 @@ public struct Inbox: Sendable, Equatable {
         self.nextId = nextId
         self.held = held
         self.heldIds = Set(held.map(\.id))
+        self.heldExpiry = Dictionary(held.map { ($0.id, Self.expiry(of: $0)) }, uniquingKeysWith: { first, _ in first })
         self.launchId = launchId
         self.banner = banner
         self.bannerSeconds = bannerSeconds
@@ -62,6 +66,7 @@ public struct Inbox: Sendable, Equatable {
     mutating func hold(_ message: Message) {
         held.append(message)
         heldIds.insert(message.id)
+        heldExpiry[message.id] = Self.expiry(of: message)
     }
 
     /// Empties the held queue, returning what it held, oldest first.
@@ -69,6 +74,7 @@ public struct Inbox: Sendable, Equatable {
         defer {
             held = []
             heldIds = []
+            heldExpiry = [:]
         }
         return held
     }
@@ -77,6 +83,7 @@ public struct Inbox: Sendable, Equatable {
     mutating func removeHeld(where shouldRemove: (Message) -> Bool) {
         held.removeAll(where: shouldRemove)
         heldIds = Set(held.map(\.id))
+        heldExpiry = heldExpiry.filter { heldIds.contains($0.key) }
     }
 
     /// Removes the messages with `ids` from the held queue: one pass, however many ids.
@@ -85,6 +92,7 @@ public struct Inbox: Sendable, Equatable {
         guard !gone.isEmpty else { return }
         held.removeAll { gone.contains($0.id) }
         heldIds.subtract(gone)
+        for id in gone { heldExpiry[id] = nil }
     }
 
     public var mode: PushMode { settings.mode }
