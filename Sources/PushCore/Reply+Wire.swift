@@ -67,6 +67,19 @@ extension Reply {
     }
 }
 
+extension InboxReport {
+    /// The report from a `state` reply line, as `Reply.state` writes it; nil when the line is
+    /// not one (a refusal, or a server that does not know the request).
+    public init?(wire reply: JSONObject) {
+        guard reply["ok"] == .bool(true), let icon = reply["badge"]?.intValue, let server = reply["serverBadge"]?.intValue,
+            let unread = reply["unread"]?.intValue, let held = reply["held"]?.intValue, let dropped = reply["dropped"]?.intValue
+        else { return nil }
+        self.init(
+            badge: Badge(icon: icon, server: server), unread: unread, held: held, dropped: dropped,
+            banner: reply["banner"]?.stringValue, callback: reply["callback"]?.stringValue)
+    }
+}
+
 extension PushReply {
     /// `{"ok":true,"id":N,"badge":B,"delivered":true}`, or for a push not delivered now its
     /// `delivered:false` with `held`, `stored` and `reason` as they apply, `badge` last; with

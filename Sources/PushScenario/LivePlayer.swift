@@ -72,17 +72,10 @@ public final class LivePlayer {
             try drainEvents()
             // The server's own report, by the rule instant play reads from its inbox.
             let state = try queries.request(.state(app: step.app, message: lastDelivered))
-            guard state["ok"] == .bool(true) else {
+            guard let report = InboxReport(wire: state) else {
                 throw .connection("state was refused: \(state["error"]?.stringValue ?? JSON.object(state).compactText)")
             }
-            var seen = Observed()
-            seen.badge = state["badge"]?.intValue
-            seen.serverBadge = state["serverBadge"]?.intValue
-            seen.unread = state["unread"]?.intValue
-            seen.held = state["held"]?.intValue
-            seen.dropped = state["dropped"]?.intValue
-            seen.banner = .some(state["banner"]?.stringValue)
-            seen.callback = .some(state["callback"]?.stringValue)
+            var seen = Observed(report)
             if let reply = lastReply {
                 let verdict = PushVerdict(wire: reply)
                 seen.delivered = .some(verdict.delivered)

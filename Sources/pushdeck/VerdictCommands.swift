@@ -115,9 +115,10 @@ enum VerdictCommands {
     /// else totals) and the unread count the inbox keeps (not a page of messages counted).
     private static func ledgers(_ app: String?, from client: SocketClient) throws -> Ledgers {
         let state = try ClientCommands.expectOK(client.request(.state(app: app, message: nil)))
-        return Ledgers(
-            badge: state["badge"]?.intValue ?? 0, serverBadge: state["serverBadge"]?.intValue ?? 0,
-            unread: state["unread"]?.intValue ?? 0)
+        guard let report = InboxReport(wire: state) else {
+            throw Failure(code: 1, message: "the server's state reply is not one this pushdeck reads: \(JSON.object(state).compactText)")
+        }
+        return Ledgers(badge: report.badge.icon, serverBadge: report.badge.server, unread: report.unread)
     }
 
     static func format(_ seconds: Double) -> String {

@@ -150,3 +150,22 @@ import Testing
             == [.unread(app: "com.example.news", count: 0), .unread(app: shop, count: 0)])
     }
 }
+
+/// The state report is read back by the live player and `expect` with the decoder beside its
+/// encoder: what one writes the other reads.
+@Suite struct InboxReportWireTests {
+    @Test(arguments: [
+        InboxReport(badge: Badge(icon: 3, server: 5), unread: 2, held: 1, dropped: 4, banner: "订单", callback: nil),
+        InboxReport(badge: Badge(), unread: 0, held: 0, dropped: 0, banner: nil, callback: "launchOptions[UIApplicationLaunchOptionsRemoteNotificationKey]"),
+    ])
+    func roundTrips(_ report: InboxReport) throws {
+        let line = Reply.state(report).wireObject
+        let parsed = try #require(try JSON.parse(Array(JSON.object(line).compactText.utf8)).objectValue)
+        #expect(InboxReport(wire: parsed) == report)
+    }
+
+    @Test func aRefusalIsNoReport() {
+        #expect(InboxReport(wire: Reply.error("no").wireObject) == nil)
+        #expect(InboxReport(wire: Reply.ledgers(Badge()).wireObject) == nil)
+    }
+}
