@@ -1,7 +1,7 @@
 import Foundation
 import PushJSON
 
-// MARK: - Time to live of held messages (issue 13)
+// MARK: - Time to live of held messages
 
 extension Inbox {
     /// How long the push service keeps a pass-through message for an app that is not running:
