@@ -21,7 +21,7 @@ let package = Package(
         // glibc calls Swift cannot import as they are (struct ucred, flock, a signal's disposition).
         .target(name: "CSystem", path: "Sources/CSystem"),
 
-        // MARK: - Modules (DESIGN §7)
+        // MARK: - Modules (each depends only on modules above it; only PushTerminal imports curses)
         // PushJSON: the JSON value, parser, tape and writer, and the text rules they share with the
         // terminal (well-formed UTF-8, what a terminal must not get raw). PushCore is the domain.
         .target(name: "PushJSON", swiftSettings: strict),

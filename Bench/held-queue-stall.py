@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# The loop stall of issue 10, item 10: with the app terminated, 10 000 delivered APNs messages
-# and N held pass-through ones, read then delete the 10 000 ids while a second client pings
+# The loop stall a long held queue could cause: with the app terminated, 10 000 delivered APNs
+# messages and N held pass-through ones, read then delete the 10 000 ids while a second client pings
 # every 5 ms; prints both request times and the worst ping (the loop's stall).
 #   python3 Bench/held-queue-stall.py .build/release/pushdeck 60000
 import json, os, socket, subprocess, sys, tempfile, time, threading

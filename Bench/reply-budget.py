@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Issue 10 item 1 by hand: 1 000 messages of ~4 KB, one client sends 64 x list limit 1000 and
-never reads; prints the server's RSS before and at most, and the slowest ping of another client.
+"""One client's replies cannot take the server's memory, by hand: 1 000 messages of ~4 KB, one
+client sends 64 x list limit 1000 and never reads; prints the server's RSS before and at most,
+and the slowest ping of another client.
 Usage: python3 Bench/reply-budget.py .build/release/pushdeck (standard library only)."""
 import socket, subprocess, sys, time, os, tempfile, json
 binary = sys.argv[1]

@@ -1,5 +1,5 @@
 // The floor of a push round trip on this machine, in C, for comparison with pushdeck-bench's
-// `roundtrip_msgs_per_s` (DESIGN's target: 10 000/s). A parent writes a ~300-byte push to a
+// `roundtrip_msgs_per_s` (pushdeck's target: 10 000/s). A parent writes a ~300-byte push to a
 // Unix socket pair and waits for the answer; the child, for each one, commits one row into
 // pushdeck's `messages` schema (with its two always-on indexes) plus the app's unread and badge
 // rows, in a WAL database with synchronous=NORMAL, then answers. No JSON, no framing, no bus.

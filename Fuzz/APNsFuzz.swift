@@ -3,7 +3,7 @@ import PushCore
 import PushGateway
 import PushJSON
 
-/// Fuzz target: the APNs route's request → push mapping (DESIGN §8).
+/// Fuzz target: the APNs route's request → push mapping.
 ///
 /// The input is read as a request: a first line `METHOD PATH`, then `name: value` header lines
 /// until an empty line, then the body. Whatever it is, the route answers with one of Apple's

@@ -1,6 +1,6 @@
 import PushCore
 
-/// Fuzz target: the stream framer (DESIGN §3).
+/// Fuzz target: the stream framer.
 ///
 /// The input is a byte stream. It is framed twice — whole, and in a random chunking derived from
 /// the input (1 to 97 bytes at a time, some through `fill`) — and both runs must give the same

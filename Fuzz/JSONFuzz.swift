@@ -1,7 +1,7 @@
 import PushCore
 import PushJSON
 
-/// Fuzz target: the JSON parser, the writers and the push payload decoder (DESIGN §4).
+/// Fuzz target: the JSON parser, the writers and the push payload decoder.
 ///
 /// When the input parses, its compact and pretty texts must parse back to the same value (the
 /// writer emits only what the parser reads). Whatever the input, the payload decoder must answer

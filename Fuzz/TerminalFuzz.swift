@@ -1,7 +1,7 @@
 import PushCore
 import PushJSON
 
-/// Fuzz target: nothing pushdeck prints can steer a terminal (issue 10, items 7–8).
+/// Fuzz target: nothing pushdeck prints can steer a terminal.
 ///
 /// For any bytes: `TerminalText.inert` (what every print path of the CLI applies) leaves no C0
 /// control but `\n` and `\t`, no DEL, no C1 control, no bidi control and only valid UTF-8; the

@@ -3,7 +3,7 @@ import PushCore
 import PushGateway
 import PushJSON
 
-/// Fuzz target: the JPush and Getui routes' request → push mapping (DESIGN §8).
+/// Fuzz target: the JPush and Getui routes' request → push mapping.
 ///
 /// The first byte picks the API (JPush push or validate; Getui single, batch or all, with a
 /// valid token; Getui auth), the rest is the body. Whatever it is, the route answers with one of

@@ -1,6 +1,6 @@
 import PushJSON
 
-/// Who moves an app's icon badge (DESIGN §5, issue 13).
+/// Who moves an app's icon badge: the app's own code, or the platform alone.
 ///
 /// `app` is the seeds' app code: +1 per delivered message, −1 per read, the server badge synced
 /// after each change. `platform` is the device with no such code: the icon moves only when a

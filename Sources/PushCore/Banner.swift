@@ -29,7 +29,9 @@ public struct Banner: Sendable, Equatable {
     }
 }
 
-/// What holds the banner's timer (dunst issue 1046): the pointer over it, or the keyboard focus.
+/// What holds the banner's timer: the pointer over it, or the keyboard focus.
+///
+/// Desktop notification daemons likewise keep a notification up while the pointer is on it.
 public enum BannerPause: String, Sendable, Hashable, CaseIterable {
     case pointer, focus
 }

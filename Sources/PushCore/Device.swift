@@ -8,7 +8,7 @@ public enum Vendor: String, Sendable, Equatable, CaseIterable {
     case getui
 }
 
-/// A device the gateway knows (DESIGN §8): its token belongs to one app of one vendor.
+/// A device the gateway knows: its token belongs to one app of one vendor.
 public struct Device: Sendable, Equatable {
     /// The token as the vendor hands it out (APNs: hex digits, lower-cased here).
     public var token: String
@@ -18,7 +18,7 @@ public struct Device: Sendable, Equatable {
     /// Set by `device unregister`: APNs answers 410 `Unregistered` with this time from then on.
     public var unregisteredAt: Date?
     /// Set by `device offline`: its pushes are stored by the vendor (APNs only the latest per
-    /// app, JPush at most 5) until `device online` (issue 13).
+    /// app, JPush at most 5) until `device online`.
     public var offline: Bool
     /// The tags the app set on this device (`device add --tag`), sorted, each once: a JPush
     /// `audience` of `tag`/`tag_and`/`tag_not` finds the device by them (Getui's tag pushes are

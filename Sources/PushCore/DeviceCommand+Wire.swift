@@ -1,6 +1,6 @@
 import PushJSON
 
-// MARK: - The `device` and `key` ops on the wire (DESIGN §3 wave 2, §8)
+// MARK: - The `device` and `key` ops on the wire: the gateway's devices and the vendors' keys
 
 extension RequestFields {
     /// A required non-empty string.

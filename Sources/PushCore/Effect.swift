@@ -31,7 +31,7 @@ public enum StoreChange: Sendable, Equatable {
     case badge(app: String, Badge)
     /// The app's unread count is now `count` (0: none). The reducer alone decides what is
     /// unread — a delivered message not yet read, never a held one — and the store keeps the
-    /// number it is given, as it keeps the badge: one rule in one place (issue 11).
+    /// number it is given, as it keeps the badge: one rule in one place.
     case unread(app: String, count: Int)
     case settings(InboxSettings)
     /// A device added or changed (by token).
@@ -55,13 +55,13 @@ public struct InboxSettings: Sendable, Equatable {
     public var appState: AppState
     public var dropped: Int
     public var badgeSync: Bool
-    /// The apps whose badge policy is not the default `app` (issue 13).
+    /// The apps whose badge policy is not the default `app`.
     public var badgePolicies: [String: BadgePolicy]
     /// Muted apps and until when (nil: until `unmute`).
     public var muted: [String: Date?]
     /// Scheduled do-not-disturb, when set.
     public var quiet: QuietHours?
-    /// The socket's default device is offline (issue 13): pushes without a known device token
+    /// The socket's default device is offline: pushes without a known device token
     /// are stored as APNs and the vendors store them, delivered on `device online`.
     public var deviceOffline: Bool = false
 

@@ -20,7 +20,7 @@ public enum Event: Sendable, Equatable {
     case openBanner
     /// `Esc`: send the banner up at once (the swipe).
     case dismissBanner
-    /// `badge --policy`: set an app's badge policy (issue 13).
+    /// `badge --policy`: set an app's badge policy.
     case setBadgePolicy(app: String, BadgePolicy)
     /// `badge --sdk`: an SDK's badge call for an app.
     case sdkBadge(app: String, SDKBadgeCall)
@@ -35,7 +35,7 @@ public enum Event: Sendable, Equatable {
     /// The pointer moved onto (true) or off the banner, or `Tab` gave it or took its focus: its
     /// timer pauses while either holds.
     case pauseBanner(BannerPause, Bool)
-    /// `reset`: a clean state for one app (or all) in one committed change (DESIGN §9).
+    /// `reset`: a clean state for one app (or all) in one committed change.
     case reset(app: String?, all: Bool)
     /// A timer fired: let time-driven state (the banner) move on.
     case tick

@@ -3,7 +3,7 @@ import PushJSON
 // MARK: - The two badge ledgers (seeds 000, 002, 003)
 
 extension Inbox {
-    /// The app's badge after a delivery: +1, or what the payload says (DESIGN §5).
+    /// The app's badge after a delivery: +1, or what the payload says.
     ///
     /// `aps.badge` sets the icon; Getui's `autoBadge` moves the server's count and the icon takes
     /// it, as a server-side badge push does. With sync on the server then follows the icon, as

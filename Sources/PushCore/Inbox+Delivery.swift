@@ -1,7 +1,7 @@
 import Foundation
 import PushJSON
 
-// MARK: - Arrival: dropped, held or delivered (DESIGN §5)
+// MARK: - Arrival: dropped, held or delivered
 
 extension Inbox {
     /// A push arrives: dropped when push is off, held when the app is terminated and it is

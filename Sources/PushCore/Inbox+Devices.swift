@@ -1,6 +1,6 @@
 import Foundation
 
-// MARK: - The gateway's devices and keys (DESIGN §8)
+// MARK: - The gateway's devices and keys
 
 extension Inbox {
     /// The device a vendor push names, registered on its first push: a gateway route has

@@ -1,7 +1,7 @@
 import Foundation
 import PushJSON
 
-// MARK: - Device offline (issue 13)
+// MARK: - Device offline
 
 extension Inbox {
     /// The device a message or push with `token` goes to: a known gateway device by its token,

@@ -1,10 +1,10 @@
 import Foundation
 import PushJSON
 
-// MARK: - Reset (DESIGN §9)
+// MARK: - Reset
 
 extension Inbox {
-    /// `reset` (DESIGN §9): the app's (or every app's) messages, held queue, ledgers and unread
+    /// `reset`: the app's (or every app's) messages, held queue, ledgers and unread
     /// count to nothing; push on, app foreground, nothing dropped, badge sync on. Mode, app state
     /// and the dropped count are one per inbox, so `app` resets them too. Ids keep counting up.
     mutating func reset(app: String?, all: Bool, now: Instant, into outcome: inout Outcome) {

@@ -30,7 +30,7 @@ public struct Inbox: Sendable, Equatable {
     public var decoder: PushDecoder
     /// How long a banner stays fully shown (`--banner-seconds`).
     public var bannerSeconds: Double
-    /// The gateway's devices, by token (DESIGN §8).
+    /// The gateway's devices, by token.
     public var devices: [String: Device] = [:]
     /// The vendors' credentials, by id (`key add`).
     public var providerKeys: [String: ProviderKey] = [:]

@@ -2,7 +2,7 @@ import Foundation
 import PushJSON
 
 extension Message {
-    /// The message object of the wire (DESIGN §3): every field, `null` when absent, `payload` as
+    /// The message object of the wire: every field, `null` when absent, `payload` as
     /// the parsed raw payload object.
     public var wireJSON: JSON {
         // A stored payload always parsed once; should it not, it is shown as the text it is.

@@ -24,7 +24,7 @@ public struct Message: Sendable, Equatable, Identifiable {
     /// The payload exactly as received.
     public var payload: String
     /// `apns-collapse-id` (or JPush `apns_collapse_id`): a later push with the same id replaces
-    /// this message in place (issue 13).
+    /// this message in place.
     public var collapseId: String? = nil
     /// `aps.thread-id`: the list groups messages by it.
     public var threadId: String? = nil
@@ -35,9 +35,9 @@ public struct Message: Sendable, Equatable, Identifiable {
     /// `aps.interruption-level` as given (passive, active, time-sensitive, critical).
     public var interruption: String? = nil
     /// A held pass-through message whose time to live ran out before the app could get it:
-    /// listed as expired, never delivered (issue 13).
+    /// listed as expired, never delivered.
     public var expired: Bool = false
-    /// The front door it came in by (DESIGN §8).
+    /// The front door it came in by: the socket, a vendor's API through the gateway, or the bus.
     public var via: Via
     /// The device token it was sent to, for gateway pushes.
     public var token: String?

@@ -16,7 +16,7 @@ struct Outcome {
     /// One plain dictionary. An earlier version kept the first app outside it, to spare a push
     /// the dictionary; the release `pushdeck-bench --only verdicts` (in-process play, 100 000
     /// steps, 4 alternated runs) gave a median of 30.9k steps/s with that and 30.8k without —
-    /// no measurable gain on this machine, so the simpler form stays (issue 11).
+    /// no measurable gain on this machine, so the simpler form stays.
     private var before: [String: Counts] = [:]
 
     /// An app's two badge ledgers and unread count.

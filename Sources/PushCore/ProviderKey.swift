@@ -1,6 +1,6 @@
 import PushJSON
 
-/// A credential a vendor's API is called with (DESIGN §8, `pushdeck key add`).
+/// A credential a vendor's API is called with (`pushdeck key add`).
 ///
 /// APNs: a `.p8` signing key — `id` is its key id (the JWT's `kid`), `team` the team id (the
 /// JWT's `iss`), `secret` the PKCS#8 PEM text. JPush (`id` the appKey, `secret` the master

@@ -1,4 +1,4 @@
-/// A push payload decoded and validated (DESIGN §4), before the inbox decides what it does.
+/// A push payload decoded and validated, before the inbox decides what it does.
 public struct Push: Sendable, Equatable {
     public var app: String
     public var channel: Channel

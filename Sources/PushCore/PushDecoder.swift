@@ -1,6 +1,6 @@
 import PushJSON
 
-/// Decodes and validates a push payload (DESIGN §4): channel and app inference, APNs, Getui
+/// Decodes and validates a push payload: channel and app inference, APNs, Getui
 /// pass-through and Getui-over-APNs, JPush; refusals name the field path and what is accepted.
 ///
 /// What is shown is derived from the payload; the payload itself is kept as received. Keys the
@@ -100,7 +100,7 @@ public struct PushDecoder: Sendable, Equatable {
         return push
     }
 
-    /// What an APNs message carries besides its text (issue 13): collapse id, thread, silent,
+    /// What an APNs message carries besides its text: collapse id, thread, silent,
     /// interruption level, priority. Pass-through messages have none of it.
     static func present(_ push: inout Push, _ content: PushContent, request: PushRequest) {
         push.priority = request.priority

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Scheduled do-not-disturb (`pushdeck quiet 22:00-07:00`): from `start` to `end` in local time,
-/// across midnight when `end` is earlier (issue 13).
+/// across midnight when `end` is earlier.
 public struct QuietHours: Sendable, Equatable, CustomStringConvertible {
     /// Minutes after local midnight.
     public var start: Int

@@ -2,7 +2,7 @@ import Foundation
 import PushJSON
 
 /// The inbox reducer: the one place where pushes, reads, badge commands, mode and app-state
-/// switches and the banner's timeline are decided (DESIGN §5, §6). Pure: the world is changed only
+/// switches and the banner's timeline are decided. Pure: the world is changed only
 /// through the returned effects, carried out in order by the loop.
 ///
 /// Effects come in a fixed order: store writes first (one transaction), then bus events, then

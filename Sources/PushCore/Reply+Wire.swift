@@ -1,7 +1,7 @@
 import Foundation
 import PushJSON
 
-// MARK: - Replies on the wire (DESIGN §3): the one place a reply becomes JSON
+// MARK: - Replies on the wire: the one place a reply becomes JSON
 
 extension Reply {
     /// The reply as the wire's compact JSON object. Key order is part of the contract (scripts

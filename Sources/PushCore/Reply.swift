@@ -1,6 +1,6 @@
 import Foundation
 
-/// The answer to one request (DESIGN §3), as a value: the reducer and the server decide these;
+/// The answer to one request, as a value: the reducer and the server decide these;
 /// `Reply+Wire.swift` is the one place they become JSON, and the gateway and the scenario player
 /// read them as they are, never a JSON object.
 public enum Reply: Sendable, Equatable {
@@ -78,7 +78,7 @@ public enum GatewayCredentials: Sendable, Equatable {
     case getui(appId: String, appKey: String, masterSecret: String, registered: Bool)
 }
 
-/// What became of a push (DESIGN §3 `push`, §5): its fate, the icon badge of its app after it,
+/// What became of a push (the `push` reply): its fate, the icon badge of its app after it,
 /// and what became of the request's further messages (a JPush body with both `notification` and
 /// `message`).
 public struct PushReply: Sendable, Equatable {
@@ -106,7 +106,7 @@ public struct FurtherPush: Sendable, Equatable {
     }
 }
 
-/// Delivered, held or not delivered, and why (DESIGN §5).
+/// Delivered, held or not delivered, and why.
 public enum PushFate: Sendable, Equatable {
     /// Delivered as message `id`: listed, counted, perhaps a banner.
     case delivered(id: Int64)
@@ -159,7 +159,7 @@ public enum PushFate: Sendable, Equatable {
     }
 }
 
-/// Why a push was dropped; the raw value is the wire's `reason` (DESIGN §5: "push mode off").
+/// Why a push was dropped; the raw value is the wire's `reason` (`"push mode off"`, …).
 public enum PushDrop: String, Sendable, Equatable {
     /// Push mode is off: nothing is added, the dropped count grows.
     case modeOff = "push mode off"

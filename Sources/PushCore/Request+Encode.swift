@@ -1,7 +1,7 @@
 import PushJSON
 
 /// Encoding: the inverse of `Request.decode(frame:)`, so every client builds its request
-/// through the one wire layer instead of by hand (STYLE "Front doors are adapters onto one wire").
+/// through the one wire layer instead of by hand: no front door writes the wire format itself.
 extension Request {
     /// The request as one compact JSON object (no trailing newline); `decode` of it gives the
     /// same request back. A push's payload text goes in byte for byte as it is.
@@ -94,7 +94,7 @@ extension Request {
         return object
     }
 
-    /// The request's `op` (DESIGN §3).
+    /// The request's `op`, as the wire names it.
     public var op: String {
         switch self {
         case .push: "push"

@@ -1,6 +1,6 @@
 import PushJSON
 
-/// A request on the wire (DESIGN §3), decoded and validated.
+/// A request on the wire, decoded and validated.
 public enum Request: Sendable, Equatable {
     case push(PushRequest)
     case read(ReadTarget)
@@ -15,12 +15,12 @@ public enum Request: Sendable, Equatable {
     case badgePolicy(app: String?, BadgePolicy?)
     /// The `badge` op with `sdk`, `call` and `value`: an SDK's badge call.
     case sdkBadge(app: String?, SDKBadgeCall)
-    /// `mute`: banners off for `app`, for `seconds` when given (issue 13).
+    /// `mute`: banners off for `app`, for `seconds` when given.
     case mute(app: String, seconds: Int?)
     case unmute(app: String)
     /// `quiet`: nil asks; `.some(nil)` turns quiet hours off.
     case quiet(QuietHours??)
-    /// `reset` (DESIGN §9): one app's (or every app's) messages, held queue and ledgers to
+    /// `reset`: one app's (or every app's) messages, held queue and ledgers to
     /// nothing, push on, app foreground; `all` also clears devices and keys.
     case reset(app: String?, all: Bool)
     /// Where the provider gateway listens (`pushdeck gateway`).
@@ -28,9 +28,9 @@ public enum Request: Sendable, Equatable {
     /// What a backend of `vendor` needs to call the gateway (`pushdeck gateway token`,
     /// `gateway credentials`): the `gateway` op with `credentials`.
     case credentials(CredentialsQuery)
-    /// `pushdeck device …` (DESIGN §8).
+    /// `pushdeck device …`: the gateway's devices.
     case device(DeviceCommand)
-    /// `pushdeck key …` (DESIGN §8).
+    /// `pushdeck key …`: the vendors' credentials the gateway checks requests against.
     case key(KeyCommand)
     /// What an expectation checks of the inbox now (`InboxReport`): of `app` (the totals when
     /// nil), with the callback of the listed message `message` when given.
@@ -43,7 +43,7 @@ public enum DeviceCommand: Sendable, Equatable {
     case list
     case remove(token: String)
     case unregister(token: String)
-    /// `device online|offline [TOKEN]`: nil is the socket's default device (issue 13).
+    /// `device online|offline [TOKEN]`: nil is the socket's default device.
     case setOffline(token: String?, Bool)
 }
 
@@ -81,13 +81,13 @@ public struct PushRequest: Sendable, Equatable {
     /// play bench, too noisy to show it, was why it was dropped once). Left out of `==`: it is
     /// `payloadText`, parsed.
     public var parsed: JSONView?
-    /// `apns-collapse-id` (the socket's `collapseId`, `send --collapse-id`; issue 13).
+    /// `apns-collapse-id` (the socket's `collapseId`, `send --collapse-id`).
     public var collapseId: String?
     /// `apns-push-type` (`alert`, `background`, …), when the request says.
     public var pushType: String?
     /// `apns-priority` (10, 5 or 1), when the request says.
     public var priority: Int?
-    /// The front door it came in by (DESIGN §8); a socket push is `.socket`.
+    /// The front door it came in by; a socket push is `.socket`.
     public var via: Via
     /// The device token the push was sent to (the gateway's `/3/device/{token}`).
     public var token: String?
@@ -149,7 +149,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 // MARK: - Decoding
 
 extension Request {
-    /// The ops of DESIGN §3, in the order error messages list them.
+    /// The wire's ops, in the order error messages list them.
     public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
@@ -289,7 +289,7 @@ extension Request {
 }
 
 extension Request {
-    /// The `badge` op's issue-13 verbs: `policy` (a policy name, or `true` to ask), or `sdk` +
+    /// The `badge` op's policy and SDK verbs: `policy` (a policy name, or `true` to ask), or `sdk` +
     /// `call` (+ `value`); each alone, without `set`, `clear` or `sync`.
     static func badgeVerb(_ fields: RequestFields, _ object: JSONObject) throws(WireError) -> Request? {
         let policy = object["policy"]

@@ -19,7 +19,7 @@ public enum FramingError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Splits a byte stream into JSON objects sent back to back (DESIGN §3).
+/// Splits a byte stream into JSON objects sent back to back.
 ///
 /// An object ends where its top-level `{` closes; whitespace between objects is skipped. Only
 /// the structure is tracked (a depth counter, whether inside a string, after a backslash), so

@@ -1,4 +1,4 @@
-/// The front door a push came in by (DESIGN §8): the socket, a vendor's HTTP API through the
+/// The front door a push came in by: the socket, a vendor's HTTP API through the
 /// gateway, or the team bus.
 public enum Via: String, Sendable, Equatable, CaseIterable {
     case socket

@@ -1,6 +1,6 @@
 import PushCore
 
-/// The gateway's routes (DESIGN §8): one port, the three providers' APIs told apart by the path —
+/// The gateway's routes: one port, the three providers' APIs told apart by the path —
 /// `/v3/` JPush, `/v2/` Getui, everything else APNs (whose `BadPath` answers what nobody serves).
 public struct ProviderRoutes: GatewayRoutes {
     public var apns: APNsRoutes

@@ -2,7 +2,7 @@ import PushCore
 import PushGateway
 import PushJSON
 
-/// A scenario (DESIGN §9): named steps on a timeline, each with one action.
+/// A scenario: named steps on a timeline, each with one action.
 public struct Scenario: Sendable, Equatable {
     public var name: String
     /// The file it came from, for messages and reports.
@@ -44,7 +44,7 @@ public enum Action: Sendable, Equatable {
     case mode(PushMode)
     case read(ReadWhat)
     case badge(change: BadgeChange?, sync: Bool?)
-    /// `{"policy":"platform"}`: who moves the icon badge from now on (DESIGN §5).
+    /// `{"policy":"platform"}`: who moves the icon badge from now on (the app's code, or only pushes).
     case badgePolicy(BadgePolicy)
     /// `{"sdk":"getui","call":"setBadge","value":3}`: an SDK's badge call, moving exactly its ledger.
     case sdkBadge(SDKBadgeCall)
@@ -79,7 +79,7 @@ public enum Action: Sendable, Equatable {
 public struct ScenarioPush: Sendable, Equatable {
     public var payloadText: String
     public var channel: Channel?
-    /// The front door: the socket, or as if through the APNs or JPush gateway (issue 14).
+    /// The front door: the socket, or as if through the APNs or JPush gateway.
     public var via: Via
     /// The APNs device token (the request path's `{token}`); JPush's body names its own audience.
     public var token: String?

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Where pushdeck puts its socket and database when not told (DESIGN §1, contract).
+/// Where pushdeck puts its socket and database when not told: a contract, scripts rely on these.
 public enum Locations {
     /// `--socket`, else `$PUSHDECK_SOCKET`, else `$XDG_RUNTIME_DIR/pushdeck/pushdeck.sock`,
     /// else `/tmp/pushdeck-$UID/pushdeck.sock`.

@@ -2,7 +2,7 @@ import PushCore
 
 /// Limits and knobs of the server loop.
 public struct ServerOptions: Sendable {
-    /// An object larger than this gets an error reply and the connection is closed (DESIGN §3).
+    /// An object larger than this gets an error reply and the connection is closed.
     public var maxObjectBytes = 64 * 1024
     /// The APNs payload limit (`--max-payload`).
     public var maxPayloadBytes = 4096

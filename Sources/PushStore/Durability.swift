@@ -8,7 +8,7 @@ public enum Durability: Sendable, Equatable {
     /// `synchronous=FULL`: every commit also fsyncs the WAL, so it survives a power cut too.
     case powerLoss
 
-    /// What `pushdeck` uses: issue 3 asks that an acknowledged push survive `kill -9`, which
+    /// What `pushdeck` uses: an acknowledged push must survive `kill -9`, which
     /// WAL with NORMAL gives. FULL's fsync per commit measured here (2 cores, shared) at 100 rows
     /// per commit cost about half the wall-clock throughput, and the server's commits are per
     /// loop turn, often smaller than that.

@@ -68,7 +68,7 @@ public enum Schema {
             value TEXT NOT NULL
         ) WITHOUT ROWID;
         """,
-        // (fidelity, issue 13) What the platform does with a push: replace by collapse id, group
+        // 2: what the platform does with a push: replace by collapse id, group
         // by thread, silent pushes, interruption levels.
         """
         ALTER TABLE messages ADD COLUMN collapse_id  TEXT;     -- apns-collapse-id / JPush apns_collapse_id
@@ -79,7 +79,7 @@ public enum Schema {
         -- The message a push with a collapse id replaces: the newest of its app with that id.
         CREATE INDEX messages_collapse ON messages (app, collapse_id) WHERE collapse_id IS NOT NULL;
         """,
-        // 3: the provider gateway (DESIGN §8): where a message came from, the gateway's devices
+        // 3: the provider gateway: where a message came from, the gateway's devices
         // and the vendors' keys.
         """
         ALTER TABLE messages ADD COLUMN via TEXT NOT NULL DEFAULT 'socket';
@@ -104,18 +104,18 @@ public enum Schema {
             secret  TEXT NOT NULL
         ) WITHOUT ROWID;
         """,
-        // (fidelity-2, issue 13) Threads: the list shows one row per (app, thread_id), found by
+        // 4: threads: the list shows one row per (app, thread_id), found by
         // this index (is there a newer listed message of the thread? its size, its members).
         """
         ALTER TABLE messages ADD COLUMN relevance REAL;  -- aps.relevance-score
         CREATE INDEX messages_thread ON messages (app, thread_id, id) WHERE thread_id IS NOT NULL AND held = 0;
         """,
-        // (device-offline, issue 13) A gateway device can be offline: its pushes are stored
+        // 5: a gateway device can be offline: its pushes are stored
         // (held) until `device online`. The socket's default device is the setting device_offline.
         """
         ALTER TABLE devices ADD COLUMN offline INTEGER NOT NULL DEFAULT 0;
         """,
-        // (vendor-docs, issue 15) A JPush/Getui device's tags and alias, which the JPush audiences
+        // 6: a JPush/Getui device's tags and alias, which the JPush audiences
         // tag/tag_and/tag_not/alias and Getui's push/single/alias find it by. Tags one per line
         // (a tag holds no control character), '' for none.
         """

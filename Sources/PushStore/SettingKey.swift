@@ -10,7 +10,7 @@ enum SettingKey {
     static let muted = "muted"
     /// Quiet hours as HH:MM-HH:MM, or off.
     static let quiet = "quiet"
-    /// Whether the socket's default device is offline (issue 13): true or false.
+    /// Whether the socket's default device is offline: true or false.
     static let deviceOffline = "device_offline"
     /// The highest message id ever deleted: the next id is above it even when the newest
     /// messages were deleted, so an id a client has seen never names another message.

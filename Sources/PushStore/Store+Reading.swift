@@ -241,7 +241,7 @@ extension Store {
     }
 
     /// The newest delivered message of `app` with this collapse id: the one a push with the same
-    /// id replaces (issue 13).
+    /// id replaces.
     public func message(app: String, collapseId: String) throws(SQLiteError) -> Message? {
         let statement = try database.prepare(
             "SELECT \(Schema.messageColumns) FROM messages WHERE app = ?1 AND collapse_id = ?2 AND held = 0 ORDER BY id DESC LIMIT 1")

@@ -1,6 +1,6 @@
 import PushCore
 
-/// The list grouped by `aps.thread-id` (issue 13): one row per thread of an app — its newest
+/// The list grouped by `aps.thread-id`: one row per thread of an app — its newest
 /// listed message — and every listed message without a thread, newest first.
 ///
 /// Whether a threaded message heads its thread is one probe of `messages_thread` (is there a

@@ -4,7 +4,7 @@ import PushCore
 import PushJSON
 
 /// The inbox kept in SQLite: messages with their raw payloads, read/held/launch state, per-app
-/// badges and the settings (DESIGN §5, issue 3 item 4).
+/// badges and the settings, all of which survive a restart.
 ///
 /// Writes are grouped by the caller: `begin()`, many `apply(_:)`, `commit()` once per loop turn,
 /// and replies go out only after the commit returns. Reads are paged in SQL and never load every

@@ -40,7 +40,7 @@ struct WriteStatements {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)
             """)
         expire = try database.prepare("UPDATE messages SET held = 0, read = 1, expired = 1 WHERE id = ?1 AND held = 1")
-        // A push with a collapse id takes the place of the message it replaces (issue 13).
+        // A push with a collapse id takes the place of the message it replaces.
         replace = try database.prepare(
             """
             UPDATE messages SET channel = ?2, title = ?3, subtitle = ?4, body = ?5, url = ?6, read = ?7,

@@ -29,7 +29,7 @@ public enum ListView {
     static func summaryParts(of message: Message) -> [String] {
         let title = message.title.map(Sanitize.inert) ?? ""
         let body = (message.body ?? message.subtitle).map(Sanitize.inert) ?? ""
-        // A silent push is listed as one (issue 13): nothing was shown to the user.
+        // A silent push is listed as one: nothing was shown to the user.
         let mark = message.expired ? ["[expired] "] : message.silent ? ["[silent] "] : []
         if title.isEmpty { return mark + [body.isEmpty ? (message.silent ? "background fetch" : "(no text)") : body] }
         return mark + (body.isEmpty ? [title] : [title, " — ", body])

@@ -11,7 +11,7 @@ public protocol MessageSource {
     /// One message by id, listed or not.
     func message(id: Int64) -> Message?
 
-    // MARK: Threads (issue 13)
+    // MARK: Threads
 
     /// How many rows the grouped list has: listed messages without a thread, one per thread.
     func groupedCount() -> Int

@@ -4,7 +4,7 @@ import PushCore
 import PushStore
 import PushJSON
 
-/// The benchmark of issue 5: pushdeck against the physical limits of this machine, measured in
+/// The benchmark: pushdeck against the physical limits of this machine, measured in
 /// one run so ratios hold on a noisy machine. Prints a table, then one JSON line.
 @main
 enum Bench {

@@ -4,7 +4,7 @@ import PushCore
 import PushScenario
 import PushJSON
 
-/// Issue 14's figures: instant play of a generated scenario against ingest, and `expect`'s
+/// The verdicts' figures: instant play of a generated scenario against ingest, and `expect`'s
 /// latency from a push's commit to its exit.
 struct VerdictPhases {
     let settings: Bench.Settings

@@ -20,7 +20,7 @@ enum ClientCommands {
         let title = try arguments.option("--title")
         let body = try arguments.option("--body")
         let badge = try arguments.intOption("--badge", in: 0...Int(Int32.max))
-        // Issue 13: apns-collapse-id, apns-push-type and apns-priority, as the request's fields.
+        // apns-collapse-id, apns-push-type and apns-priority, as the request's fields.
         let collapseId = try arguments.option("--collapse-id")
         let pushType = try arguments.option("--push-type")
         let priority = try arguments.intOption("--priority", in: 1...10)
@@ -400,7 +400,7 @@ enum ClientCommands {
 
     // MARK: - Shared
 
-    /// The socket to talk to: `--socket`, else the default of DESIGN §1. Read first, connected
+    /// The socket to talk to: `--socket`, else the default `Locations` picks. Read first, connected
     /// to last, so a usage error is reported as one even when no server runs.
     static func socketPath(_ arguments: inout Arguments) throws(UsageError) -> String {
         let flag = try arguments.option("--socket")

@@ -4,7 +4,7 @@ import PushScenario
 import PushServer
 import PushUIHost
 
-/// `pushdeck demo`: plays `Resources/scenarios/demo.json` live (DESIGN §9: a demo is a scenario)
+/// `pushdeck demo`: plays `Resources/scenarios/demo.json` live (a demo is just a scenario)
 /// through the socket of a running pushdeck. With no pushdeck running it starts the UI itself
 /// (in memory) on this terminal and plays into that.
 enum DemoCommand {

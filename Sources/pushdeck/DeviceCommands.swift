@@ -5,7 +5,7 @@ import PushServer
 import PushTUI
 import PushJSON
 
-/// `pushdeck device …` and `pushdeck key …` (DESIGN §2, §8): the gateway's devices and the
+/// `pushdeck device …` and `pushdeck key …`: the gateway's devices and the
 /// vendors' keys, kept by the running pushdeck.
 enum DeviceCommands {
     // MARK: - device

@@ -4,7 +4,7 @@ import PushScenario
 import PushServer
 import PushJSON
 
-/// `pushdeck play FILE...` (DESIGN §9): scenarios played in process on the manual clock, or with
+/// `pushdeck play FILE...`: scenarios played in process on the manual clock, or with
 /// `--live` into the running pushdeck. Exit 0 when every expect holds, 1 otherwise, 2 when a file
 /// cannot be played (reported before anything runs).
 enum PlayCommand {

@@ -4,7 +4,7 @@ import PushCore
 import PushServer
 import PushJSON
 
-/// `pushdeck record FILE` (DESIGN §9): writes a scenario from the running pushdeck's bus until ^C —
+/// `pushdeck record FILE`: writes a scenario from the running pushdeck's bus until ^C —
 /// every push with its payload, app state, mode, reads, deletions, badge commands and resets as
 /// timed steps, then expects holding each app's final ledgers — so `play FILE` of it passes.
 enum RecordCommand {

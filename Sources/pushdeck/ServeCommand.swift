@@ -14,7 +14,7 @@ enum ServeCommand {
         var strictFolder: Bool
         var databasePath: String?
         var options: ServerOptions
-        /// `--gateway [HOST:PORT]`, with `--tls-cert`/`--tls-key` (DESIGN §8).
+        /// `--gateway [HOST:PORT]`, with `--tls-cert`/`--tls-key`: the vendors' HTTP APIs on one port.
         var gateway: GatewaySetup?
 
         init(_ arguments: inout Arguments) throws(UsageError) {

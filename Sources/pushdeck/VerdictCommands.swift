@@ -4,7 +4,7 @@ import PushCore
 import PushServer
 import PushJSON
 
-/// `pushdeck reset` and `pushdeck expect` (DESIGN §9): verdicts a CI job reads from exit codes.
+/// `pushdeck reset` and `pushdeck expect`: verdicts a CI job reads from exit codes.
 enum VerdictCommands {
     // MARK: - reset
 

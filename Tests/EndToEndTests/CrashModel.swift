@@ -6,7 +6,8 @@ struct AppLedger: Equatable {
     var messages: [Int: Bool] = [:]
     var icon = 0
 
-    /// What an acknowledged operation did to this app (DESIGN §5).
+    /// What an acknowledged operation did to this app: a delivered push adds 1 to the icon, reading
+    /// an unread message takes 1 off (never below 0), `clear` zeroes it.
     mutating func apply(_ entry: Acknowledged) {
         switch entry.op {
         case .push:

@@ -4,7 +4,7 @@ import PushCore
 import Testing
 import TestSupport
 
-/// `kill -9` during a mixed load, twenty times on one database (issue 6): after each restart
+/// `kill -9` during a mixed load, twenty times on one database: after each restart
 /// every acknowledged change is there and each app's badge is what the acknowledged operations
 /// imply.
 ///

@@ -3,7 +3,7 @@ import PushCore
 import Testing
 import TestSupport
 
-/// The database file removed or replaced under a running server (issue 10 item 6): changes are
+/// The database file removed or replaced under a running server: changes are
 /// refused with an error naming the file, never acknowledged into a file nobody can read again.
 @Suite struct DatabaseRemovedTests {
     @Test(arguments: ["removed", "replaced"])

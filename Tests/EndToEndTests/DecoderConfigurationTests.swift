@@ -3,7 +3,8 @@ import PushCore
 import Testing
 import TestSupport
 
-/// Issue 10, item 11, through the real binary: one decoder configuration for the server's life.
+/// One decoder configuration for the server's life, through the real binary: a held message is
+/// decoded again with the server's `--max-payload`, not the default.
 @Suite struct DecoderConfigurationTests {
     @Test func aHeldMessageIsDecodedAgainWithMaxPayload() throws {
         let server = try ServerProcess(extraArguments: ["--max-payload", "8192"])

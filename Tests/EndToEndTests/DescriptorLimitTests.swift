@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 
-/// Out of file descriptors, the server waits instead of spinning (issue 10 item 2): no busy loop,
+/// Out of file descriptors, the server waits instead of spinning: no busy loop,
 /// one log line for the episode, and service resumes when clients leave.
 @Suite struct DescriptorLimitTests {
     @Test func moreConnectionsThanDescriptorsCostNoCPUAndServiceResumes() throws {

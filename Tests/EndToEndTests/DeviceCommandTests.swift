@@ -35,7 +35,7 @@ import PushJSON
         let table = try server.run(["device", "list"])
         #expect(table.stdout.split(separator: "\n").contains { $0.hasPrefix(Self.token) && $0.contains("  online  20") })
 
-        // A JPush device's tags and alias (issue 15) survive the restart too, and the table shows them.
+        // A JPush device's tags and alias survive the restart too, and the table shows them.
         #expect(try server.run(["device", "add", "1104a89792a8a5f4c1d", "--app", "appkey1", "--vendor", "jpush",
                                 "--tag", "深圳", "--tag", "vip", "--alias", "user-892"]).status == 0)
         #expect(server.stop() == 0)

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import PushJSON
 
-/// Device offline vs app terminated (issue 13) through the real binary: the socket's default
+/// Device offline vs app terminated through the real binary: the socket's default
 /// device, a gateway device over h2c with curl, and the header on screen.
 @Suite(.serialized) struct DeviceOfflineEndToEndTests {
     @Test func theDefaultDeviceStoresTheLatestAndDeliversItOnlineAcrossARestart() throws {

@@ -3,7 +3,8 @@ import PushCore
 import Testing
 import TestSupport
 
-/// Issue 13 on screen: the real UI in tmux, fed through the real socket.
+/// Platform fidelity on screen (collapse, silent pushes, mute and quiet hours, expiry, the banner's
+/// pause): the real UI in tmux, fed through the real socket.
 @Suite struct FidelityScreenTests {
     @Test func aJPushBodyListsTwoRowsAndThePolicyAndDriftFixShow() throws {
         let ui = try ScreenTests.Running(width: 120, height: 30)

@@ -5,7 +5,8 @@ import Testing
 import TestSupport
 import PushJSON
 
-/// Issue 13 end to end: pushes through the real socket of the real binary.
+/// Platform fidelity end to end (badge policies, collapse, silent pushes, mute, quiet hours,
+/// expiry): pushes through the real socket of the real binary.
 @Suite struct FidelityTests {
     @Test func aJPushBodyWithBothIsAnAPNsNotificationAndAnInAppMessage() throws {
         let server = try ServerProcess()

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import PushJSON
 
-/// Issue 13 through the APNs gateway: its `apns-*` headers drive the rules the socket's fields
+/// Platform fidelity through the APNs gateway: its `apns-*` headers drive the rules the socket's fields
 /// drive — curl sends them over h2c to the real binary's port.
 @Suite(.serialized) struct GatewayFidelityTests {
     func post(_ gateway: GatewayServer, _ headers: [String], _ body: String) throws {

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import TestSupport
 
-/// `nohup pushdeck serve` outlives its terminal (issue 10 item 12): a SIGHUP that was ignored
+/// `nohup pushdeck serve` outlives its terminal: a SIGHUP that was ignored
 /// when the server started stays ignored; otherwise a hangup is a clean shutdown.
 @Suite struct HangupTests {
     @Test func anInheritedIgnoredHangupIsKept() throws {

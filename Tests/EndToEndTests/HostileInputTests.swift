@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import PushJSON
 
-/// Hostile bytes through the real socket to a real `pushdeck serve` (issue 6): whatever a local
+/// Hostile bytes through the real socket to a real `pushdeck serve`: whatever a local
 /// program sends, the server keeps answering `ping` at once on a fresh connection, and a request
 /// it refuses changes nothing stored — the messages, every badge ledger, the mode, the app state.
 @Suite struct HostileInputTests {

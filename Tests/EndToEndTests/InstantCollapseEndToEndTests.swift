@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import PushJSON
 
-/// Issue 13: `play --instant` replaces by collapse id as the server does — the same scenario
+/// `play --instant` replaces by collapse id as the server does — the same scenario
 /// passes played instantly and played live against a real server over its socket.
 @Suite struct InstantCollapseEndToEndTests {
     static let scenario = """

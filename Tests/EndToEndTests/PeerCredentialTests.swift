@@ -6,7 +6,7 @@ import TestSupport
 
 private let canRunAsAnotherUid = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
 
-/// A client of another uid is refused even when the file modes would let it in (issue 6): the
+/// A client of another uid is refused even when the file modes would let it in: the
 /// server checks `SO_PEERCRED`, not only the socket's permissions.
 ///
 /// Needs root to run a client as `nobody` (through `setpriv`); elsewhere there is no other uid to
@@ -41,7 +41,7 @@ struct PeerCredentialTests {
         #expect(server.serverLog.contains("refused a client of uid \(Self.nobody)"), "\(server.serverLog)")
     }
 
-    /// The other way round (issue 10 item 5): a server of another uid at the socket — someone
+    /// The other way round: a server of another uid at the socket — someone
     /// who won a race for the folder — gets nothing from the client, which checks first.
     @Test func aClientRefusesAServerOfAnotherUidBeforeSendingAnything() throws {
         let folder = TempFolder()
@@ -72,7 +72,7 @@ struct PeerCredentialTests {
         #expect(send.status == 1, "\(send)")
     }
 
-    /// Issue 10 item 5, the race itself: another user makes and removes the default socket
+    /// The race itself: another user makes and removes the default socket
     /// folder in a loop (in a sticky, world-writable runtime folder, as /tmp is) while pushdeck
     /// starts, 100 times. Whatever the timing, a server that runs listens in a folder of its own
     /// (uid 0, 0700); otherwise it refused. The old start-up trusted a folder whose mkdir said

@@ -3,7 +3,7 @@ import PushCore
 import Testing
 import TestSupport
 
-/// Issue 14: scenario pushes `via` the APNs/JPush gateway, through the real binary.
+/// Scenario pushes `via` the APNs/JPush gateway, through the real binary.
 @Suite(.serialized) struct PlayGatewayTests {
     @Test func aRecordedGatewaySessionPlaysBackThroughTheSameRoutes() throws {
         let gateway = try GatewayServer()

@@ -5,7 +5,8 @@ import Testing
 import TestSupport
 import PushJSON
 
-/// The wire protocol of DESIGN §3 through a raw socket to the real server.
+/// The wire protocol (JSON objects back to back, one reply line each, in order) through a raw
+/// socket to the real server.
 @Suite struct ProtocolTests {
     @Test func prettyAndCompactObjectsBackToBackGetOneReplyEachInOrder() throws {
         let server = try ServerProcess()

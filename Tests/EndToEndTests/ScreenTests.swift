@@ -225,7 +225,7 @@ extension Substring {
     }
 }
 
-/// Issue 10, item 13: a banner whose text carries a joiner, variation selector and keycap mark
+/// A banner whose text carries a joiner, variation selector and keycap mark
 /// with no base leaves every row where the grid put it, in a real terminal.
 @Suite struct OrphanMarkScreenTests {
     @Test func orphanMarksInABannerShiftNoRow() throws {

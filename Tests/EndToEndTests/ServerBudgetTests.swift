@@ -3,7 +3,7 @@ import PushCore
 import Testing
 import TestSupport
 
-/// One client's requests cannot take the server's memory or stall the others (issue 10 item 1):
+/// One client's requests cannot take the server's memory or stall the others:
 /// the bytes queued for a client are bounded within a loop turn, not only between turns.
 @Suite struct ServerBudgetTests {
     @Test func aClientListingBigPagesAndNeverReadingKeepsMemoryBoundedAndPingFast() throws {

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// One server per socket and one writer per database, whatever order or timing the starts come
-/// in (issue 10 items 3 and 4, and the minor item on what a refused start leaves behind).
+/// in, and a refused start leaves nothing behind.
 @Suite struct StartUpTests {
     @Test func aSecondServerOnTheSameDatabaseExitsAtOnceNamingTheLockAndItsHolder() throws {
         let first = try ServerProcess()
@@ -106,8 +106,8 @@ import TestSupport
     }
 }
 
-/// A damaged database is reported with its path, whatever read finds the damage (issue 10,
-/// minor: a corrupt page of `messages` said only `SQLite error 11 … (in: SELECT max(id) …)`).
+/// A damaged database is reported with its path, whatever read finds the damage (a corrupt page
+/// of `messages` once said only `SQLite error 11 … (in: SELECT max(id) …)`).
 @Suite struct DamagedDatabaseTests {
     @Test func aCorruptMessagesPageIsReportedWithTheFilesPath() throws {
         let folder = TempFolder()

@@ -4,12 +4,12 @@ import Testing
 import TestSupport
 import PushJSON
 
-/// Issue 10, items 7–9, through the real binary: whatever bytes reach `pushdeck`'s standard
+/// Through the real binary: whatever bytes reach `pushdeck`'s standard
 /// output or error — from a file, from payloads, from a hostile server — nothing in them can
 /// steer the terminal (no C0 but `\n` and `\t`, no ESC, no C1, no bidi control), and what the
 /// server accepts every command can list.
 @Suite struct TerminalInertnessTests {
-    /// Item 7: the file of the report. The framer quoted the junk before the object as it was,
+    /// Escapes before the object of a file to `send`: the framer once quoted that junk as it was,
     /// and the CLI printed it: the title was set and the screen cleared.
     @Test func sendPrintsJunkBeforeAnObjectInert() throws {
         let folder = TempFolder()
@@ -22,7 +22,7 @@ import PushJSON
         #expect(result.stderr.contains(#"\x1b]2;PWNED\x07\x1b[2J"#), "\(result.stderr)")
     }
 
-    /// Item 7: a JSON parse error quotes the offending character — a C1 CSI here.
+    /// A JSON parse error quotes the offending character — a C1 CSI here.
     @Test func sendPrintsJSONParseErrorsInert() throws {
         let folder = TempFolder()
         let cases: [[UInt8]] = [
@@ -41,7 +41,7 @@ import PushJSON
         }
     }
 
-    /// Item 7: the server may be hostile (another user's socket): its replies — errors, values,
+    /// The server may be hostile (another user's socket): its replies — errors, values,
     /// lines that are not JSON, events — are made inert before they are printed.
     @Test func aHostileServersRepliesArePrintedInert() throws {
         let folder = TempFolder()
@@ -83,7 +83,7 @@ import PushJSON
         withExtendedLifetime(server) {}
     }
 
-    /// Item 8: the server's own JSON (`list --json`, `watch` events) escapes C1, bidi controls,
+    /// The server's own JSON (`list --json`, `watch` events) escapes C1, bidi controls,
     /// line separators and invisible format characters as `\uXXXX`, and parses back the same.
     @Test func listJSONAndEventsEscapeC1AndBidi() throws {
         let server = try ServerProcess(memory: true)
@@ -111,7 +111,7 @@ import PushJSON
         #expect(TerminalInertness.violations(in: table.stdoutBytes).isEmpty, "\(table.stdout.debugDescription)")
     }
 
-    /// Item 9: a payload nested as deep as the server accepts from `send` (the request object
+    /// A payload nested as deep as the server accepts from `send` (the request object
     /// around it takes one of the 512 levels) is listed by every command:
     /// `list`, `list --json`, `watch` (the client parsed replies with the server's own limit,
     /// while a reply embeds the payload three levels deeper).
@@ -160,7 +160,7 @@ import PushJSON
         #expect(try server.run(["list", "--json"]).output == "[]")
     }
 
-    /// Property (items 7–8): random bytes through the real print paths — as a file to `send`, as
+    /// Property: random bytes through the real print paths — as a file to `send`, as
     /// payload text stored and listed, as a hostile server's replies — never leave anything a
     /// terminal obeys on standard output or error.
     @Test func randomBytesThroughEveryPrintPathStayInert() throws {

@@ -3,7 +3,7 @@ import PushCore
 import Testing
 import TestSupport
 
-/// Issue 13, threads on screen: pushes through the real socket, the real UI in tmux.
+/// Threads on screen: pushes through the real socket, the real UI in tmux.
 @Suite struct ThreadScreenTests {
     @Test func aThreadIsOneRowThatEnterOpensByRelevanceAndTListsFlat() throws {
         let ui = try ScreenTests.Running(width: 100, height: 30)

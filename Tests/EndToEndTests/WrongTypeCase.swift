@@ -3,7 +3,7 @@ import PushJSON
 
 /// One request with one field holding a value of a kind that field does not take.
 ///
-/// Generated from a table of op → fields (DESIGN §3), each field with what it accepts, crossed
+/// Generated from a table of the wire's op → fields, each field with what it accepts, crossed
 /// with values of every JSON kind; the values a field does take are left out, so every case must
 /// be refused. `null` is not among them: it means "absent" on the wire.
 struct WrongTypeCase {

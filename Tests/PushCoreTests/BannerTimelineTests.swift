@@ -10,7 +10,8 @@ struct BannerMoment: Sendable, CustomTestStringConvertible {
     var testDescription: String { "t=\(seconds)s" }
 }
 
-/// The STPushView timeline of DESIGN §6, read at exact instants of a manual clock.
+/// The STPushView timeline (down over 0.25 s, the stay, up over 0.25 s), read at exact instants
+/// of a manual clock.
 @Suite struct BannerTimelineTests {
     /// A banner that entered at 0, with the default 5 s stay.
     static let defaultStay: [BannerMoment] = [

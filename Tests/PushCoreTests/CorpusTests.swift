@@ -95,7 +95,7 @@ struct CorpusTests {
         let android = try decode("real-world", "jpush-jpush-jpush-phonegap-plugin-Common_detail_api-android-notification-event.json")
         #expect(android.title == "title" && android.body == "ding")
 
-        // Issue 13: the notification is an APNs one (its iOS part, never Android's title, and
+        // A JPush push-API body: the notification is an APNs one (its iOS part, never Android's title, and
         // the "+1" badge), and the message a second, pass-through one.
         let jpushREST = try decode("real-world", "jpush-jpush-jpush-docs-rest_api_v3_push-full-example.json")
         #expect(jpushREST.channel == .apns && jpushREST.title == nil && jpushREST.body == "Hi, JPush!")
@@ -111,7 +111,7 @@ struct CorpusTests {
         #expect(getuiREST.channel == .apns)
         #expect(jpushREST.collapseId == "jiguang_test_201706011100" && inApp.collapseId == nil)
 
-        // Issue 13: what else the platform reads from these files.
+        // What else the platform reads from these files: silent pushes and threads.
         #expect(try decode("lenient", "apns-Viranchee-SwiftDemoProjects-silentNotification.apns").silent)
         #expect(try decode("real-world", "apns-vietnguyentuan2019-KMPTaskManager-push.apns").silent)
         #expect(try decode("real-world", "apns-marcossevilla-landmarks-PushNotificationPayload.apns").threadId == "5280")

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import PushJSON
 
-/// Devices and keys in the inbox (DESIGN §8): the `device` and `key` ops, and a gateway push
+/// Devices and keys in the inbox: the `device` and `key` ops, and a gateway push
 /// registering its token in the push's own writes.
 @Suite struct DeviceInboxTests {
     static let token = SampleCredentials.apnsDeviceToken

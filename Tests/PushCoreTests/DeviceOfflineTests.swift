@@ -3,7 +3,7 @@ import PushCore
 import Testing
 import TestSupport
 
-/// Device offline vs app terminated (issue 13): what the vendors store for an offline device and
+/// Device offline vs app terminated: what the vendors store for an offline device and
 /// what it gets when it comes back, on the manual clock.
 @Suite("Device offline")
 struct DeviceOfflineTests {

@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 import Testing
 
-/// Issue 13 through the reducer on the manual clock: what a device would do with a push.
+/// Platform fidelity through the reducer on the manual clock: what a device would do with a push.
 @Suite("Platform fidelity in the inbox")
 struct FidelityInboxTests {
     static let jpushBoth = #"{"platform":"ios","audience":"all","notification":{"ios":{"alert":"note","badge":"+1"}},"message":{"msg_content":"in-app"}}"#
@@ -40,7 +40,7 @@ struct FidelityInboxTests {
     }
 }
 
-/// DESIGN §5 badge policies and the SDK badge calls (issue 13).
+/// Badge policies (the app's code moves the icon, or only pushes do) and the SDK badge calls.
 @Suite("Badge policies and SDK calls")
 struct BadgePolicyTests {
     let shop = "com.example.shop"
@@ -137,7 +137,7 @@ struct BadgePolicyTests {
     }
 }
 
-/// Collapse and replace, silent pushes, interruption levels (issue 13).
+/// Collapse and replace, silent pushes, interruption levels.
 @Suite("Collapse, silent and interruption levels")
 struct CollapseSilentTests {
     let shop = "com.example.shop"
@@ -260,7 +260,7 @@ struct CollapseSilentTests {
     }
 }
 
-/// Mute and quiet hours on the manual clock (issue 13).
+/// Mute and quiet hours on the manual clock.
 @Suite("Mute and quiet hours")
 struct MuteQuietTests {
     let shop = "com.example.shop"
@@ -366,7 +366,7 @@ struct MuteQuietTests {
     }
 }
 
-/// Held pass-through messages expire per their time to live (issue 13).
+/// Held pass-through messages expire per their time to live.
 @Suite("Expiry of held messages")
 struct ExpiryTests {
     let news = "com.example.news"
@@ -411,7 +411,7 @@ struct ExpiryTests {
     }
 }
 
-/// The banner's timer pauses while the pointer is over it or it has the focus (issue 13).
+/// The banner's timer pauses while the pointer is over it or it has the focus.
 @Suite("Banner pause")
 struct BannerPauseTests {
     /// A foreground inbox whose banner entered at the clock's 0 (5 s stay, in at 0.25 s).

@@ -3,7 +3,8 @@ import PushCore
 import Testing
 import TestSupport
 
-/// Issue 10, items 10–11: the held queue's cost and the decoder held messages are decoded with.
+/// The held queue's cost (no scan of it per message) and the decoder held messages are decoded
+/// with (the server's own, not a default one).
 @Suite struct HeldQueueTests {
     static func heldMessage(_ id: Int64) -> Message {
         Message(id: id, app: "com.example.news", channel: .transparent, body: "held \(id)", held: true,

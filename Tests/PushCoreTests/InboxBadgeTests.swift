@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 import Testing
 
-/// The two badge ledgers of DESIGN §5, as the seeds use them.
+/// The two badge ledgers, the icon badge and the server's, as the seeds use them.
 @Suite struct InboxBadgeTests {
     let shop = "com.example.shop"
     let news = "com.example.news"

@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 import Testing
 
-/// Push mode, app states, the held queue, feedback: DESIGN §5 as the seeds tell it.
+/// Push mode, app states, the held queue, feedback: the inbox's behaviour as the seeds tell it.
 @Suite struct InboxDeliveryTests {
     let shop = "com.example.shop"
     let news = "com.example.news"

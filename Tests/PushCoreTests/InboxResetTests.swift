@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 import Testing
 
-/// `reset` (DESIGN §9) and the `banner.shown` event `expect --banner` waits for.
+/// `reset` and the `banner.shown` event `expect --banner` waits for.
 @Suite struct InboxResetTests {
     let shop = "com.example.shop"
     let news = "com.example.news"

@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 import Testing
 
-/// JPush v3 and Getui v2 push-API request bodies (DESIGN §4, issue 13): which parts go through
+/// JPush v3 and Getui v2 push-API request bodies: which parts go through
 /// APNs, which are pass-through, and how `notification.ios.badge` moves the badge.
 @Suite("Push-API bodies")
 struct PushAPIBodyTests {

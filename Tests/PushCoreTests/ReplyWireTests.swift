@@ -4,7 +4,7 @@ import PushJSON
 import Testing
 
 /// The one wire layer for replies: every kind of `Reply` against the exact bytes the wire has
-/// always carried (DESIGN §3; key order included — scripts and the end-to-end tests compare lines).
+/// always carried (key order included — scripts and the end-to-end tests compare lines).
 @Suite struct ReplyWireTests {
     static let device = Device(token: "abcd01", app: "com.example.shop")
     static let key = ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "PEM")

@@ -41,7 +41,7 @@ struct RequestEncodeTests {
         .key(.add(ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "-----BEGIN PRIVATE KEY-----\nx\n"))),
         .key(.add(ProviderKey(id: "appid", vendor: .getui, appKey: "k", secret: "s"))),
         .key(.list), .key(.remove(id: "ABC123DEFG")),
-        // Issue 13.
+        // Collapse ids, push types and priorities, badge policies and SDK calls, mute, quiet hours.
         .push(PushRequest(payloadText: #"{"aps":{"content-available":1}}"#, app: "a", collapseId: "c-1", pushType: "background", priority: 5)),
         .badgePolicy(app: "com.example.shop", .platform), .badgePolicy(app: nil, .app), .badgePolicy(app: "a", nil),
         .sdkBadge(app: "a", Self.call(.jpush, "setBadge", 0)), .sdkBadge(app: nil, Self.call(.jpush, "resetBadge", nil)),

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import PushJSON
 
-/// Issue 10, items 7–8: what pushdeck prints or writes as JSON never steers a terminal.
+/// What pushdeck prints or writes as JSON never steers a terminal.
 @Suite struct TerminalTextTests {
     @Test func inertEscapesControlsC1BidiAndBytesThatAreNotUTF8() {
         let bytes: [UInt8] = Array("\u{1b}]2;PWNED\u{07}\u{1b}[2J".utf8) + [0xC2, 0x9B] + Array("2J ok\u{202e}txt\u{2066}".utf8)

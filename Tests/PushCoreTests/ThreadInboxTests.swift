@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 import Testing
 
-/// Issue 13, threads: what the reducer hands the store for the list to group and order.
+/// Threads: what the reducer hands the store for the list to group and order.
 @Suite struct ThreadInboxTests {
     private func decode(_ text: String) throws -> Push {
         try PushDecoder().decode(PushRequest(payloadText: text, app: "com.example.shop"))

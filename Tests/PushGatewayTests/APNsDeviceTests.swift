@@ -3,7 +3,8 @@ import PushCore
 @testable import PushGateway
 import Testing
 
-/// The device rules of DESIGN §8, as the APNs route applies them.
+/// The gateway's device rules (a token belongs to one app; open registers an unknown one, strict
+/// refuses it; an unregistered one is answered 410), as the APNs route applies them.
 @Suite struct APNsDeviceTests {
     func decide(_ inbox: Inbox, policy: DevicePolicy = .open, topic: String = "com.example.shop") -> GatewayDecision {
         APNsRoutes(devices: policy).decide(

@@ -53,7 +53,7 @@ extension String {
     /// JPush's Push API v3 response codes with their HTTP status, row by row, as jpush/jpush-docs
     /// `zh/jpush/server/push/rest_api_v3_push.md` ("调用返回") lists them, and the message: the
     /// server's own words where JPush's repositories record them (1004 in that page's failed
-    /// response, 1011 in jpush-api-php-client issue 10 and jpush-api-java-client issue 88), else
+    /// response, 1011 as users of its PHP and Java client libraries quote the server), else
     /// the English table's description (`en/docs/jpush/server/push/rest_api_v3_push.md`; 1012,
     /// 2006 and 2007 only the Chinese table has).
     static let jpush: [(Int, Int, String)] = [
@@ -74,7 +74,7 @@ extension String {
         #expect(row.message == message)
     }
 
-    /// 1003 as JPush's servers word it (jpush-api-java-client issue 174: `'time_to_live' value is invalid.`).
+    /// 1003 as JPush's servers word it (`'time_to_live' value is invalid.`, as its Java client's users quote it).
     @Test func anInvalidFieldIsNamedAsJPushNamesIt() throws {
         let body = #"{"platform":"all","audience":"all","notification":{"alert":"x"},"options":{"time_to_live":-1}}"#
         guard case .respond(let response) = JPushRoutes().decide(jpushRequest(body: body), context: JPushRoutesTests.context) else {

@@ -3,7 +3,7 @@ import PushCore
 import PushScenario
 import Testing
 
-/// Issue 13: instant play replaces by collapse id as the server does (it has no store to ask).
+/// Instant play replaces by collapse id as the server does (it has no store to ask).
 @Suite struct InstantCollapseTests {
     /// Two JPush notifications with one `apns_collapse_id` (counted once), a third with another id
     /// replacing a read message (unread again), and the same id in another app (not replaced).

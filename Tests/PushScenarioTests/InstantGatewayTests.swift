@@ -4,7 +4,7 @@ import PushScenario
 import Testing
 import TestSupport
 
-/// Issue 14: a push step `via` the APNs or JPush gateway is decided by the gateway's own routes;
+/// A push step `via` the APNs or JPush gateway is decided by the gateway's own routes;
 /// a refusal is the step's reply (`delivered: false`, the vendor's reason), an acceptance a push.
 @Suite struct InstantGatewayTests {
     private func play(_ steps: String) throws -> PlayResult {

@@ -89,7 +89,7 @@ import TestSupport
     }
 }
 
-/// Issue 10, item 11 in the instant player: held messages are decoded again with the player's
+/// One decoder configuration in the instant player: held messages are decoded again with the player's
 /// own `maxPayloadBytes`, not the default 4 096 (a 5 000-byte `autoBadge: "7"` counted +1).
 @Suite struct InstantPlayerDecoderTests {
     @Test func aHeldMessageIsDecodedAgainWithThePlayersMaxPayload() throws {

@@ -71,8 +71,9 @@ import Testing
         #expect(server.clients.isEmpty)
     }
 
-    /// Issue 10 item 1, in-process: one turn stops handling a client once the replies queued
-    /// for it reach the high-water mark; the rest wait, framed, and come in order as it reads.
+    /// One client cannot stall the others, in-process: one turn stops handling a client once the
+    /// replies queued for it reach the high-water mark; the rest wait, framed, and come in order as
+    /// it reads.
     @Test func aTurnStopsHandlingAClientWhoseRepliesReachTheHighWaterMark() throws {
         let (server, client) = try serverWithClient(limit: 1000, replyHighWater: 64 * 1024)
         defer { close(client) }

@@ -74,7 +74,7 @@ import TestSupport
         #expect(try store.loadInbox().getuiRequestIds.count == 0)
     }
 
-    /// A JPush/Getui device's tags and alias (issue 15) are stored, replaced and loaded; a tag
+    /// A JPush/Getui device's tags and alias are stored, replaced and loaded; a tag
     /// may hold anything but a control character (JPush allows @!#$&*+=.|￥ and CJK).
     @Test(arguments: StoreKind.allCases)
     func tagsAndAliasSurviveARestart(kind: StoreKind) throws {

@@ -172,7 +172,7 @@ import TestSupport
         }
     }
 
-    @Test("issue 13: policies, mute and quiet hours round-trip", arguments: StoreKind.allCases)
+    @Test("badge policies, mute and quiet hours round-trip", arguments: StoreKind.allCases)
     func fidelitySettingsRoundTrip(kind: StoreKind) throws {
         let folder = TempFolder()
         let store = try kind.open(in: folder)
@@ -185,7 +185,7 @@ import TestSupport
         #expect(try store.loadInbox().settings == InboxSettings())
     }
 
-    @Test("issue 13: a replacement writes over the row, read state included", arguments: StoreKind.allCases)
+    @Test("a collapse-id replacement writes over the row, read state included", arguments: StoreKind.allCases)
     func replaceWritesOverTheRowAndKeepsUnreadRight(kind: StoreKind) throws {
         let folder = TempFolder()
         let store = try kind.open(in: folder)
@@ -214,7 +214,7 @@ import TestSupport
         #expect(try store.page(ListQuery()).map(\.id) == [2, 1])
     }
 
-    @Test("issue 13: an expired held message is listed read and expired", arguments: StoreKind.allCases)
+    @Test("an expired held message is listed read and expired", arguments: StoreKind.allCases)
     func expireListsAHeldMessageAsExpired(kind: StoreKind) throws {
         let folder = TempFolder()
         let store = try kind.open(in: folder)

@@ -5,7 +5,7 @@ import PushTUI
 import Testing
 import TestSupport
 
-/// Issue 13: the grouped list read from a real database file agrees with the same messages
+/// The grouped list read from a real database file agrees with the same messages
 /// grouped in memory, page by page, with a deleted thread head and held messages in the mix.
 @Suite struct ThreadQueryTests {
     struct Fixture {

@@ -1,7 +1,7 @@
 import PushTUI
 import Testing
 
-/// Issue 10, item 9: the detail view shows the deepest payload the server accepts as JSON.
+/// The detail view shows the deepest payload the server accepts as JSON.
 @Suite struct DeepPayloadTests {
     @Test func theDetailViewPrettyPrintsAPayloadAtTheDepthLimit() {
         let depth = 512

@@ -1,7 +1,7 @@
 import Testing
 import PushTUI
 
-/// Issue 10, item 13: a joiner, variation selector or keycap mark with no emoji to sit on is
+/// A joiner, variation selector or keycap mark with no emoji to sit on is
 /// dropped, so the grid's widths and the terminal's agree; real emoji sequences are kept.
 @Suite struct OrphanMarkTests {
     @Test(arguments: [

@@ -96,7 +96,7 @@ struct ScreenKeyTests {
         #expect(inbox.bannerPhase(at: inbox.instant(whereBannerIs: phase)) == phase)
     }
 
-    @Test("issue 13: Tab focuses the banner and the pointer over it pauses its timer")
+    @Test("Tab focuses the banner and the pointer over it pauses its timer")
     func bannerPauseKeys() {
         var screen = loaded()
         var inbox = SampleMessages.sampleInbox()

@@ -4,7 +4,7 @@ import PushTUI
 import Testing
 import TestSupport
 
-/// Issue 13: the list grouped by `aps.thread-id` — one row per thread with its count, Enter
+/// The list grouped by `aps.thread-id` — one row per thread with its count, Enter
 /// opens and folds it, `relevance-score` orders inside, `t` lists every message on its own.
 @Suite struct ThreadListTests {
     /// Newest first: a thread "orders" of three (ids 5, 3, 2), a thread "chat" of one, two alone.

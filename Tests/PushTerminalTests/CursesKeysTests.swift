@@ -34,7 +34,7 @@ struct CursesKeysTests {
         let mask = pd_mouse_mask()
         #expect(CursesKeys.mouse(state: 0, x: 1, y: 2) == [])
         #expect(mask != 0)
-        // Issue 13: pointer moves are asked for and reported (the banner pauses under the pointer).
+        // Pointer moves are asked for and reported (the banner pauses under the pointer).
         #expect(pd_mouse_is_move(mask) != 0)
         #expect(CursesKeys.mouse(state: pd_report_mouse_position(), x: 3, y: 4) == [.mouse(.move(x: 3, y: 4))])
         #expect(CursesKeys.mouse(state: pd_button1_clicked(), x: 3, y: 4) == [.mouse(.click(x: 3, y: 4))])

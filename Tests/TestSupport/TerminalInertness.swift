@@ -1,4 +1,4 @@
-/// What must never reach a terminal from pushdeck's output (issue 10, items 7–8): bytes that are
+/// What must never reach a terminal from pushdeck's output: bytes that are
 /// not UTF-8, C0 controls other than `\n` and `\t` (ESC and BEL included), DEL, C1 controls
 /// (U+0080–U+009F) and bidi controls (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069).
 public enum TerminalInertness {

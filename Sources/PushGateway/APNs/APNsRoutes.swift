@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 import PushJSON
 
-/// The APNs provider API (DESIGN §8): `POST /3/device/{token}`, validated as Apple's
+/// The APNs provider API: `POST /3/device/{token}`, validated as Apple's
 /// "Sending notification requests to APNs" asks and refused with the reasons and statuses of
 /// "Handling error responses from APNs" (`APNsReason`). An accepted request becomes the same
 /// push request the socket takes, under the topic's app, recorded with `via: apns`, its token

@@ -47,7 +47,7 @@ public struct ProviderToken: Sendable, Equatable {
 
     /// What is wrong with the token against the registered APNs keys, or nil when it is good.
     ///
-    /// With no key registered any well-formed token is enough (DESIGN §8). With keys, its
+    /// With no key registered any well-formed token is enough. With keys, its
     /// `kid` must name one, its `iss` be that key's team, its signature verify with that key,
     /// and it must have been issued within the last hour and not more than a minute ahead.
     public func problem(keys: [ProviderKey], now: Date) -> APNsReason? {

@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 import PushJSON
 
-/// Getui's REST API v2 (DESIGN §8): `POST /v2/{appId}/auth` hands out a token (its `sign` checked
+/// Getui's REST API v2: `POST /v2/{appId}/auth` hands out a token (its `sign` checked
 /// against the key `key add getui` registered, else any well-formed one), and
 /// `/v2/{appId}/push/single/cid` and `/push/all` push with it (header `token`). An accepted push
 /// becomes the same push request the socket takes, its body the payload (the decoder reads a v2

@@ -3,7 +3,7 @@ import Synchronization
 
 /// The `Authorization: Basic base64(appKey:masterSecret)` values a backend sends, taken apart
 /// once: a backend sends the same one on every push, and decoding it (Foundation's base64 and
-/// string work) cost a JPush push as much as a tenth of its route (callgrind, issue 15).
+/// string work) cost a JPush push as much as a tenth of its route (measured with callgrind).
 final class JPushCredentials: Sendable {
     /// A few recent headers (a backend or two), newest last: the value and its appKey and secret.
     private let entries = Mutex<[(header: String, appKey: String, secret: String)]>([])

@@ -13,11 +13,11 @@ import PushJSON
 ///   still states them.
 /// - messages: where JPush's servers are on record, their words — 1004 `Authen failed` (the failed
 ///   response example of `rest_api_v3_push.md`), 1011 `cannot find user by this audience`
-///   (github.com/jpush/jpush-api-php-client issue 10, jpush/jpush-api-java-client issue 88,
-///   jpush/jpush-api-nodejs-client issue 36), 1003 `'<field>' value is invalid.`
-///   (jpush/jpush-api-java-client issue 174); every other row carries the English table's
-///   description (1012, 2006 and 2007 only the Chinese table has, so theirs is Chinese), JPush's
-///   server text for it being on record nowhere pushdeck could find.
+///   (as users of JPush's own PHP, Java and Node.js client libraries quote the server's answer),
+///   1003 `'<field>' value is invalid.` (as users of its Java client quote it for `time_to_live`);
+///   every other row carries the English table's description (1012, 2006 and 2007 only the Chinese
+///   table has, so theirs is Chinese), JPush's server text for it being on record nowhere pushdeck
+///   could find.
 ///
 /// pushdeck answers a subset (what a local gateway can find wrong); the rest are listed so the
 /// table reads like JPush's.

@@ -2,7 +2,7 @@ import Foundation
 import PushCore
 import PushJSON
 
-/// JPush's Push API v3 (DESIGN §8): `POST /v3/push` and `POST /v3/push/validate`, HTTP Basic
+/// JPush's Push API v3: `POST /v3/push` and `POST /v3/push/validate`, HTTP Basic
 /// `appKey:masterSecret`, refused with JPush's codes and statuses (`JPushError`). An accepted push
 /// becomes the same push request the socket takes, its body the payload (the decoder reads a
 /// push-API body: `notification` is APNs, `message` pass-through), under the appKey's app,

@@ -1,9 +1,9 @@
 import PushJSON
 
 // The differential tests' own JSON reader, written apart from `JSONParser` so that neither can
-// hide a slip of the other (issue 11, part 5). It follows RFC 8259's grammar with the one
-// relaxation DESIGN §4 documents (a trailing comma before `]` or `}`, as Apple's parser takes),
-// and it is built another way on purpose, simple and slow:
+// hide a slip of the other. It follows RFC 8259's grammar with the one relaxation the product
+// allows (a trailing comma before `]` or `}`, which Apple's parser takes), and it is built
+// another way on purpose, simple and slow:
 //
 // - the bytes are first turned into Unicode scalars by the standard library's UTF-8 decoder (the
 //   product checks UTF-8 with a table of its own), each scalar keeping its byte offset;

@@ -1,11 +1,11 @@
 import PushCore
 import PushJSON
 
-// The differential tests' own push decoder, written apart from `PushDecoder` (issue 11, part 5)
-// from DESIGN §4 ("Payloads") and the rules the product documents for each field (`Push`'s
-// comments, the seeds): it reads the reference reader's tree (`ReferenceValue`), where the
-// product reads its tape in place, and it gathers what a message shows as offers into a table,
-// the first offer of each field winning, where the product fills stored properties. Slow and
+// The differential tests' own push decoder, written apart from `PushDecoder` so that neither can
+// hide a slip of the other, from the payload rules the product documents for each field (`Push`'s
+// comments, the seeds): it reads the reference reader's tree (`ReferenceValue`), where the product
+// reads its tape in place, and it gathers what a message shows as offers into a table, the first
+// offer of each field winning, where the product fills stored properties. Slow and
 // plain on purpose; refusals are worded as the product words them, since that wording is what a
 // person reads and what the differential tests compare.
 
@@ -117,7 +117,7 @@ struct ReferencePushDecoder {
         return first
     }
 
-    /// DESIGN §4: the app is the request's, else the first of these members that names one.
+    /// The app is the request's, else the first of these members that names one.
     private func namedApp(_ payload: ReferenceValue) throws(WireError) -> String? {
         for key in ["Simulator Target Bundle", "Simulate Target Bundle", "appId", "appKey"] {
             switch payload.member(key) {
