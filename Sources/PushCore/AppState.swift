@@ -1,4 +1,5 @@
-/// The simulated app's state (seed 003): which callback a push reaches and whether a banner shows.
+/// The simulated app's state, one of the three an iOS push can find an app in: which callback a
+/// push reaches and whether a banner shows.
 public enum AppState: String, Sendable, Equatable, CaseIterable {
     case foreground
     case background

@@ -1,5 +1,5 @@
-/// The two badge ledgers of one app (seeds 002, 003): the icon badge the app shows, and the count
-/// the push server holds after the SDK's `setBadge`.
+/// The two badge ledgers of one app, as Getui and JPush keep them: the icon badge the app shows,
+/// and the count the push server holds after the SDK's `setBadge`.
 public struct Badge: Sendable, Equatable {
     public var icon: Int
     public var server: Int
@@ -9,7 +9,8 @@ public struct Badge: Sendable, Equatable {
         self.server = server
     }
 
-    /// True when the ledgers disagree — the drift seed 003 describes; the UI flags it.
+    /// True when the ledgers disagree — Getui's server badge counting on from a number the icon no
+    /// longer shows, because the app did not call `setBadge`; the UI flags it.
     public var drifted: Bool { icon != server }
 }
 

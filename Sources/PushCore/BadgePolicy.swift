@@ -2,10 +2,10 @@ import PushJSON
 
 /// Who moves an app's icon badge: the app's own code, or the platform alone.
 ///
-/// `app` is the seeds' app code: +1 per delivered message, −1 per read, the server badge synced
-/// after each change. `platform` is the device with no such code: the icon moves only when a
-/// push says so (`aps.badge`, JPush `ios.badge`, Getui `autoBadge`), pass-through never moves
-/// it, reading leaves it, and nothing syncs the server badge.
+/// `app` is the badge code of the Getui and JPush sample apps: +1 per delivered message, −1 per
+/// read, the server badge synced after each change. `platform` is the device with no such code:
+/// the icon moves only when a push says so (`aps.badge`, JPush `ios.badge`, Getui `autoBadge`),
+/// pass-through never moves it, reading leaves it, and nothing syncs the server badge.
 public enum BadgePolicy: String, Sendable, Equatable, CaseIterable {
     case app, platform
 }

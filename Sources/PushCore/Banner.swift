@@ -1,4 +1,5 @@
-/// The STPushView banner (seed 004): slides down over 0.25 s, stays, slides up over 0.25 s.
+/// The in-app banner, timed as the STPushView banner of the Getui sample app: slides down over
+/// 0.25 s, stays, slides up over 0.25 s.
 ///
 /// Only instants are stored; where the banner is at any moment is computed from `now`.
 public struct Banner: Sendable, Equatable {

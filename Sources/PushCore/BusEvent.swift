@@ -1,6 +1,8 @@
 import PushJSON
 
-/// The bus topics (seed 000's two notification names grew into these).
+/// The bus topics. They grew from the two local notifications (`jiaGeTuiNotification` for
+/// pass-through messages, `jiaReceiveRemoteNotification` for APNs ones) that a Getui SDK wrapper
+/// shared by several apps re-posts the SDK's callbacks as.
 public enum Topic: String, Sendable, Equatable, CaseIterable {
     case messageReceived = "message.received"
     case remoteReceived = "remote.received"

@@ -1,5 +1,6 @@
-/// The channel a push came by (seed 002): Apple's push service, or the SDK's own pass-through
-/// ("transparent") connection.
+/// The channel a push came by: Apple's push service, or the SDK's own pass-through
+/// ("transparent") connection, which Getui's iOS SDK uses while the app runs (APNs while it does
+/// not).
 public enum Channel: String, Sendable, Equatable, CaseIterable {
     case apns
     case transparent

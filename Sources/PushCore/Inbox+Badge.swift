@@ -1,13 +1,14 @@
 import PushJSON
 
-// MARK: - The two badge ledgers (seeds 000, 002, 003)
+// MARK: - The two badge ledgers: the icon and the push server's count
 
 extension Inbox {
     /// The app's badge after a delivery: +1, or what the payload says.
     ///
     /// `aps.badge` sets the icon; Getui's `autoBadge` moves the server's count and the icon takes
     /// it, as a server-side badge push does. With sync on the server then follows the icon, as
-    /// seed 002 calls `setBadge` after every change (after `autoBadge` they already agree).
+    /// the Getui sample app calls `setBadge` after every change (after `autoBadge` they already
+    /// agree).
     /// Returns the app's ledgers after it.
     ///
     /// Under the `platform` policy only a directive on an APNs message moves anything, and
@@ -39,7 +40,8 @@ extension Inbox {
     }
 
     /// One unread message of `app` was read or deleted: unread −1 and icon −1, neither below 0
-    /// (seed 000 cancels at 0 rather than going negative).
+    /// (at 0 a Getui SDK wrapper shared by several apps cancels all local notifications and sets
+    /// 0 rather than going negative).
     /// Under the `platform` policy reading leaves the icon.
     mutating func uncount(app: String, messages: Int = 1, into outcome: inout Outcome) {
         noteCounts(of: app, in: &outcome)
@@ -52,7 +54,7 @@ extension Inbox {
     /// noting in `outcome` what they were before, and returns them.
     @discardableResult
     private mutating func changeLedgers(of app: String, into outcome: inout Outcome, _ change: (inout Badge) -> Void) -> Badge {
-        // Syncing is the seeds' app code; the platform policy has none.
+        // Syncing is app code (`setBadge` after each change); the platform policy has none.
         let sync = settings.badgeSync && badgePolicy(of: app) == .app
         noteCounts(of: app, in: &outcome)
         // `default:` stores the app's ledgers even when unchanged, as assigning them did.
@@ -70,8 +72,8 @@ extension Inbox {
     /// The `badge` op: an optional sync switch, then an optional change.
     ///
     /// Sync is applied first, so `--set 3 --sync off` leaves the server where it was. Turning
-    /// sync on does not move the server by itself; the next local change does, as seed 002's
-    /// `setBadge` follows a change. `clear` zeroes both ledgers (JPush `resetBadge`, Getui
+    /// sync on does not move the server by itself; the next local change does, as the Getui sample
+    /// app's `setBadge` follows a change. `clear` zeroes both ledgers (JPush `resetBadge`, Getui
     /// `setBadge:0`), of every app when no app is given; `set` without an app sets `default`.
     mutating func applyBadgeRequest(app: String?, change: BadgeChange?, sync: Bool?, into outcome: inout Outcome) {
         if let sync, sync != settings.badgeSync {

@@ -1,4 +1,4 @@
-// MARK: - Which iOS callback a message reaches (seed 003)
+// MARK: - Which iOS callback a message reaches in each app state
 
 extension Inbox {
     /// The callback an iOS app would get for `message` in the current app state, for the detail

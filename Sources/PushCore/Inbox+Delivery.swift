@@ -114,8 +114,8 @@ extension Inbox {
     }
 
     /// Counts a delivered message and tells the bus: unread +1, the badge arithmetic, the
-    /// callback's topic, and for pass-through the 90001 receipt feedback of seed 002. Returns the
-    /// app's ledgers after it.
+    /// callback's topic, and for pass-through the 90001 receipt feedback a Getui app sends
+    /// (`sendFeedbackMessage:90001`). Returns the app's ledgers after it.
     @discardableResult
     private mutating func deliver(_ message: Message, directive: BadgeDirective?, into outcome: inout Outcome) -> Badge {
         // A silent push (delivered read) moves the badge only when it sets it, under either policy.
@@ -187,7 +187,7 @@ extension Inbox {
 // MARK: - Reading and deleting
 
 extension Inbox {
-    /// Opens messages: each delivered unread one becomes read, counts −1 on the badge (seed 000),
+    /// Opens messages: each delivered unread one becomes read, counts −1 on the badge,
     /// and gets its 90002 feedback. Read or held ones change nothing, so reading twice counts once.
     mutating func open(_ messages: [Message], into outcome: inout Outcome) {
         var seen = Set<Int64>()

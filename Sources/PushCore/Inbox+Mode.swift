@@ -19,7 +19,7 @@ extension Inbox {
         outcome.reply = .mode(mode)
     }
 
-    /// Moves the simulated app to `state` (seed 003).
+    /// Moves the simulated app to `state`: foreground, background or terminated (not running).
     ///
     /// Leaving the foreground takes the banner with it (it is an in-app view, like STPushView).
     /// Becoming foreground delivers the held pass-through messages (Getui's offline queue). The

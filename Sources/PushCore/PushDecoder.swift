@@ -314,7 +314,8 @@ struct PushContent {
         }
     }
 
-    /// Getui's `payload` string: an STPushModel JSON object (seed 004), else the text itself.
+    /// Getui's `payload` string: an STPushModel JSON object (the message model of the Getui sample
+    /// app's STPushView banner), else the text itself.
     mutating func readGetuiMessage(_ text: String) {
         if text.first == "{", let model = try? JSONTape.parse(Array(text.utf8)).root, model.kind == .object {
             let before = (title, body, url)

@@ -1,8 +1,9 @@
 import Foundation
 import PushCore
 
-/// The STPushView banner (seed 004): a box over the top rows, header included, that slides down
-/// from above the screen — its bottom rows appear first — and slides back up.
+/// The banner, as the STPushView banner of the Getui sample app shows it: a box over the top rows,
+/// header included, that slides down from above the screen — its bottom rows appear first — and
+/// slides back up.
 ///
 /// ```
 /// ╭─ ■ com.example.shop · 官方客服 ──────── just now  +2 ─╮

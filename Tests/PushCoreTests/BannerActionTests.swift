@@ -1,7 +1,8 @@
 import PushCore
 import Testing
 
-/// What happens to the banner when messages arrive, `Esc` swipes it or `o` opens it (seed 004).
+/// What happens to the banner when messages arrive, `Esc` swipes it or `o` opens it, as a swipe up
+/// dismisses the STPushView banner of the Getui sample app and a tap opens its message.
 @Suite struct BannerActionTests {
     let shop = "com.example.shop"
 
@@ -102,7 +103,7 @@ import Testing
         #expect(s.inbox.bannerPhase(at: Instant(seconds: 1.25)) == .shown)
     }
 
-    @Test("seed 004: tapping the banner opens its message and takes it down")
+    @Test("tapping the banner opens its message and takes it down")
     func openBannerReadsItsMessage() throws {
         var s = Scenario()
         let message = try #require(Scenario.inserted(s.push(.apns())))

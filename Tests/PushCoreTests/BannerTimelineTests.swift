@@ -42,7 +42,7 @@ struct BannerMoment: Sendable, CustomTestStringConvertible {
         return s
     }
 
-    @Test("seed 004: 0.25 s in, 5 s shown, 0.25 s out", arguments: defaultStay)
+    @Test("STPushView timing: 0.25 s in, 5 s shown, 0.25 s out", arguments: defaultStay)
     func defaultTimeline(moment: BannerMoment) {
         let s = Self.entered()
         s.clock.advance(by: moment.seconds)

@@ -23,7 +23,7 @@ struct FidelityInboxTests {
         #expect(reply["delivered"] == true)
         #expect(reply["also"] == [["channel": "transparent", "id": 2, "delivered": true]])
         // "+1" moved JPush's server badge to 1 and the icon took it; the in-app message then
-        // counted +1 as the seeds' app code does (policy `app`).
+        // counted +1 as the Getui and JPush sample apps' badge code does (policy `app`).
         #expect(reply["badge"] == 2)
         #expect(s.inbox.unread["com.example.shop"] == 2)
     }
@@ -51,7 +51,7 @@ struct BadgePolicyTests {
         return s
     }
 
-    @Test func theDefaultPolicyIsTheSeedsRule() {
+    @Test func theDefaultPolicyIsTheSampleAppsRule() {
         var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
         #expect(s.inbox.badgePolicy(of: shop) == .app)
         s.push(.apns())
@@ -95,7 +95,7 @@ struct BadgePolicyTests {
         #expect(back.writes == [.settings(InboxSettings())])
     }
 
-    @Test("seed 003: JPush setBadge moves only JPush's server badge, and the drift shows the fix")
+    @Test("JPush setBadge moves only JPush's server badge, and the drift shows the fix")
     func sdkCallsMoveTheirOwnLedger() throws {
         var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
         s.push(.apns(badge: .set(6)))

@@ -28,7 +28,7 @@ struct Scenario {
     }
 }
 
-// MARK: - Pushes like the seeds'
+// MARK: - Pushes like those of the Getui and JPush sample apps
 
 extension Push {
     static func apns(

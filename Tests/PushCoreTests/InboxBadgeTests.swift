@@ -2,13 +2,14 @@ import Foundation
 import PushCore
 import Testing
 
-/// The two badge ledgers, the icon badge and the server's, as the seeds use them.
+/// The two badge ledgers, the icon badge and the server's, as the Getui and JPush sample apps
+/// use them.
 @Suite struct InboxBadgeTests {
     let shop = "com.example.shop"
     let news = "com.example.news"
 
-    @Test("seed 002: +1 on arrival, −1 on read, synced to server")
-    func seed002ArrivalAndRead() throws {
+    @Test("+1 on arrival, −1 on read, synced to server")
+    func arrivalAndReadSyncTheServer() throws {
         var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
         let arrival = s.push(.apns())
         let message = try #require(Scenario.inserted(arrival))
@@ -42,8 +43,8 @@ import Testing
         #expect(s.inbox.badge(of: shop) == Badge(icon: 0, server: 0))
     }
 
-    @Test("seed 000: read never takes the badge below 0")
-    func seed000NeverBelowZero() throws {
+    @Test("read never takes the badge below 0")
+    func readNeverTakesTheBadgeBelowZero() throws {
         var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
         let message = try #require(Scenario.inserted(s.push(.apns())))
         s.send(.badge(app: shop, change: .clear, sync: nil))
@@ -58,8 +59,8 @@ import Testing
         #expect(read.reply == ["ok": true, "badge": 0])
     }
 
-    @Test("seed 003: sync off, the server badge drifts")
-    func seed003SyncOffDrifts() {
+    @Test("sync off, the server badge drifts")
+    func syncOffTheServerBadgeDrifts() {
         var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
         let off = s.send(.badge(app: nil, change: nil, sync: false))
         #expect(

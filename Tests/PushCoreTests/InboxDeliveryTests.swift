@@ -2,7 +2,8 @@ import Foundation
 import PushCore
 import Testing
 
-/// Push mode, app states, the held queue, feedback: the inbox's behaviour as the seeds tell it.
+/// Push mode, app states, the held queue, feedback: the inbox's behaviour as Getui and JPush
+/// apps see it.
 @Suite struct InboxDeliveryTests {
     let shop = "com.example.shop"
     let news = "com.example.news"
@@ -117,7 +118,7 @@ import Testing
         #expect(s.inbox.callback(for: launch) == "launchOptions[UIApplicationLaunchOptionsRemoteNotificationKey]")
     }
 
-    @Test("seed 002: feedback 90001 on pass-through delivery and 90002 on open")
+    @Test("Getui feedback 90001 on pass-through delivery and 90002 on open")
     func feedbackOnDeliveryAndOpen() throws {
         var s = Scenario(Inbox(settings: InboxSettings(appState: .background)))
         let arrival = s.push(.passThrough(taskId: "OSS-1130_abc", msgId: "d6a1f"))
@@ -290,7 +291,7 @@ import Testing
         #expect(s.send(.setAppState(.foreground)) == [.reply(.appState(.foreground))])
     }
 
-    @Test("seed 003: the callback each state reaches")
+    @Test("the iOS callback each app state reaches")
     func callbacks() {
         let wall = Date(timeIntervalSince1970: 0)
         let apns = Message(id: 1, app: shop, channel: .apns, receivedAt: wall, payload: "{}")

@@ -105,7 +105,7 @@ struct PushDecoderTests {
         #expect(push.msgId == "1270339")  // the model's mid stands in for a missing msgId
     }
 
-    @Test func stPushModelWithNumbersAsTheSeedLogsThem() throws {
+    @Test func stPushModelWithNumbersAsTheSampleAppLogsThem() throws {
         let model = #"{\"content\":\"dsfdsnfds\",\"id\":5077,\"mid\":1270339,\"title\":\"dsfdsnfds\",\"url\":\"3?_from=push\",\"urlType\":3}"#
         let push = try decode(#"{"taskId":"t","msgId":"m","payload":""# + model + #""}"#)
         #expect(push.title == "dsfdsnfds" && push.body == "dsfdsnfds" && push.url == "3?_from=push" && push.msgId == "m")

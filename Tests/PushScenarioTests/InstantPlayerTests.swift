@@ -16,7 +16,7 @@ import TestSupport
         (try? PackagePaths.files(in: PackagePaths.resources.appendingPathComponent("scenarios"), endingWith: [".json"])) ?? []
     }
 
-    @Test func thereIsAScenarioPerSeedAndTheDemo() {
+    @Test func thereAreTheFiveNumberedScenariosAndTheDemo() {
         let names = Self.scenarioFiles.map(\.lastPathComponent)
         for prefix in ["000-", "001-", "002-", "003-", "004-", "demo.json"] {
             #expect(names.contains { $0.hasPrefix(prefix) }, "no scenario \(prefix)…")

@@ -34,7 +34,8 @@ public enum PayloadBuilder {
         return JSON.object(object).compactText
     }
 
-    /// An STPushModel (seed 004) as the JSON string Getui carries in `payload`.
+    /// An STPushModel (the STPushView banner's message model) as the JSON string Getui carries in
+    /// `payload`.
     public static func stPushModel(
         id: String = "5077", mid: String = "1270339", title: String, content: String, url: String = "3?_from=push",
         urlType: String = "3"

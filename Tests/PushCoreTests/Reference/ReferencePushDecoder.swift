@@ -3,7 +3,7 @@ import PushJSON
 
 // The differential tests' own push decoder, written apart from `PushDecoder` so that neither can
 // hide a slip of the other, from the payload rules the product documents for each field (`Push`'s
-// comments, the seeds): it reads the reference reader's tree (`ReferenceValue`), where the product
+// comments): it reads the reference reader's tree (`ReferenceValue`), where the product
 // reads its tape in place, and it gathers what a message shows as offers into a table, the first
 // offer of each field winning, where the product fills stored properties. Slow and
 // plain on purpose; refusals are worded as the product words them, since that wording is what a
@@ -238,7 +238,7 @@ private struct Shown {
 
     // MARK: Getui
 
-    /// Getui's pass-through fields, which also come over APNs (seed 003).
+    /// Getui's pass-through fields, which also come over APNs (its channel to an app not running).
     mutating func takeGetui(_ payload: ReferenceValue, overAPNs: Bool) throws(WireError) {
         offer(.taskId, try identifier(payload.member("taskId"), "taskId"))
         offer(.msgId, try identifier(payload.member("msgId"), "msgId"))
@@ -275,8 +275,8 @@ private struct Shown {
         }
     }
 
-    /// Getui's message text: an STPushModel in JSON (seed 004) when it is one with fields of the
-    /// model, else the text itself is the body.
+    /// Getui's message text: an STPushModel in JSON (the STPushView banner's model) when it is one
+    /// with fields of the model, else the text itself is the body.
     mutating func takeGetuiText(_ text: String) {
         if text.first == "{", let model = try? ReferenceJSONParser.tree(Array(text.utf8)), case .object = model {
             let before = [self[.title], self[.body], self[.url]]
