@@ -11,9 +11,11 @@ public final class GatewayServer: @unchecked Sendable {
     /// The CA file `pushdeck gateway ca` names (empty when the server has none).
     public let ca: String
 
-    public init(host: String = "127.0.0.1", extraArguments: [String] = [], folder: TempFolder = TempFolder()) throws {
+    /// `shellPrefix`: as `ServerProcess`'s (a `ulimit` for the server alone).
+    public init(host: String = "127.0.0.1", extraArguments: [String] = [], folder: TempFolder = TempFolder(),
+                shellPrefix: String? = nil) throws {
         server = try ServerProcess(
-            folder: folder, extraArguments: ["--gateway", "\(host):0"] + extraArguments, memory: true,
+            folder: folder, extraArguments: ["--gateway", "\(host):0"] + extraArguments, memory: true, shellPrefix: shellPrefix,
             environment: ["XDG_DATA_HOME": folder.file("data")])
         let reply = try server.run(["gateway"])
         guard reply.status == 0, let colon = reply.output.lastIndex(of: ":"), let port = Int(reply.output[reply.output.index(after: colon)...]) else {

@@ -46,6 +46,9 @@ public final class Gateway {
     private var nextSweep: Int64 = 0
     private let readBuffer: UnsafeMutableRawBufferPointer
     private var refusedConnections = 0
+    /// Out of descriptors: the listener stays out of `poll` for a while (shared with the
+    /// server's own listener once attached, as they share the descriptor table).
+    private var acceptPause = AcceptPause()
     private let log: @Sendable (String) -> Void
     /// The clock of the timeouts (a manual one in tests).
     private let time: any TimeSource
@@ -74,11 +77,16 @@ public final class Gateway {
 
     public func attach(_ sink: any GatewaySink) { self.sink = sink }
 
+    /// Uses `pause` for accept shortages: the one its process's other listener uses.
+    public func share(_ pause: AcceptPause) { acceptPause = pause }
+
     // MARK: - Poll
 
     /// Appends the listener and every connection with the events each waits for.
     public func pollEntries(into entries: inout [pollfd]) {
-        entries.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
+        if acceptPause.allows(at: time.now) {
+            entries.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
+        }
         let highWater = configuration.limits.outputHighWater
         for connection in connections.values {
             entries.append(pollfd(fd: connection.fd, events: connection.events(highWater: highWater), revents: 0))
@@ -106,8 +114,10 @@ public final class Gateway {
 
     /// Milliseconds until the gateway needs a turn for its timeouts, or nil.
     public func timeout() -> Int64? {
-        guard !connections.isEmpty else { return nil }
-        return max(0, nextSweep - milliseconds())
+        let now = milliseconds()
+        let paused = acceptPause.until.map { ($0.nanoseconds + 999_999) / 1_000_000 - now }
+        guard !connections.isEmpty else { return paused.map { max(0, $0) } }
+        return max(0, min(nextSweep - now, paused ?? Int64.max))
     }
 
     /// After the turn's commit: writes the answers that came, closes what is over, and (once a
@@ -141,12 +151,22 @@ public final class Gateway {
         for _ in 0..<256 {
             let fd: Int32
             do {
-                guard let accepted = try listener.accept() else { return }
+                guard let accepted = try listener.accept() else {
+                    acceptPause.drained(listener.fd)
+                    return
+                }
                 fd = accepted
             } catch {
-                log("gateway: \(error)")
+                guard let code = error.code, AcceptPause.isShortage(code) else {
+                    log("gateway: \(error)")
+                    return
+                }
+                if acceptPause.shortage(on: listener.fd, at: time.now) {
+                    log("gateway: \(error); new connections wait until a connection closes")
+                }
                 return
             }
+            acceptPause.released()
             guard connections.count < configuration.limits.maxConnections else {
                 // A clear close, not a hang: at the cap the newcomer is refused at once.
                 refusedConnections += 1
@@ -359,6 +379,7 @@ public final class Gateway {
 
     private func drop(_ connection: GatewayConnection) {
         connection.close()
+        acceptPause.released()
         connections[connection.fd] = nil
         dirty.remove(connection.fd)
     }
