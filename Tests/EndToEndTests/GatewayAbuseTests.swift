@@ -91,4 +91,21 @@ import TestSupport
             .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
         #expect((rss ?? Int.max) < 128 * 1024, "RSS \(rss ?? -1) kB")
     }
+
+    /// A request is timed from its first byte: a body trickling in (HTTP/1.1) or an unfinished
+    /// stream kept company by PINGs (HTTP/2) is closed once the request timeout has passed,
+    /// however often bytes come.
+    @Test(arguments: ["http1-trickle", "h2-trickle"])
+    func aTrickleIsClosedAtTheRequestTimeout(mode: String) throws {
+        let gateway = try GatewayServer(extraArguments: ["--request-timeout", "2"])
+        let result = try TestVenv.run("h2_abuse.py", [mode, String(gateway.port), "8"])
+        let outcome = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        print("\(mode) with --request-timeout 2: \(outcome)")
+        #expect(outcome.hasPrefix("closed after "), "\(mode): \(result.output)")
+        // The sweep runs once a second: closed between 2 and 4 s after the first byte.
+        let seconds = Double(outcome.dropFirst("closed after ".count)) ?? 99
+        #expect(seconds >= 1.9 && seconds < 4.5, "\(mode): \(outcome)")
+        try stillServes(gateway, mode)
+    }
 }
+

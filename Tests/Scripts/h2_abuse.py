@@ -1,7 +1,7 @@
 """HTTP/2 clients that misbehave on purpose, for the gateway's bad-input tests.
 
 Frames are made by the `h2` / `hyperframe` libraries (pinned in .ci/run's virtualenv), never by
-hand. Usage: h2_abuse.py MODE PORT. Prints one line: what the server did.
+hand. Usage: h2_abuse.py MODE PORT [ARGUMENTS]. Prints one line: what the server did.
 """
 import socket
 import sys
@@ -128,6 +128,55 @@ def tls_garbage(port):
         return "open"
 
 
+def h2_trickle(port, seconds):
+    """An unfinished request stream kept alive by a PING every 0.25 s: prints 'closed after S'
+    (seconds since its HEADERS) or 'open' after SECONDS."""
+    sock, conn = connect(port)
+    conn.send_headers(1, headers(1) + [("content-length", "10000")])
+    conn.send_data(1, b"{")
+    sock.sendall(conn.data_to_send())
+    started = time.time()
+    sock.settimeout(0.25)
+    while time.time() - started < seconds:
+        try:
+            data = sock.recv(65536)
+            if not data:
+                return "closed after %.1f" % (time.time() - started)
+            conn.receive_data(data)
+        except socket.timeout:
+            pass
+        except (ConnectionResetError, BrokenPipeError):
+            return "closed after %.1f" % (time.time() - started)
+        try:
+            conn.ping(b"12345678")
+            sock.sendall(conn.data_to_send())
+        except (ConnectionResetError, BrokenPipeError):
+            return "closed after %.1f" % (time.time() - started)
+    return "open"
+
+
+def http1_trickle(port, seconds):
+    """An HTTP/1.1 body at one byte every 0.25 s: prints 'closed after S' or 'open' after SECONDS."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(b"POST /3/device/00ff HTTP/1.1\r\nHost: a\r\ncontent-length: 10000\r\n\r\n")
+    started = time.time()
+    sock.settimeout(0.25)
+    while time.time() - started < seconds:
+        try:
+            data = sock.recv(65536)
+            if not data:
+                return "closed after %.1f" % (time.time() - started)
+        except socket.timeout:
+            pass
+        except ConnectionResetError:
+            return "closed after %.1f" % (time.time() - started)
+        try:
+            sock.sendall(b"x")
+        except (ConnectionResetError, BrokenPipeError):
+            return "closed after %.1f" % (time.time() - started)
+    return "open"
+
+
 MODES = {
     "tls-garbage": tls_garbage,
     "rapid-reset": rapid_reset,
@@ -136,6 +185,15 @@ MODES = {
     "garbage": garbage_after_preface,
 }
 
+WITH_ARGUMENTS = {
+    "h2-trickle": lambda port, rest: h2_trickle(port, float(rest[0])),
+    "http1-trickle": lambda port, rest: http1_trickle(port, float(rest[0])),
+}
+
 if __name__ == "__main__":
-    print(MODES[sys.argv[1]](int(sys.argv[2])))
+    mode, port = sys.argv[1], int(sys.argv[2])
+    if mode in WITH_ARGUMENTS:
+        print(WITH_ARGUMENTS[mode](port, sys.argv[3:]))
+    else:
+        print(MODES[mode](port))
     sys.stdout.flush()

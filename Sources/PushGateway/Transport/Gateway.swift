@@ -100,8 +100,6 @@ public final class Gateway {
             return
         }
         guard let connection = connections[entry.fd] else { return }
-        let now = milliseconds()
-        connection.lastActivity = now
         if entry.revents & Int16(POLLOUT) != 0 && !connection.flush() {
             drop(connection)
             return
@@ -192,8 +190,9 @@ public final class Gateway {
         guard connection.stage == .open else { return }
         if connection.session == nil && !sniffDecrypted(connection) { return }
         guard let session = connection.session else { return }
+        let now = milliseconds()
         let alive = connection.read(into: readBuffer, chunk: 256 * 1024) { bytes in
-            if !session.receive(bytes) { connection.closing = true }
+            if !session.receive(bytes, at: now) { connection.closing = true }
         }
         if !alive {
             // The peer closed (or broke) its side: answer what is owed if we can, then close.
@@ -243,7 +242,8 @@ public final class Gateway {
         let bytes = connection.sniffed
         connection.sniffed = []
         if let session = connection.session {
-            let accepted = bytes.withUnsafeBytes { session.receive($0) }
+            let now = milliseconds()
+            let accepted = bytes.withUnsafeBytes { session.receive($0, at: now) }
             if !accepted { connection.closing = true }
         }
         return false
@@ -281,6 +281,7 @@ public final class Gateway {
 
     private func start(_ connection: GatewayConnection, http2: Bool) {
         connection.stage = .open
+        connection.lastActivity = milliseconds()
         let fd = connection.fd
         let onRequest: (HTTPRequest, @escaping Responder) -> Void = { [weak self] request, respond in
             self?.route(request, fd: fd, respond: respond)
@@ -317,7 +318,8 @@ public final class Gateway {
         let bytes = connection.sniffed
         connection.sniffed = []
         guard let session = connection.session else { return false }
-        if !bytes.withUnsafeBytes({ session.receive($0) }) { connection.closing = true }
+        let now = milliseconds()
+        if !bytes.withUnsafeBytes({ session.receive($0, at: now) }) { connection.closing = true }
         if !alive {
             connection.closing = true
             session.peerClosed()
@@ -328,6 +330,8 @@ public final class Gateway {
 
     /// A whole request: the routes decide; an inbox request is answered after the commit.
     private func route(_ request: HTTPRequest, fd: Int32, respond: @escaping Responder) {
+        // A request is what keeps a connection from being idle.
+        connections[fd]?.lastActivity = milliseconds()
         guard let sink else {
             respond(HTTPResponse(status: 503, body: Array(#"{"reason":"ServiceUnavailable"}"#.utf8)))
             return
@@ -384,18 +388,28 @@ public final class Gateway {
         dirty.remove(connection.fd)
     }
 
-    /// Closes connections past their timeouts: a handshake or first bytes that do not come, a
-    /// request that arrives too slowly, an idle connection kept too long.
+    /// Closes connections past their timeouts, each counted from a fixed moment so that bytes
+    /// trickling in do not restart it: a handshake or first bytes not done within
+    /// `handshakeTimeout` of the accept; a request not whole within `requestTimeout` of its first
+    /// byte; a connection with no request under way for `idleTimeout` since its last request
+    /// (PINGs, SETTINGS and WINDOW_UPDATEs do not count).
     private func sweep(now: Int64) {
         let limits = configuration.limits
         for connection in Array(connections.values) {
-            let idle = now - connection.lastActivity
-            let limit: Int64
+            let expired: Bool
             switch connection.stage {
-            case .sniffing, .handshaking: limit = limits.handshakeTimeout
-            case .open: limit = connection.session?.isMidRequest == true ? limits.requestTimeout : limits.idleTimeout
+            case .sniffing, .handshaking: expired = now - connection.acceptedAt > limits.handshakeTimeout
+            case .open:
+                if connection.session == nil {
+                    // TLS without ALPN whose first bytes have not come: still its first bytes.
+                    expired = now - connection.acceptedAt > limits.handshakeTimeout
+                } else if let started = connection.session?.requestStartedAt {
+                    expired = now - started > limits.requestTimeout
+                } else {
+                    expired = now - connection.lastActivity > limits.idleTimeout
+                }
             }
-            if idle > limit { drop(connection) }
+            if expired { drop(connection) }
         }
     }
 }

@@ -13,6 +13,8 @@ final class HTTP2Session: HTTPSession {
         var headerBytes = 0
         var refusal: Int?
         var requested = false
+        /// When its HEADERS began (the `now` of that `receive`).
+        var startedAt: Int64 = 0
         var response: [UInt8] = []
         var responseOffset = 0
     }
@@ -23,6 +25,8 @@ final class HTTP2Session: HTTPSession {
     private let onRequest: (HTTPRequest, @escaping Responder) -> Void
     private var streams: [Int32: Stream] = [:]
     private var failed = false
+    /// The `now` of the bytes being fed.
+    private var now: Int64 = 0
 
     init?(limits: GatewayLimits, isTLS: Bool, onRequest: @escaping (HTTPRequest, @escaping Responder) -> Void) {
         self.limits = limits
@@ -98,12 +102,13 @@ final class HTTP2Session: HTTPSession {
 
     var wantsInput: Bool { !failed && nghttp2_session_want_read(session) != 0 }
     var isFinished: Bool { failed || (nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0) }
-    var isMidRequest: Bool { streams.values.contains { !$0.requested } }
+    var requestStartedAt: Int64? { streams.values.lazy.filter { !$0.requested }.map(\.startedAt).min() }
 
     func peerClosed() { failed = true }
 
-    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    func receive(_ bytes: UnsafeRawBufferPointer, at now: Int64) -> Bool {
         guard !failed, let base = bytes.baseAddress else { return !failed }
+        self.now = now
         let result = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
         if result < 0 {
             // A protocol error, bad preface or flood: nghttp2 queued a GOAWAY where one is due.
@@ -130,7 +135,9 @@ final class HTTP2Session: HTTPSession {
 
     private func beginHeaders(_ frame: nghttp2_frame) -> Int32 {
         guard UInt32(frame.hd.type) == NGHTTP2_HEADERS.rawValue, frame.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-        streams[frame.hd.stream_id] = Stream()
+        let stream = Stream()
+        stream.startedAt = now
+        streams[frame.hd.stream_id] = stream
         return 0
     }
 
