@@ -1,4 +1,5 @@
 import Foundation
+import PushGateway
 import Testing
 import TestSupport
 
@@ -90,6 +91,27 @@ import TestSupport
             .split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
         #expect((rss ?? Int.max) < 128 * 1024, "RSS \(rss ?? -1) kB")
+    }
+
+    /// Bodies that never end are held within the connection's flow-control window: a client
+    /// that keeps to flow control gets to send at most that much per connection, and the
+    /// server's memory grows by about that much, not by everything 128 streams would send.
+    @Test func unfinishedHTTP2BodiesAreBoundedByTheConnectionWindow() throws {
+        let gateway = try GatewayServer()
+        let pid = gateway.server.process.processIdentifier
+        let connections = 12
+        let result = try TestVenv.run("h2_abuse.py", ["unfinished-bodies", String(gateway.port), String(connections), String(pid)])
+        let report = try #require(try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
+        let sent = try #require(report["sent"] as? [Int], "\(result.output)")
+        let before = try #require(report["rss_before_kb"] as? Int)
+        let held = try #require(report["rss_held_kb"] as? Int)
+        let cap = GatewayLimits().maxBufferedRequestBytes
+        print("unfinished bodies: \(connections) connections sent \(sent.max() ?? 0) bytes at most each; RSS \(before) → \(held) kB")
+        #expect(sent.count == connections)
+        #expect(sent.allSatisfy { $0 <= cap }, "a connection sent more than its \(cap)-byte window: \(sent)")
+        // The bodies held (12 × 1 MiB) plus what the connections cost.
+        #expect(held - before < connections * (cap / 1024) + 16 * 1024, "RSS \(before) → \(held) kB")
+        try stillServes(gateway, "unfinished bodies")
     }
 
     /// A request is timed from its first byte: a body trickling in (HTTP/1.1) or an unfinished

@@ -128,6 +128,64 @@ def tls_garbage(port):
         return "open"
 
 
+def unfinished_bodies(port, connections, pid):
+    """CONNECTIONS connections, each opening 128 streams and sending each 65 000 body bytes as
+    flow control allows, never ending them. Prints, as JSON, the body bytes each connection got
+    to send and the server's RSS (kB) before and while they are held."""
+    import json
+
+    def rss():
+        with open("/proc/%d/status" % pid) as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return -1
+
+    before = rss()
+    opened = []
+    for _ in range(connections):
+        sock, conn = connect(port)
+        remaining = {}
+        for index in range(128):
+            stream = 1 + 2 * index
+            conn.send_headers(stream, headers(stream) + [("content-length", "65000")])
+            remaining[stream] = 65000
+        sock.sendall(conn.data_to_send())
+        opened.append((sock, conn, remaining))
+    sent = [0] * connections
+    # Send while windows allow; read the server's frames (its WINDOW_UPDATEs) until a second
+    # passes in which no connection could send anything more.
+    quiet_since = time.time()
+    deadline = time.time() + 20
+    while time.time() - quiet_since < 1.0 and time.time() < deadline:
+        progressed = False
+        for number, (sock, conn, remaining) in enumerate(opened):
+            for stream, left in remaining.items():
+                window = min(conn.local_flow_control_window(stream), conn.max_outbound_frame_size)
+                # One byte stays unsent: the stream never ends.
+                count = min(window, left - 1)
+                if count > 0:
+                    conn.send_data(stream, b"x" * count)
+                    remaining[stream] = left - count
+                    sent[number] += count
+                    progressed = True
+            sock.sendall(conn.data_to_send())
+            sock.settimeout(0.05)
+            try:
+                data = sock.recv(1 << 20)
+                if data:
+                    conn.receive_data(data)
+                    sock.sendall(conn.data_to_send())
+            except socket.timeout:
+                pass
+        if progressed:
+            quiet_since = time.time()
+    held = rss()
+    for sock, _, _ in opened:
+        sock.close()
+    return json.dumps({"sent": sent, "rss_before_kb": before, "rss_held_kb": held})
+
+
 def h2_trickle(port, seconds):
     """An unfinished request stream kept alive by a PING every 0.25 s: prints 'closed after S'
     (seconds since its HEADERS) or 'open' after SECONDS."""
@@ -186,6 +244,7 @@ MODES = {
 }
 
 WITH_ARGUMENTS = {
+    "unfinished-bodies": lambda port, rest: unfinished_bodies(port, int(rest[0]), int(rest[1])),
     "h2-trickle": lambda port, rest: h2_trickle(port, float(rest[0])),
     "http1-trickle": lambda port, rest: http1_trickle(port, float(rest[0])),
 }

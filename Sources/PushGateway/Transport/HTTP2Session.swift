@@ -15,6 +15,8 @@ final class HTTP2Session: HTTPSession {
         var requested = false
         /// When its HEADERS began (the `now` of that `receive`).
         var startedAt: Int64 = 0
+        /// DATA bytes received and not yet given back to flow control (`nghttp2_session_consume`).
+        var unconsumed = 0
         var response: [UInt8] = []
         var responseOffset = 0
     }
@@ -54,7 +56,7 @@ final class HTTP2Session: HTTPSession {
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, context in
             guard let context else { return 0 }
-            HTTP2Session.of(context).streams[streamID] = nil
+            HTTP2Session.of(context).streamClosed(streamID)
             return 0
         }
 
@@ -75,21 +77,29 @@ final class HTTP2Session: HTTPSession {
         nghttp2_option_set_max_deflate_dynamic_table_size(option, 4096)
         // Streams the client closed are forgotten at once: nothing to keep per finished stream.
         nghttp2_option_set_no_closed_streams(option, 1)
+        // Flow control is ours (RFC 9113 §5.2): a window is given back with `nghttp2_session_consume`
+        // only once the bytes are no longer held (the request was handled, refused or reset), so
+        // the request bytes a connection holds stay within its connection window
+        // (`maxBufferedRequestBytes`). nghttp2 by itself gives the window back as soon as DATA is
+        // copied, however long the bytes then wait for their stream to end.
+        nghttp2_option_set_no_auto_window_update(option, 1)
 
         var created: OpaquePointer?
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard nghttp2_session_server_new2(&created, callbacks, context, option) == 0, let created else { return nil }
         session = created
         // Concurrency and header size are SETTINGS the peer must honour; nghttp2 enforces the
-        // header list size itself (RST_STREAM / GOAWAY beyond it). The window: 32 streams of
-        // 4 KiB payloads fit without waiting for WINDOW_UPDATEs.
+        // header list size itself (RST_STREAM / GOAWAY beyond it). A stream's window is one byte
+        // more than the largest body, so an oversized body shows (and is refused 413, its bytes
+        // given back) instead of waiting for a window that only its end would give back. The
+        // connection's window is the cap on request bytes held at once.
         var settings = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limits.maxConcurrentStreams),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: UInt32(limits.maxHeaderBytes)),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(limits.maxBodyBytes)),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(limits.maxBodyBytes + 1)),
         ]
         nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
-        nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 1 << 20)
+        nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: limits.maxBufferedRequestBytes))
     }
 
     deinit { nghttp2_session_del(session) }
@@ -103,6 +113,8 @@ final class HTTP2Session: HTTPSession {
     var wantsInput: Bool { !failed && nghttp2_session_want_read(session) != 0 }
     var isFinished: Bool { failed || (nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0) }
     var requestStartedAt: Int64? { streams.values.lazy.filter { !$0.requested }.map(\.startedAt).min() }
+    /// Request bytes held now (received, not yet given back to flow control).
+    var bufferedRequestBytes: Int { streams.values.reduce(0) { $0 + $1.unconsumed } }
 
     func peerClosed() { failed = true }
 
@@ -158,14 +170,36 @@ final class HTTP2Session: HTTPSession {
     }
 
     private func data(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-        guard let stream = streams[streamID], !stream.requested, stream.refusal == nil else { return 0 }
+        guard let stream = streams[streamID], !stream.requested, stream.refusal == nil else {
+            // Bytes nobody keeps are given back at once.
+            consume(streamID, bytes.count)
+            return 0
+        }
         if stream.body.count + bytes.count > limits.maxBodyBytes {
             stream.refusal = 413
             stream.body = []
+            consume(streamID, stream.unconsumed + bytes.count)
+            stream.unconsumed = 0
             return 0
         }
         stream.body.append(contentsOf: bytes)
+        stream.unconsumed += bytes.count
         return 0
+    }
+
+    /// Gives `count` request bytes of `streamID` back to the peer's windows (the stream's and the
+    /// connection's; nghttp2 sends the WINDOW_UPDATEs once enough is given back).
+    private func consume(_ streamID: Int32, _ count: Int) {
+        guard count > 0 else { return }
+        nghttp2_session_consume(session, streamID, count)
+    }
+
+    private func streamClosed(_ streamID: Int32) {
+        // Reset or refused before its request was handled: what it held goes back to the
+        // connection's window (the stream's own no longer matters).
+        if let stream = streams.removeValue(forKey: streamID), stream.unconsumed > 0 {
+            nghttp2_session_consume_connection(session, stream.unconsumed)
+        }
     }
 
     private func frameReceived(_ frame: nghttp2_frame) -> Int32 {
@@ -175,6 +209,9 @@ final class HTTP2Session: HTTPSession {
         let streamID = frame.hd.stream_id
         guard let stream = streams[streamID], !stream.requested else { return 0 }
         stream.requested = true
+        // The body is the request's now: its bytes go back to the windows.
+        consume(streamID, stream.unconsumed)
+        stream.unconsumed = 0
         if let refusal = stream.refusal {
             let reason = refusal == 431 ? "HeadersTooLarge" : "PayloadTooLarge"
             answer(streamID, HTTPResponse(status: refusal, headers: [HTTPHeader("content-type", "application/json")],

@@ -41,6 +41,9 @@ public struct GatewayLimits: Sendable {
     public var maxConnections = 10_000
     /// Requests of one HTTP/1.1 connection waiting for their answers, at most (pipelining).
     public var maxPipelined = 64
+    /// Request bytes one HTTP/2 connection may hold for requests not yet complete (its
+    /// connection-level flow-control window): the peer can send no more until requests end.
+    public var maxBufferedRequestBytes = 1 << 20
     /// Milliseconds from accepting a connection to the end of its TLS handshake or its first bytes.
     public var handshakeTimeout: Int64 = 10_000
     /// Milliseconds a request may take from its first byte to its last (slow clients).
