@@ -114,6 +114,27 @@ import TestSupport
         try stillServes(gateway, "unfinished bodies")
     }
 
+    /// RFC 9113 §6.8: once nghttp2's reset limit has queued a GOAWAY, streams above its
+    /// last_stream_id are not processed — the client retries them, so storing them would be a
+    /// duplicate. None of the 50 pushes after the resets is stored; every push answered 200 is.
+    @Test func streamsPastTheGoawayAreNotStored() throws {
+        let gateway = try GatewayServer()
+        let result = try TestVenv.run("h2_abuse.py", ["resets-then-pushes", String(gateway.port), APNsKeys.wellFormedAuthorization])
+        let report = try #require(try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
+        let last = try #require(report["last_stream_id"] as? Int, "no GOAWAY: \(result.output)")
+        let answered = try #require(report["ok"] as? [Int])
+        let listed = try gateway.listJSON()
+        let stored = (0..<50).map { 601 + 2 * $0 }.filter { listed.contains("after-\($0)\"") }
+        print("streams past GOAWAY: last_stream_id \(last), \(stored.count) of the 50 later pushes stored, \(answered.count) answered")
+        #expect(stored.allSatisfy { $0 <= last }, "stored past last_stream_id \(last): \(stored)")
+        #expect(stored.isEmpty, "\(stored)")
+        // Nothing acknowledged is lost: every stream answered 200 is stored.
+        for stream in answered where stream >= 601 {
+            #expect(listed.contains("after-\(stream)\""), "stream \(stream) was answered 200 but is not stored")
+        }
+        try stillServes(gateway, "resets then pushes")
+    }
+
     /// A request is timed from its first byte: a body trickling in (HTTP/1.1) or an unfinished
     /// stream kept company by PINGs (HTTP/2) is closed once the request timeout has passed,
     /// however often bytes come.

@@ -128,6 +128,57 @@ def tls_garbage(port):
         return "open"
 
 
+def push_headers(stream_id, length, authorization):
+    return headers(stream_id) + [("authorization", authorization), ("content-length", str(length))]
+
+
+def resets_then_pushes(port, authorization):
+    """300 requests each followed by RST_STREAM, then 50 pushes, all in one write (AUTHORIZATION:
+    the provider token's header value). Prints the GOAWAY's last_stream_id and the streams
+    answered 200, as JSON."""
+    import json
+    sock, conn = connect(port)
+    body = b'{"aps":{"alert":"reset"}}'
+    for index in range(300):
+        stream = 1 + 2 * index
+        conn.send_headers(stream, push_headers(stream, len(body), authorization))
+        conn.send_data(stream, body, end_stream=True)
+        conn.reset_stream(stream)
+    pushes = []
+    for index in range(50):
+        stream = 601 + 2 * index
+        text = ('{"aps":{"alert":"after-%d"}}' % stream).encode()
+        conn.send_headers(stream, push_headers(stream, len(text), authorization))
+        conn.send_data(stream, text, end_stream=True)
+        pushes.append(stream)
+    sock.sendall(conn.data_to_send())
+    answered = {}
+    last_stream_id = None
+    deadline = time.time() + 5
+    sock.settimeout(0.5)
+    while time.time() < deadline:
+        try:
+            data = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            break
+        if not data:
+            break
+        try:
+            events = conn.receive_data(data)
+        except Exception:
+            break
+        for event in events:
+            if isinstance(event, h2.events.ResponseReceived):
+                answered[event.stream_id] = dict(event.headers).get(":status")
+            if isinstance(event, h2.events.ConnectionTerminated):
+                last_stream_id = event.last_stream_id
+        sock.sendall(conn.data_to_send())
+    ok = sorted(stream for stream, status in answered.items() if status == "200")
+    return json.dumps({"last_stream_id": last_stream_id, "ok": ok})
+
+
 def unfinished_bodies(port, connections, pid):
     """CONNECTIONS connections, each opening 128 streams and sending each 65 000 body bytes as
     flow control allows, never ending them. Prints, as JSON, the body bytes each connection got
@@ -244,6 +295,7 @@ MODES = {
 }
 
 WITH_ARGUMENTS = {
+    "resets-then-pushes": lambda port, rest: resets_then_pushes(port, rest[0]),
     "unfinished-bodies": lambda port, rest: unfinished_bodies(port, int(rest[0]), int(rest[1])),
     "h2-trickle": lambda port, rest: h2_trickle(port, float(rest[0])),
     "http1-trickle": lambda port, rest: http1_trickle(port, float(rest[0])),
