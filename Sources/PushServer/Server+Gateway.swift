@@ -22,6 +22,7 @@ extension Server: GatewaySink {
     public func attach(gateway: Gateway) {
         self.gateway = gateway
         gateway.attach(self)
+        gateway.share(acceptPause)
         add(GatewayParticipant(gateway))
     }
 

@@ -37,12 +37,10 @@ public final class Server {
     @exclusivity(unchecked) public internal(set) var revision = 0
     /// When the current turn's `poll` returned: the moment its input was read.
     public private(set) var wokeAt = Instant.zero
-    /// Out of descriptors (EMFILE, ENFILE) or kernel memory: the listener stays out of `poll`
-    /// until a client closes or this moment passes, so a full table is not a busy loop.
-    private var acceptPausedUntil: Instant?
-    /// An accept shortage is going on: it was logged once and is not logged again until the
-    /// pending connections have all been taken.
-    private var acceptShortage = false
+    /// Out of descriptors (EMFILE, ENFILE) or kernel memory: the listeners (this one and the
+    /// gateway's, which shares it) stay out of `poll` until a connection closes or a second
+    /// passes, so a full table is not a busy loop.
+    let acceptPause = AcceptPause()
 
     // MARK: The current turn
     /// Where `recv` reads into, allocated once: a fresh 64 KiB buffer per read showed in profiles.
@@ -105,8 +103,7 @@ public final class Server {
         turnNumber += 1
         var fds: [pollfd] = []
         if let signals { fds.append(pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)) }
-        if let until = acceptPausedUntil, until <= time.now { acceptPausedUntil = nil }
-        if let listener, acceptPausedUntil == nil {
+        if let listener, acceptPause.allows(at: time.now) {
             fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
         }
         let hostFDs = host?.descriptors ?? []
@@ -178,7 +175,7 @@ public final class Server {
     /// Milliseconds until the next thing time alone changes, or -1 (sleep until input).
     func pollTimeout(host: (any ServerHost)?) -> Int32 {
         let now = time.now
-        var deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now), acceptPausedUntil].compactMap { $0 }
+        var deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now), acceptPause.until].compactMap { $0 }
         for participant in participants {
             if let deadline = participant.deadline(after: now) { deadlines.append(deadline) }
         }
@@ -194,25 +191,21 @@ public final class Server {
             let fd: Int32
             do {
                 guard let accepted = try listener.accept() else {
-                    acceptShortage = false
+                    acceptPause.drained(listener.fd)
                     return
                 }
                 fd = accepted
             } catch {
-                guard [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errno) else {
+                guard AcceptPause.isShortage(error.errno) else {
                     options.log("\(error)")
                     return
                 }
-                // The connection stays queued in the kernel; retry when a client closes (or in a
-                // second, for a descriptor freed elsewhere) rather than at once, forever.
-                if !acceptShortage {
+                if acceptPause.shortage(on: listener.fd, at: time.now) {
                     options.log("\(error); new connections wait until a client disconnects")
-                    acceptShortage = true
                 }
-                acceptPausedUntil = time.now + 1
                 return
             }
-            acceptPausedUntil = nil
+            acceptPause.released()
             let client = Connection(fd: fd, maxObjectBytes: options.maxObjectBytes)
             if let uid = client.peerUID(), uid != getuid() {
                 options.log("refused a client of uid \(uid)")
@@ -298,7 +291,7 @@ public final class Server {
         if client.topics != nil { subscriberCount -= 1 }
         Glibc.close(client.fd)
         clients[client.fd] = nil
-        acceptPausedUntil = nil
+        acceptPause.released()
     }
 
     private func shutDown() {

@@ -88,6 +88,10 @@ enum CommandTable {
             completion: .files, setting: .path),
         OptionSpec("--tls-key", .required("FILE"), "the gateway's private key (PEM, with --tls-cert)", completion: .files, setting: .path),
         OptionSpec("--getui-token-seconds", .required("S"), "how long a Getui auth token lives (for tests)", defaultValue: "86400"),
+        OptionSpec(
+            "--request-timeout", .required("S"),
+            "how long a gateway request may take from its first byte to its last before the connection is closed (for tests)",
+            defaultValue: "30"),
     ]
 
     // MARK: - ui, serve

@@ -11,6 +11,8 @@ struct GatewaySetup {
     var tlsFolder: String
     /// How long a Getui token lives (`--getui-token-seconds`, for tests; a day by default).
     var getuiTokenSeconds: TimeInterval = GetuiRoutes.defaultTokenSeconds
+    /// How long a request may take from its first byte (`--request-timeout`, for tests).
+    var limits = GatewayLimits()
 
     /// Nil when `--gateway` is not given (then `--tls-*` are refused as meaningless).
     init?(_ arguments: inout Arguments, environment: [String: String]) throws(UsageError) {
@@ -18,6 +20,7 @@ struct GatewaySetup {
         let certificate = try arguments.option("--tls-cert")
         let key = try arguments.option("--tls-key")
         let tokenSeconds = try arguments.option("--getui-token-seconds")
+        let requestTimeout = try arguments.option("--request-timeout")
         guard let value else {
             if certificate != nil || key != nil {
                 throw UsageError("--tls-cert and --tls-key go with --gateway", command: arguments.command)
@@ -41,6 +44,14 @@ struct GatewaySetup {
             }
             getuiTokenSeconds = seconds
         }
+        if let requestTimeout {
+            let defaultSeconds = limits.requestTimeout / 1000
+            guard let seconds = Double(requestTimeout), seconds > 0, seconds <= Double(defaultSeconds) else {
+                throw UsageError(
+                    "--request-timeout takes seconds from 0 to \(defaultSeconds); got '\(requestTimeout)'", command: arguments.command)
+            }
+            limits.requestTimeout = Int64((seconds * 1000).rounded())
+        }
     }
 
     /// Makes (or reuses) the certificate and listens.
@@ -48,7 +59,7 @@ struct GatewaySetup {
         let material = try tls ?? TLSMaterial.local(in: tlsFolder)
         var configuration = GatewayConfiguration(
             address: address, certificatePath: material.certificatePath, keyPath: material.keyPath, caPath: material.caPath)
-        configuration.limits = GatewayLimits()
+        configuration.limits = limits
         return try Gateway(configuration: configuration, routes: ProviderRoutes(devices: devices, getuiTokenSeconds: getuiTokenSeconds), log: log)
     }
 }

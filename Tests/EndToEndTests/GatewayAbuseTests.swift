@@ -1,4 +1,5 @@
 import Foundation
+import PushGateway
 import Testing
 import TestSupport
 
@@ -91,4 +92,63 @@ import TestSupport
             .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
         #expect((rss ?? Int.max) < 128 * 1024, "RSS \(rss ?? -1) kB")
     }
+
+    /// Bodies that never end are held within the connection's flow-control window: a client
+    /// that keeps to flow control gets to send at most that much per connection, and the
+    /// server's memory grows by about that much, not by everything 128 streams would send.
+    @Test func unfinishedHTTP2BodiesAreBoundedByTheConnectionWindow() throws {
+        let gateway = try GatewayServer()
+        let pid = gateway.server.process.processIdentifier
+        let connections = 12
+        let result = try TestVenv.run("h2_abuse.py", ["unfinished-bodies", String(gateway.port), String(connections), String(pid)])
+        let report = try #require(try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
+        let sent = try #require(report["sent"] as? [Int], "\(result.output)")
+        let before = try #require(report["rss_before_kb"] as? Int)
+        let held = try #require(report["rss_held_kb"] as? Int)
+        let cap = GatewayLimits().maxBufferedRequestBytes
+        print("unfinished bodies: \(connections) connections sent \(sent.max() ?? 0) bytes at most each; RSS \(before) → \(held) kB")
+        #expect(sent.count == connections)
+        #expect(sent.allSatisfy { $0 <= cap }, "a connection sent more than its \(cap)-byte window: \(sent)")
+        // The bodies held (12 × 1 MiB) plus what the connections cost.
+        #expect(held - before < connections * (cap / 1024) + 16 * 1024, "RSS \(before) → \(held) kB")
+        try stillServes(gateway, "unfinished bodies")
+    }
+
+    /// RFC 9113 §6.8: once nghttp2's reset limit has queued a GOAWAY, streams above its
+    /// last_stream_id are not processed — the client retries them, so storing them would be a
+    /// duplicate. None of the 50 pushes after the resets is stored; every push answered 200 is.
+    @Test func streamsPastTheGoawayAreNotStored() throws {
+        let gateway = try GatewayServer()
+        let result = try TestVenv.run("h2_abuse.py", ["resets-then-pushes", String(gateway.port), APNsKeys.wellFormedAuthorization])
+        let report = try #require(try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)")
+        let last = try #require(report["last_stream_id"] as? Int, "no GOAWAY: \(result.output)")
+        let answered = try #require(report["ok"] as? [Int])
+        let listed = try gateway.listJSON()
+        let stored = (0..<50).map { 601 + 2 * $0 }.filter { listed.contains("after-\($0)\"") }
+        print("streams past GOAWAY: last_stream_id \(last), \(stored.count) of the 50 later pushes stored, \(answered.count) answered")
+        #expect(stored.allSatisfy { $0 <= last }, "stored past last_stream_id \(last): \(stored)")
+        #expect(stored.isEmpty, "\(stored)")
+        // Nothing acknowledged is lost: every stream answered 200 is stored.
+        for stream in answered where stream >= 601 {
+            #expect(listed.contains("after-\(stream)\""), "stream \(stream) was answered 200 but is not stored")
+        }
+        try stillServes(gateway, "resets then pushes")
+    }
+
+    /// A request is timed from its first byte: a body trickling in (HTTP/1.1) or an unfinished
+    /// stream kept company by PINGs (HTTP/2) is closed once the request timeout has passed,
+    /// however often bytes come.
+    @Test(arguments: ["http1-trickle", "h2-trickle"])
+    func aTrickleIsClosedAtTheRequestTimeout(mode: String) throws {
+        let gateway = try GatewayServer(extraArguments: ["--request-timeout", "2"])
+        let result = try TestVenv.run("h2_abuse.py", [mode, String(gateway.port), "8"])
+        let outcome = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        print("\(mode) with --request-timeout 2: \(outcome)")
+        #expect(outcome.hasPrefix("closed after "), "\(mode): \(result.output)")
+        // The sweep runs once a second: closed between 2 and 4 s after the first byte.
+        let seconds = Double(outcome.dropFirst("closed after ".count)) ?? 99
+        #expect(seconds >= 1.9 && seconds < 4.5, "\(mode): \(outcome)")
+        try stillServes(gateway, mode)
+    }
 }
+

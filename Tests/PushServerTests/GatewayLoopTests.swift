@@ -75,6 +75,23 @@ import TestSupport
         #expect(loop.gateway.connectionCount == 1, "the idle keep-alive connection was closed too")
     }
 
+    @Test func aBodyTrickledInIsClosedThirtySecondsAfterItsFirstByte() throws {
+        let loop = try loop()
+        let slow = try RawTCP(port: loop.port)
+        slow.send("POST /3/device/00ff HTTP/1.1\r\nHost: a\r\ncontent-length: 1000\r\n\r\n")
+        for _ in 0..<3 { loop.server.turn(host: nil) }
+        // A byte every 20 s: each comes well within 30 s of the one before, never within 30 s of the first.
+        for second in [20, 40] {
+            loop.clock.advance(by: 20)
+            slow.send("x")
+            // (With no connection left, a turn would sleep in poll for good.)
+            for _ in 0..<3 where loop.gateway.connectionCount == 1 { loop.server.turn(host: nil) }
+            if second == 20 { #expect(loop.gateway.connectionCount == 1, "closed before its 30 s") }
+        }
+        #expect(loop.gateway.connectionCount == 0, "a request trickling in is kept 40 s after its first byte")
+        #expect(slow.readUntilClosed(timeout: 2).closed)
+    }
+
     @Test func aGatewayPushIsStoredAndAnsweredAtTheEndOfItsTurn() throws {
         let loop = try loop()
         let client = try RawTCP(port: loop.port)

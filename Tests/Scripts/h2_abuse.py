@@ -1,7 +1,7 @@
 """HTTP/2 clients that misbehave on purpose, for the gateway's bad-input tests.
 
 Frames are made by the `h2` / `hyperframe` libraries (pinned in .ci/run's virtualenv), never by
-hand. Usage: h2_abuse.py MODE PORT. Prints one line: what the server did.
+hand. Usage: h2_abuse.py MODE PORT [ARGUMENTS]. Prints one line: what the server did.
 """
 import socket
 import sys
@@ -128,6 +128,164 @@ def tls_garbage(port):
         return "open"
 
 
+def push_headers(stream_id, length, authorization):
+    return headers(stream_id) + [("authorization", authorization), ("content-length", str(length))]
+
+
+def resets_then_pushes(port, authorization):
+    """300 requests each followed by RST_STREAM, then 50 pushes, all in one write (AUTHORIZATION:
+    the provider token's header value). Prints the GOAWAY's last_stream_id and the streams
+    answered 200, as JSON."""
+    import json
+    sock, conn = connect(port)
+    body = b'{"aps":{"alert":"reset"}}'
+    for index in range(300):
+        stream = 1 + 2 * index
+        conn.send_headers(stream, push_headers(stream, len(body), authorization))
+        conn.send_data(stream, body, end_stream=True)
+        conn.reset_stream(stream)
+    pushes = []
+    for index in range(50):
+        stream = 601 + 2 * index
+        text = ('{"aps":{"alert":"after-%d"}}' % stream).encode()
+        conn.send_headers(stream, push_headers(stream, len(text), authorization))
+        conn.send_data(stream, text, end_stream=True)
+        pushes.append(stream)
+    sock.sendall(conn.data_to_send())
+    answered = {}
+    last_stream_id = None
+    deadline = time.time() + 5
+    sock.settimeout(0.5)
+    while time.time() < deadline:
+        try:
+            data = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except ConnectionResetError:
+            break
+        if not data:
+            break
+        try:
+            events = conn.receive_data(data)
+        except Exception:
+            break
+        for event in events:
+            if isinstance(event, h2.events.ResponseReceived):
+                answered[event.stream_id] = dict(event.headers).get(":status")
+            if isinstance(event, h2.events.ConnectionTerminated):
+                last_stream_id = event.last_stream_id
+        sock.sendall(conn.data_to_send())
+    ok = sorted(stream for stream, status in answered.items() if status == "200")
+    return json.dumps({"last_stream_id": last_stream_id, "ok": ok})
+
+
+def unfinished_bodies(port, connections, pid):
+    """CONNECTIONS connections, each opening 128 streams and sending each 65 000 body bytes as
+    flow control allows, never ending them. Prints, as JSON, the body bytes each connection got
+    to send and the server's RSS (kB) before and while they are held."""
+    import json
+
+    def rss():
+        with open("/proc/%d/status" % pid) as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return -1
+
+    before = rss()
+    opened = []
+    for _ in range(connections):
+        sock, conn = connect(port)
+        remaining = {}
+        for index in range(128):
+            stream = 1 + 2 * index
+            conn.send_headers(stream, headers(stream) + [("content-length", "65000")])
+            remaining[stream] = 65000
+        sock.sendall(conn.data_to_send())
+        opened.append((sock, conn, remaining))
+    sent = [0] * connections
+    # Send while windows allow; read the server's frames (its WINDOW_UPDATEs) until a second
+    # passes in which no connection could send anything more.
+    quiet_since = time.time()
+    deadline = time.time() + 20
+    while time.time() - quiet_since < 1.0 and time.time() < deadline:
+        progressed = False
+        for number, (sock, conn, remaining) in enumerate(opened):
+            for stream, left in remaining.items():
+                window = min(conn.local_flow_control_window(stream), conn.max_outbound_frame_size)
+                # One byte stays unsent: the stream never ends.
+                count = min(window, left - 1)
+                if count > 0:
+                    conn.send_data(stream, b"x" * count)
+                    remaining[stream] = left - count
+                    sent[number] += count
+                    progressed = True
+            sock.sendall(conn.data_to_send())
+            sock.settimeout(0.05)
+            try:
+                data = sock.recv(1 << 20)
+                if data:
+                    conn.receive_data(data)
+                    sock.sendall(conn.data_to_send())
+            except socket.timeout:
+                pass
+        if progressed:
+            quiet_since = time.time()
+    held = rss()
+    for sock, _, _ in opened:
+        sock.close()
+    return json.dumps({"sent": sent, "rss_before_kb": before, "rss_held_kb": held})
+
+
+def h2_trickle(port, seconds):
+    """An unfinished request stream kept alive by a PING every 0.25 s: prints 'closed after S'
+    (seconds since its HEADERS) or 'open' after SECONDS."""
+    sock, conn = connect(port)
+    conn.send_headers(1, headers(1) + [("content-length", "10000")])
+    conn.send_data(1, b"{")
+    sock.sendall(conn.data_to_send())
+    started = time.time()
+    sock.settimeout(0.25)
+    while time.time() - started < seconds:
+        try:
+            data = sock.recv(65536)
+            if not data:
+                return "closed after %.1f" % (time.time() - started)
+            conn.receive_data(data)
+        except socket.timeout:
+            pass
+        except (ConnectionResetError, BrokenPipeError):
+            return "closed after %.1f" % (time.time() - started)
+        try:
+            conn.ping(b"12345678")
+            sock.sendall(conn.data_to_send())
+        except (ConnectionResetError, BrokenPipeError):
+            return "closed after %.1f" % (time.time() - started)
+    return "open"
+
+
+def http1_trickle(port, seconds):
+    """An HTTP/1.1 body at one byte every 0.25 s: prints 'closed after S' or 'open' after SECONDS."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(b"POST /3/device/00ff HTTP/1.1\r\nHost: a\r\ncontent-length: 10000\r\n\r\n")
+    started = time.time()
+    sock.settimeout(0.25)
+    while time.time() - started < seconds:
+        try:
+            data = sock.recv(65536)
+            if not data:
+                return "closed after %.1f" % (time.time() - started)
+        except socket.timeout:
+            pass
+        except ConnectionResetError:
+            return "closed after %.1f" % (time.time() - started)
+        try:
+            sock.sendall(b"x")
+        except (ConnectionResetError, BrokenPipeError):
+            return "closed after %.1f" % (time.time() - started)
+    return "open"
+
+
 MODES = {
     "tls-garbage": tls_garbage,
     "rapid-reset": rapid_reset,
@@ -136,6 +294,17 @@ MODES = {
     "garbage": garbage_after_preface,
 }
 
+WITH_ARGUMENTS = {
+    "resets-then-pushes": lambda port, rest: resets_then_pushes(port, rest[0]),
+    "unfinished-bodies": lambda port, rest: unfinished_bodies(port, int(rest[0]), int(rest[1])),
+    "h2-trickle": lambda port, rest: h2_trickle(port, float(rest[0])),
+    "http1-trickle": lambda port, rest: http1_trickle(port, float(rest[0])),
+}
+
 if __name__ == "__main__":
-    print(MODES[sys.argv[1]](int(sys.argv[2])))
+    mode, port = sys.argv[1], int(sys.argv[2])
+    if mode in WITH_ARGUMENTS:
+        print(WITH_ARGUMENTS[mode](port, sys.argv[3:]))
+    else:
+        print(MODES[mode](port))
     sys.stdout.flush()

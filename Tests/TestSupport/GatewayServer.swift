@@ -13,10 +13,12 @@ public final class GatewayServer: @unchecked Sendable {
     public let ca: String
 
     /// `memory: false` keeps the store in the folder's database file, so a second server on the
-    /// same folder starts from what the first one stored.
-    public init(host: String = "127.0.0.1", extraArguments: [String] = [], folder: TempFolder = TempFolder(), memory: Bool = true) throws {
+    /// same folder starts from what the first one stored. `shellPrefix`: as `ServerProcess`'s (a
+    /// `ulimit` for the server alone).
+    public init(host: String = "127.0.0.1", extraArguments: [String] = [], folder: TempFolder = TempFolder(), memory: Bool = true,
+                shellPrefix: String? = nil) throws {
         server = try ServerProcess(
-            folder: folder, extraArguments: ["--gateway", "\(host):0"] + extraArguments, memory: memory,
+            folder: folder, extraArguments: ["--gateway", "\(host):0"] + extraArguments, memory: memory, shellPrefix: shellPrefix,
             environment: ["XDG_DATA_HOME": folder.file("data")])
         let reply = try server.run(["gateway"])
         guard reply.status == 0, let colon = reply.output.lastIndex(of: ":"), let port = Int(reply.output[reply.output.index(after: colon)...]) else {

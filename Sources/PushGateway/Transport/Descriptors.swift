@@ -3,8 +3,13 @@ import Glibc
 /// A failed system call of the gateway: which call and errno's text.
 public struct GatewayError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// errno of the failed call, when a system call failed.
+    public var code: Int32?
     public init(_ message: String) { self.message = message }
-    init(call: String, errno code: Int32) { self.message = "\(call): \(String(cString: strerror(code)))" }
+    init(call: String, errno code: Int32) {
+        self.message = "\(call): \(String(cString: strerror(code)))"
+        self.code = code
+    }
     public var description: String { message }
 }
 

@@ -46,6 +46,9 @@ public final class Gateway {
     private var nextSweep: Int64 = 0
     private let readBuffer: UnsafeMutableRawBufferPointer
     private var refusedConnections = 0
+    /// Out of descriptors: the listener stays out of `poll` for a while (shared with the
+    /// server's own listener once attached, as they share the descriptor table).
+    private var acceptPause = AcceptPause()
     private let log: @Sendable (String) -> Void
     /// The clock of the timeouts (a manual one in tests).
     private let time: any TimeSource
@@ -74,11 +77,16 @@ public final class Gateway {
 
     public func attach(_ sink: any GatewaySink) { self.sink = sink }
 
+    /// Uses `pause` for accept shortages: the one its process's other listener uses.
+    public func share(_ pause: AcceptPause) { acceptPause = pause }
+
     // MARK: - Poll
 
     /// Appends the listener and every connection with the events each waits for.
     public func pollEntries(into entries: inout [pollfd]) {
-        entries.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
+        if acceptPause.allows(at: time.now) {
+            entries.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
+        }
         let highWater = configuration.limits.outputHighWater
         for connection in connections.values {
             entries.append(pollfd(fd: connection.fd, events: connection.events(highWater: highWater), revents: 0))
@@ -92,8 +100,6 @@ public final class Gateway {
             return
         }
         guard let connection = connections[entry.fd] else { return }
-        let now = milliseconds()
-        connection.lastActivity = now
         if entry.revents & Int16(POLLOUT) != 0 && !connection.flush() {
             drop(connection)
             return
@@ -106,8 +112,10 @@ public final class Gateway {
 
     /// Milliseconds until the gateway needs a turn for its timeouts, or nil.
     public func timeout() -> Int64? {
-        guard !connections.isEmpty else { return nil }
-        return max(0, nextSweep - milliseconds())
+        let now = milliseconds()
+        let paused = acceptPause.until.map { ($0.nanoseconds + 999_999) / 1_000_000 - now }
+        guard !connections.isEmpty else { return paused.map { max(0, $0) } }
+        return max(0, min(nextSweep - now, paused ?? Int64.max))
     }
 
     /// After the turn's commit: writes the answers that came, closes what is over, and (once a
@@ -141,12 +149,22 @@ public final class Gateway {
         for _ in 0..<256 {
             let fd: Int32
             do {
-                guard let accepted = try listener.accept() else { return }
+                guard let accepted = try listener.accept() else {
+                    acceptPause.drained(listener.fd)
+                    return
+                }
                 fd = accepted
             } catch {
-                log("gateway: \(error)")
+                guard let code = error.code, AcceptPause.isShortage(code) else {
+                    log("gateway: \(error)")
+                    return
+                }
+                if acceptPause.shortage(on: listener.fd, at: time.now) {
+                    log("gateway: \(error); new connections wait until a connection closes")
+                }
                 return
             }
+            acceptPause.released()
             guard connections.count < configuration.limits.maxConnections else {
                 // A clear close, not a hang: at the cap the newcomer is refused at once.
                 refusedConnections += 1
@@ -172,8 +190,9 @@ public final class Gateway {
         guard connection.stage == .open else { return }
         if connection.session == nil && !sniffDecrypted(connection) { return }
         guard let session = connection.session else { return }
+        let now = milliseconds()
         let alive = connection.read(into: readBuffer, chunk: 256 * 1024) { bytes in
-            if !session.receive(bytes) { connection.closing = true }
+            if !session.receive(bytes, at: now) { connection.closing = true }
         }
         if !alive {
             // The peer closed (or broke) its side: answer what is owed if we can, then close.
@@ -223,7 +242,8 @@ public final class Gateway {
         let bytes = connection.sniffed
         connection.sniffed = []
         if let session = connection.session {
-            let accepted = bytes.withUnsafeBytes { session.receive($0) }
+            let now = milliseconds()
+            let accepted = bytes.withUnsafeBytes { session.receive($0, at: now) }
             if !accepted { connection.closing = true }
         }
         return false
@@ -261,6 +281,7 @@ public final class Gateway {
 
     private func start(_ connection: GatewayConnection, http2: Bool) {
         connection.stage = .open
+        connection.lastActivity = milliseconds()
         let fd = connection.fd
         let onRequest: (HTTPRequest, @escaping Responder) -> Void = { [weak self] request, respond in
             self?.route(request, fd: fd, respond: respond)
@@ -297,7 +318,8 @@ public final class Gateway {
         let bytes = connection.sniffed
         connection.sniffed = []
         guard let session = connection.session else { return false }
-        if !bytes.withUnsafeBytes({ session.receive($0) }) { connection.closing = true }
+        let now = milliseconds()
+        if !bytes.withUnsafeBytes({ session.receive($0, at: now) }) { connection.closing = true }
         if !alive {
             connection.closing = true
             session.peerClosed()
@@ -308,6 +330,8 @@ public final class Gateway {
 
     /// A whole request: the routes decide; an inbox request is answered after the commit.
     private func route(_ request: HTTPRequest, fd: Int32, respond: @escaping Responder) {
+        // A request is what keeps a connection from being idle.
+        connections[fd]?.lastActivity = milliseconds()
         guard let sink else {
             respond(HTTPResponse(status: 503, body: Array(#"{"reason":"ServiceUnavailable"}"#.utf8)))
             return
@@ -359,22 +383,33 @@ public final class Gateway {
 
     private func drop(_ connection: GatewayConnection) {
         connection.close()
+        acceptPause.released()
         connections[connection.fd] = nil
         dirty.remove(connection.fd)
     }
 
-    /// Closes connections past their timeouts: a handshake or first bytes that do not come, a
-    /// request that arrives too slowly, an idle connection kept too long.
+    /// Closes connections past their timeouts, each counted from a fixed moment so that bytes
+    /// trickling in do not restart it: a handshake or first bytes not done within
+    /// `handshakeTimeout` of the accept; a request not whole within `requestTimeout` of its first
+    /// byte; a connection with no request under way for `idleTimeout` since its last request
+    /// (PINGs, SETTINGS and WINDOW_UPDATEs do not count).
     private func sweep(now: Int64) {
         let limits = configuration.limits
         for connection in Array(connections.values) {
-            let idle = now - connection.lastActivity
-            let limit: Int64
+            let expired: Bool
             switch connection.stage {
-            case .sniffing, .handshaking: limit = limits.handshakeTimeout
-            case .open: limit = connection.session?.isMidRequest == true ? limits.requestTimeout : limits.idleTimeout
+            case .sniffing, .handshaking: expired = now - connection.acceptedAt > limits.handshakeTimeout
+            case .open:
+                if connection.session == nil {
+                    // TLS without ALPN whose first bytes have not come: still its first bytes.
+                    expired = now - connection.acceptedAt > limits.handshakeTimeout
+                } else if let started = connection.session?.requestStartedAt {
+                    expired = now - started > limits.requestTimeout
+                } else {
+                    expired = now - connection.lastActivity > limits.idleTimeout
+                }
             }
-            if idle > limit { drop(connection) }
+            if expired { drop(connection) }
         }
     }
 }

@@ -26,6 +26,9 @@ final class GatewayConnection {
     var outputStart = 0
     /// OpenSSL wants the socket writable before it can go on (handshake or a write that waited).
     var tlsWantsWrite = false
+    /// When it was accepted (the handshake timeout counts from here).
+    let acceptedAt: Int64
+    /// When its last request came (or it opened): the idle timeout counts from here.
     var lastActivity: Int64
     /// Close once the output is written (the peer broke the protocol, or the session is over).
     var closing = false
@@ -36,6 +39,7 @@ final class GatewayConnection {
         self.fd = fd
         self.id = id
         self.cleartextAllowed = cleartextAllowed
+        self.acceptedAt = now
         self.lastActivity = now
     }
 

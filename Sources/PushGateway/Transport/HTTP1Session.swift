@@ -19,7 +19,9 @@ final class HTTP1Session: HTTPSession {
     private var body: [UInt8] = []
     private var headerBytes = 0
     private var refusal: Int?
-    private(set) var isMidRequest = false
+    private(set) var requestStartedAt: Int64?
+    /// The `now` of the bytes being parsed.
+    private var now: Int64 = 0
 
     /// Answers in request order: slot `firstSlot + i` is `slots[i]`, nil until answered.
     private var slots: [[UInt8]?] = []
@@ -65,11 +67,12 @@ final class HTTP1Session: HTTPSession {
 
     func peerClosed() {
         stopped = true
-        isMidRequest = false
+        requestStartedAt = nil
     }
 
-    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    func receive(_ bytes: UnsafeRawBufferPointer, at now: Int64) -> Bool {
         guard !stopped, bytes.count > 0 else { return !stopped }
+        self.now = now
         parser.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
         let parsed = http_parser_execute(parser, &settings, base, bytes.count)
@@ -107,7 +110,8 @@ final class HTTP1Session: HTTPSession {
         inValue = false
         headerBytes = 0
         refusal = nil
-        isMidRequest = true
+        // libhttp-parser begins a message at its first byte (the request line's first character).
+        requestStartedAt = now
         return 0
     }
 
@@ -152,7 +156,7 @@ final class HTTP1Session: HTTPSession {
     }
 
     private func messageComplete() -> Int32 {
-        isMidRequest = false
+        requestStartedAt = nil
         let method = String(cString: pushdeck_http_method_name(parser))
         let request = HTTPRequest(
             method: method, path: String(decoding: target, as: UTF8.self), headers: headers, body: body,
@@ -180,7 +184,7 @@ final class HTTP1Session: HTTPSession {
     /// A refusal the peer's bytes earned: answered after what is already queued, then close.
     private func refuse(_ status: Int, reason: String?) {
         stopped = true
-        isMidRequest = false
+        requestStartedAt = nil
         let text = reason.map { "{\"reason\":\"\($0)\"}" } ?? "{\"reason\":\"\(String(cString: pushdeck_http_status_text(Int32(status))))\"}"
         let response = HTTPResponse(status: status, headers: [HTTPHeader("content-type", "application/json")], body: Array(text.utf8))
         slots.append(Self.encode(response, close: true))

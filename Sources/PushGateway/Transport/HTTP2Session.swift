@@ -13,6 +13,10 @@ final class HTTP2Session: HTTPSession {
         var headerBytes = 0
         var refusal: Int?
         var requested = false
+        /// When its HEADERS began (the `now` of that `receive`).
+        var startedAt: Int64 = 0
+        /// DATA bytes received and not yet given back to flow control (`nghttp2_session_consume`).
+        var unconsumed = 0
         var response: [UInt8] = []
         var responseOffset = 0
     }
@@ -23,6 +27,18 @@ final class HTTP2Session: HTTPSession {
     private let onRequest: (HTTPRequest, @escaping Responder) -> Void
     private var streams: [Int32: Stream] = [:]
     private var failed = false
+    /// The `now` of the bytes being fed.
+    private var now: Int64 = 0
+    /// Streams whose request ended during the current `mem_recv`: handled once it returned and
+    /// it is known whether nghttp2 meanwhile decided to end the session (see `receive`).
+    private var ended: [Int32] = []
+    /// A RST_STREAM came during the current `mem_recv` (what can make nghttp2 queue a GOAWAY
+    /// while it goes on reading).
+    private var resetReceived = false
+    /// The last_stream_id of the GOAWAY this session sent: no stream above it is acted on.
+    private var goawayLastStreamID: Int32?
+    /// Output taken from nghttp2 inside `receive` (to learn of a queued GOAWAY), written first.
+    private var early: [UInt8] = []
 
     init?(limits: GatewayLimits, isTLS: Bool, onRequest: @escaping (HTTPRequest, @escaping Responder) -> Void) {
         self.limits = limits
@@ -50,7 +66,16 @@ final class HTTP2Session: HTTPSession {
         }
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks) { _, streamID, _, context in
             guard let context else { return 0 }
-            HTTP2Session.of(context).streams[streamID] = nil
+            HTTP2Session.of(context).streamClosed(streamID)
+            return 0
+        }
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks) { _, frame, context in
+            guard let frame, let context else { return 0 }
+            if UInt32(frame.pointee.hd.type) == NGHTTP2_GOAWAY.rawValue {
+                let session = HTTP2Session.of(context)
+                let last = frame.pointee.goaway.last_stream_id
+                session.goawayLastStreamID = min(last, session.goawayLastStreamID ?? last)
+            }
             return 0
         }
 
@@ -78,21 +103,29 @@ final class HTTP2Session: HTTPSession {
         // optional whitespace around a value, RFC 9110 §5.5), so a route answers it as it would
         // over HTTP/1.1: APNs with MissingProviderToken. Pseudo-headers stay strictly checked.
         nghttp2_option_set_no_rfc9113_leading_and_trailing_ws_validation(option, 1)
+        // Flow control is ours (RFC 9113 §5.2): a window is given back with `nghttp2_session_consume`
+        // only once the bytes are no longer held (the request was handled, refused or reset), so
+        // the request bytes a connection holds stay within its connection window
+        // (`maxBufferedRequestBytes`). nghttp2 by itself gives the window back as soon as DATA is
+        // copied, however long the bytes then wait for their stream to end.
+        nghttp2_option_set_no_auto_window_update(option, 1)
 
         var created: OpaquePointer?
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard nghttp2_session_server_new2(&created, callbacks, context, option) == 0, let created else { return nil }
         session = created
         // Concurrency and header size are SETTINGS the peer must honour; nghttp2 enforces the
-        // header list size itself (RST_STREAM / GOAWAY beyond it). The window: 32 streams of
-        // 4 KiB payloads fit without waiting for WINDOW_UPDATEs.
+        // header list size itself (RST_STREAM / GOAWAY beyond it). A stream's window is one byte
+        // more than the largest body, so an oversized body shows (and is refused 413, its bytes
+        // given back) instead of waiting for a window that only its end would give back. The
+        // connection's window is the cap on request bytes held at once.
         var settings = [
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), value: limits.maxConcurrentStreams),
             nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), value: UInt32(limits.maxHeaderBytes)),
-            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(limits.maxBodyBytes)),
+            nghttp2_settings_entry(settings_id: Int32(NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE.rawValue), value: UInt32(limits.maxBodyBytes + 1)),
         ]
         nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
-        nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, 1 << 20)
+        nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: limits.maxBufferedRequestBytes))
     }
 
     deinit { nghttp2_session_del(session) }
@@ -104,24 +137,60 @@ final class HTTP2Session: HTTPSession {
     }
 
     var wantsInput: Bool { !failed && nghttp2_session_want_read(session) != 0 }
-    var isFinished: Bool { failed || (nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0) }
-    var isMidRequest: Bool { streams.values.contains { !$0.requested } }
+    var isFinished: Bool {
+        failed || (early.isEmpty && nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0)
+    }
+    var requestStartedAt: Int64? { streams.values.lazy.filter { !$0.requested }.map(\.startedAt).min() }
+    /// Request bytes held now (received, not yet given back to flow control).
+    var bufferedRequestBytes: Int { streams.values.reduce(0) { $0 + $1.unconsumed } }
 
     func peerClosed() { failed = true }
 
-    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    func receive(_ bytes: UnsafeRawBufferPointer, at now: Int64) -> Bool {
         guard !failed, let base = bytes.baseAddress else { return !failed }
+        self.now = now
+        ended.removeAll(keepingCapacity: true)
+        resetReceived = false
         let result = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
         if result < 0 {
             // A protocol error, bad preface or flood: nghttp2 queued a GOAWAY where one is due.
+            // The requests that ended in these bytes are not acted on: nothing was answered yet.
             failed = true
+            ended.removeAll()
             nghttp2_session_terminate_session(session, NGHTTP2_PROTOCOL_ERROR.rawValue)
             return false
         }
+        // nghttp2 may have queued a GOAWAY and read on (its reset limit does): the GOAWAY's
+        // last_stream_id is the last stream it counts as processed, and streams above it must
+        // not be acted on (RFC 9113 §6.8: the client retries them — acting on them would be a
+        // duplicate). The queued frames are taken now to see it; nghttp2 sends non-DATA frames
+        // before DATA, so a GOAWAY comes out among the first. Sending it makes nghttp2 close
+        // every stream above it.
+        if resetReceived && goawayLastStreamID == nil { takeEarlyOutput(limit: limits.outputHighWater) }
+        let requests = ended
+        ended.removeAll(keepingCapacity: true)
+        for streamID in requests { handle(streamID) }
         return true
     }
 
+    /// Moves queued output from nghttp2 to `early`, until a GOAWAY went out or `limit` is reached.
+    private func takeEarlyOutput(limit: Int) {
+        while early.count < limit && goawayLastStreamID == nil {
+            var data: UnsafePointer<UInt8>?
+            let count = nghttp2_session_mem_send(session, &data)
+            guard count > 0, let data else {
+                if count < 0 { failed = true }
+                return
+            }
+            early.append(contentsOf: UnsafeBufferPointer(start: data, count: count))
+        }
+    }
+
     func produce(into output: inout [UInt8], limit: Int) {
+        if !early.isEmpty {
+            output.append(contentsOf: early)
+            early = []
+        }
         while output.count < limit {
             var data: UnsafePointer<UInt8>?
             let count = nghttp2_session_mem_send(session, &data)
@@ -137,7 +206,9 @@ final class HTTP2Session: HTTPSession {
 
     private func beginHeaders(_ frame: nghttp2_frame) -> Int32 {
         guard UInt32(frame.hd.type) == NGHTTP2_HEADERS.rawValue, frame.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-        streams[frame.hd.stream_id] = Stream()
+        let stream = Stream()
+        stream.startedAt = now
+        streams[frame.hd.stream_id] = stream
         return 0
     }
 
@@ -167,35 +238,72 @@ final class HTTP2Session: HTTPSession {
     }
 
     private func data(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-        guard let stream = streams[streamID], !stream.requested, stream.refusal == nil else { return 0 }
+        guard let stream = streams[streamID], !stream.requested, stream.refusal == nil else {
+            // Bytes nobody keeps are given back at once.
+            consume(streamID, bytes.count)
+            return 0
+        }
         if stream.body.count + bytes.count > limits.maxBodyBytes {
             stream.refusal = 413
             stream.body = []
+            consume(streamID, stream.unconsumed + bytes.count)
+            stream.unconsumed = 0
             return 0
         }
         stream.body.append(contentsOf: bytes)
+        stream.unconsumed += bytes.count
         return 0
+    }
+
+    /// Gives `count` request bytes of `streamID` back to the peer's windows (the stream's and the
+    /// connection's; nghttp2 sends the WINDOW_UPDATEs once enough is given back).
+    private func consume(_ streamID: Int32, _ count: Int) {
+        guard count > 0 else { return }
+        nghttp2_session_consume(session, streamID, count)
+    }
+
+    private func streamClosed(_ streamID: Int32) {
+        // Reset or refused before its request was handled: what it held goes back to the
+        // connection's window (the stream's own no longer matters).
+        if let stream = streams.removeValue(forKey: streamID), stream.unconsumed > 0 {
+            nghttp2_session_consume_connection(session, stream.unconsumed)
+        }
     }
 
     private func frameReceived(_ frame: nghttp2_frame) -> Int32 {
         let type = UInt32(frame.hd.type)
+        if type == NGHTTP2_RST_STREAM.rawValue { resetReceived = true }
         guard type == NGHTTP2_HEADERS.rawValue || type == NGHTTP2_DATA.rawValue,
               UInt32(frame.hd.flags) & NGHTTP2_FLAG_END_STREAM.rawValue != 0 else { return 0 }
         let streamID = frame.hd.stream_id
         guard let stream = streams[streamID], !stream.requested else { return 0 }
         stream.requested = true
+        ended.append(streamID)
+        return 0
+    }
+
+    /// A request that ended: refused, or handed on — unless the session sent a GOAWAY that
+    /// leaves it out (then nghttp2 closed it, or it is refused here).
+    private func handle(_ streamID: Int32) {
+        guard let stream = streams[streamID] else { return }
+        if let last = goawayLastStreamID, streamID > last {
+            nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, NGHTTP2_REFUSED_STREAM.rawValue)
+            return
+        }
+        // The body is the request's now: its bytes go back to the windows.
+        consume(streamID, stream.unconsumed)
+        stream.unconsumed = 0
         if let refusal = stream.refusal {
             let reason = refusal == 431 ? "HeadersTooLarge" : "PayloadTooLarge"
             answer(streamID, HTTPResponse(status: refusal, headers: [HTTPHeader("content-type", "application/json")],
                                           body: Array("{\"reason\":\"\(reason)\"}".utf8)))
-            return 0
+            return
         }
         let request = HTTPRequest(method: stream.method, path: stream.path, headers: stream.headers, body: stream.body,
                                   version: .http2, isTLS: isTLS)
         stream.headers = []
         stream.body = []
         onRequest(request) { [weak self] response in self?.answer(streamID, response) }
-        return 0
     }
 
     // MARK: - Answers

@@ -4,8 +4,9 @@ typealias Responder = (HTTPResponse) -> Void
 /// One protocol spoken on a connection (HTTP/1.1 through http-parser, HTTP/2 through nghttp2).
 /// It is fed plaintext bytes and produces plaintext output; the connection moves the bytes.
 protocol HTTPSession: AnyObject {
-    /// Feeds what the peer sent. False: the peer broke the protocol; answer what is queued, then close.
-    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool
+    /// Feeds what the peer sent, at `now` (milliseconds on the gateway's clock: when a request's
+    /// first byte came). False: the peer broke the protocol; answer what is queued, then close.
+    func receive(_ bytes: UnsafeRawBufferPointer, at now: Int64) -> Bool
     /// Appends output that is ready (in order) to `output`, while `output` holds less than `limit`.
     func produce(into output: inout [UInt8], limit: Int)
     /// False while the session wants no more input for now (too much waiting to be answered).
@@ -14,8 +15,16 @@ protocol HTTPSession: AnyObject {
     var isFinished: Bool { get }
     /// The peer closed its side: nothing more comes; finish what is owed.
     func peerClosed()
-    /// True while a request is half received (a slow client's clock runs).
-    var isMidRequest: Bool { get }
+    /// When the first byte of the oldest request still being received came (the `now` of its
+    /// `receive`), or nil when no request is half received. A request is timed from there, not
+    /// from its latest byte: a trickle (a byte now and then, or PINGs beside an unfinished
+    /// stream) does not keep it open.
+    var requestStartedAt: Int64? { get }
+}
+
+extension HTTPSession {
+    /// Feeds bytes with no clock (the fuzz targets and tests that do not look at timeouts).
+    func receive(_ bytes: UnsafeRawBufferPointer) -> Bool { receive(bytes, at: 0) }
 }
 
 /// The limits every session applies (the defaults are for APNs-sized requests).
@@ -32,11 +41,16 @@ public struct GatewayLimits: Sendable {
     public var maxConnections = 10_000
     /// Requests of one HTTP/1.1 connection waiting for their answers, at most (pipelining).
     public var maxPipelined = 64
-    /// Milliseconds to finish the TLS handshake or send the first bytes.
+    /// Request bytes one HTTP/2 connection may hold for requests not yet complete (its
+    /// connection-level flow-control window): the peer can send no more until requests end.
+    public var maxBufferedRequestBytes = 1 << 20
+    /// Milliseconds from accepting a connection to the end of its TLS handshake or its first bytes.
     public var handshakeTimeout: Int64 = 10_000
-    /// Milliseconds a half-received request may take (slow clients).
+    /// Milliseconds a request may take from its first byte to its last (slow clients).
     public var requestTimeout: Int64 = 30_000
-    /// Milliseconds an idle connection is kept (APNs clients keep theirs open for long).
+    /// Milliseconds a connection with no request under way is kept after its last request (or
+    /// after it opened): only requests count, not PINGs or other frames (APNs clients keep
+    /// theirs open for long).
     public var idleTimeout: Int64 = 3_600_000
     public init() {}
 }
