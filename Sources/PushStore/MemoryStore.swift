@@ -14,6 +14,9 @@ public final class MemoryStore: InboxStore {
     private var order: [Int64] = []
     /// Ids per app and collapse id, ascending: a collapse lookup walks back from the newest.
     private var collapsed: [CollapseKey: [Int64]] = [:]
+    /// Ids that may be unread, per app (read or deleted ones are skipped when used): reading all
+    /// visits these, not every message, so a long session stays linear.
+    private var maybeUnread: [String: [Int64]] = [:]
 
     public init() {}
 
@@ -36,7 +39,8 @@ public final class MemoryStore: InboxStore {
 
     public func page(_ query: ListQuery) -> [Message] {
         var found: [Message] = []
-        for id in order.reversed() where found.count < query.limit {
+        for id in order.reversed() {
+            if found.count == query.limit { break }
             guard let message = messages[id], !message.held else { continue }
             if let before = query.before, id >= before { continue }
             if query.unread && message.read { continue }
@@ -54,6 +58,7 @@ public final class MemoryStore: InboxStore {
             messages[message.id] = message
             order.append(message.id)
             index(message)
+            noteUnread(message)
         case .replace(let message):
             guard messages[message.id] != nil else { return }
             // The row keeps its place and its delivery flags; the content is the new push's.
@@ -64,6 +69,7 @@ public final class MemoryStore: InboxStore {
             replaced.expired = old?.expired ?? false
             messages[message.id] = replaced
             index(replaced)
+            noteUnread(replaced)
         case .expire(let ids):
             for id in ids where messages[id]?.held == true {
                 messages[id]?.held = false
@@ -73,8 +79,9 @@ public final class MemoryStore: InboxStore {
         case .markRead(let ids):
             for id in ids where messages[id]?.held == false { messages[id]?.read = true }
         case .markAllRead(let app):
-            for (id, message) in messages where !message.held && !message.read && (app == nil || message.app == app) {
-                messages[id]?.read = true
+            for target in app.map({ [$0] }) ?? Array(maybeUnread.keys) {
+                for id in maybeUnread[target] ?? [] where messages[id]?.held == false { messages[id]?.read = true }
+                maybeUnread[target] = nil
             }
         case .delete(let ids):
             for id in ids { messages[id] = nil }
@@ -83,16 +90,22 @@ public final class MemoryStore: InboxStore {
             for id in ids where messages[id]?.held == true {
                 messages[id]?.held = false
                 messages[id]?.offline = true
+                if let message = messages[id] { noteUnread(message) }
             }
         case .setLaunch(let id):
             for (other, message) in messages where message.launch && other != id { messages[other]?.launch = false }
             messages[id]?.launch = true
         case .reset(let app, _, _):
             messages = messages.filter { app != nil && $0.value.app != app }
+            if let app { maybeUnread[app] = nil } else { maybeUnread = [:] }
             compact()
         case .badge, .unread, .settings, .device, .removeDevice, .providerKey, .removeProviderKey, .getuiRequestId:
             break
         }
+    }
+
+    private func noteUnread(_ message: Message) {
+        if !message.read { maybeUnread[message.app, default: []].append(message.id) }
     }
 
     private func index(_ message: Message) {
