@@ -105,6 +105,49 @@ public final class TmuxSession: @unchecked Sendable {
         return screen
     }
 
+    /// Starts `executable` with `arguments` as the pane's own process — no shell between tmux and
+    /// it, as a user's `tmux new-window pushdeck ui` runs it — and keeps the pane once it exits, so
+    /// `paneExitStatus` reads the status tmux itself saw.
+    public init(paneProcess executable: String, _ arguments: [String], width: Int = 100, height: Int = 30,
+                folder: TempFolder = TempFolder(), environment: [String: String] = [:]) throws {
+        self.folder = folder
+        name = "pd\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // Through env(1), which execs: tmux sets the pane's TERM after `-e`, env after tmux.
+        let variables = ["XDG_CONFIG_HOME": isolatedConfigHome].merging(environment) { $1 }
+            .sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        // The option first, on a server of its own: a process that ends at once still leaves its pane.
+        try tmux(
+            ["start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
+             "new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), "env"]
+                + variables + [executable] + arguments,
+            output: false)
+    }
+
+    /// The exit status tmux reports for the pane's own process (`paneProcess:`), once it has
+    /// ended (waits up to `timeout` seconds).
+    ///
+    /// tmux learns a child's status only from `waitpid` on SIGCHLD, and tmux 3.3 built with
+    /// libutempter loses that signal when the child exits while tmux removes the pane's utmp
+    /// record: on the pane's end of file it calls `utempter_remove_record`, which sets SIGCHLD to
+    /// SIG_DFL (discarded) while its helper runs. Every program exits within microseconds of its
+    /// terminal closing, so any of them (a three-line C program as well) is left a zombie now and
+    /// then, its status never shown. `run-shell true` makes tmux fork, and the SIGCHLD of that
+    /// child has tmux reap every exited child, the lost one too.
+    public func paneExitStatus(timeout: Double = 5) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let shown = try? tmux(["display-message", "-p", "#{pane_dead}:#{pane_dead_status}"]) {
+                let fields = shown.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", omittingEmptySubsequences: false)
+                if fields.count == 2, fields[0] == "1" {
+                    if let status = Int32(fields[1]) { return status }
+                    _ = try? tmux(["run-shell", "true"], output: false)
+                }
+            }
+            usleep(10_000)
+        }
+        return nil
+    }
+
     /// The command's exit status, once it has ended (waits up to `timeout` seconds).
     public func exitStatus(timeout: Double = 5) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
