@@ -26,18 +26,21 @@ let package = Package(
         // terminal (well-formed UTF-8, what a terminal must not get raw). PushCore is the domain.
         .target(name: "PushJSON", swiftSettings: strict),
         .target(name: "PushCore", dependencies: ["PushJSON"], swiftSettings: strict),
+        // PushSystem: the one POSIX layer (EINTR-safe system calls and their one error type, the Unix
+        // and TCP listeners, lock files, the signal pipe, the accept pause when out of descriptors).
+        .target(name: "PushSystem", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "PushStore", dependencies: ["PushJSON", "PushCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "PushGateway", dependencies: ["PushJSON", "PushCore", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
-        .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushGateway", "CSystem"], swiftSettings: strict),
+        .target(name: "PushGateway", dependencies: ["PushJSON", "PushCore", "PushSystem", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
+        .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushGateway", "PushSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushJSON", "PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
         // The UI host: screen, store and loop over any `Terminal` (the executable brings curses).
-        .target(name: "PushUIHost", dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI"],
+        .target(name: "PushUIHost", dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushGateway", "PushTUI"],
                 swiftSettings: strict),
         .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
@@ -45,9 +48,10 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)
-        .target(name: "TestSupport", dependencies: ["PushJSON", "PushCore", "PushServer", "PushTUI"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["PushJSON", "PushCore", "PushSystem", "PushServer", "PushTUI"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "PushCoreTests", dependencies: ["PushJSON", "PushCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushSystemTests", dependencies: ["PushSystem"], swiftSettings: strict),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushTUI", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "PushGateway", "TestSupport"],
                     swiftSettings: strict),

@@ -3,6 +3,7 @@ import PushCore
 import PushGateway
 import PushStore
 import PushJSON
+import PushSystem
 
 /// The one process owning the loop, the inbox, the store, the bus and the injection socket.
 ///
@@ -103,7 +104,7 @@ public final class Server {
         turnNumber += 1
         var fds: [pollfd] = []
         if let signals { fds.append(pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)) }
-        if let listener, acceptPause.allows(at: time.now) {
+        if let listener, acceptPause.allows(at: time.now.nanoseconds) {
             fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
         }
         let hostFDs = host?.descriptors ?? []
@@ -175,7 +176,7 @@ public final class Server {
     /// Milliseconds until the next thing time alone changes, or -1 (sleep until input).
     func pollTimeout(host: (any ServerHost)?) -> Int32 {
         let now = time.now
-        var deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now), acceptPause.until].compactMap { $0 }
+        var deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now), acceptPause.until.map(Instant.init(nanoseconds:))].compactMap { $0 }
         for participant in participants {
             if let deadline = participant.deadline(after: now) { deadlines.append(deadline) }
         }
@@ -200,7 +201,7 @@ public final class Server {
                     options.log("\(error)")
                     return
                 }
-                if acceptPause.shortage(on: listener.fd, at: time.now) {
+                if acceptPause.shortage(on: listener.fd, at: time.now.nanoseconds) {
                     options.log("\(error); new connections wait until a client disconnects")
                 }
                 return

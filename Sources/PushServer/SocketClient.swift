@@ -1,6 +1,7 @@
 import Glibc
 import PushCore
 import PushJSON
+import PushSystem
 
 /// Why a client could not talk to the server.
 public enum ClientError: Error, Sendable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Glibc
 import PushCore
 import PushGateway
 import PushServer
+import PushSystem
 import PushStore
 import PushTUI
 

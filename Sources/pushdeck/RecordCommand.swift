@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PushCore
 import PushServer
+import PushSystem
 import PushJSON
 
 /// `pushdeck record FILE`: writes a scenario from the running pushdeck's bus until ^C —

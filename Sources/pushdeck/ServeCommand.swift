@@ -2,6 +2,7 @@ import Foundation
 import PushCore
 import PushGateway
 import PushServer
+import PushSystem
 import PushStore
 import PushTerminal
 import PushUIHost
