@@ -31,11 +31,11 @@ let package = Package(
         .target(name: "PushSystem", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "PushStore", dependencies: ["PushJSON", "PushCore", "CSQLite"], swiftSettings: strict),
         .target(name: "PushGateway", dependencies: ["PushJSON", "PushCore", "PushSystem", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
-        .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushGateway", "PushSystem"], swiftSettings: strict),
+        .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushJSON", "PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
         // The UI host: screen, store and loop over any `Terminal` (the executable brings curses).
-        .target(name: "PushUIHost", dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushGateway", "PushTUI"],
+        .target(name: "PushUIHost", dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushTUI"],
                 swiftSettings: strict),
         .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway"], swiftSettings: strict),
         .executableTarget(
@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "PushCoreTests", dependencies: ["PushJSON", "PushCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushSystemTests", dependencies: ["PushSystem"], swiftSettings: strict),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushTUI", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "PushGateway", "TestSupport"],
+        .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "TestSupport"],
                     swiftSettings: strict),
         // Snapshots/ holds the grid snapshots the tests read by #filePath: not resources, not sources.
         .testTarget(name: "PushTUITests", dependencies: ["PushJSON", "PushTUI", "TestSupport"], exclude: ["Snapshots"],
@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "PushUIHostTests", dependencies: ["PushJSON", "PushUIHost", "PushServer", "PushStore", "PushTUI", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushScenarioTests", dependencies: ["PushJSON", "PushScenario", "PushStore", "PushGateway", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushServer", "PushScenario", "TestSupport"],
+        .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushStore", "PushServer", "PushGateway", "PushScenario", "TestSupport"],
                     swiftSettings: strict),
     ]
 )

@@ -1,6 +1,5 @@
 import Glibc
 import PushCore
-import PushGateway
 import PushStore
 import PushJSON
 import PushSystem
@@ -41,7 +40,7 @@ public final class Server {
     /// Out of descriptors (EMFILE, ENFILE) or kernel memory: the listeners (this one and the
     /// gateway's, which shares it) stay out of `poll` until a connection closes or a second
     /// passes, so a full table is not a busy loop.
-    let acceptPause = AcceptPause()
+    public let acceptPause = AcceptPause()
 
     // MARK: The current turn
     /// Where `recv` reads into, allocated once: a fresh 64 KiB buffer per read showed in profiles.
@@ -57,8 +56,8 @@ public final class Server {
     var gatewayAnswers: [(reply: Reply, completion: (Reply) -> Void)] = []
     /// Others with descriptors in the loop (the gateway).
     private(set) var participants: [any PollParticipant] = []
-    /// The provider gateway, when `--gateway` runs one.
-    public internal(set) var gateway: Gateway?
+    /// The provider gateway, when the executable attached one (`--gateway`).
+    var gateway: (any AttachedGateway)?
 
     public init(
         store: Store, listener: Listener?, signals: SignalPipe?, options: ServerOptions = ServerOptions(),
