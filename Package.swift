@@ -32,26 +32,29 @@ let package = Package(
         .target(name: "PushStore", dependencies: ["PushJSON", "PushCore", "CSQLite"], swiftSettings: strict),
         .target(name: "PushGateway", dependencies: ["PushJSON", "PushCore", "PushSystem", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
         .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem"], swiftSettings: strict),
+        // PushClient: the socket's client (locations, the peer check, requests and replies, events).
+        .target(name: "PushClient", dependencies: ["PushJSON", "PushCore", "PushSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushJSON", "PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
         // The UI host: screen, store and loop over any `Terminal` (the executable brings curses).
         .target(name: "PushUIHost", dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushTUI"],
                 swiftSettings: strict),
-        .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway"], swiftSettings: strict),
+        .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushStore", "PushClient", "PushGateway"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushClient", "PushGateway", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
-            dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushClient", "PushTUI", "PushTerminal", "PushScenario"],
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)
-        .target(name: "TestSupport", dependencies: ["PushJSON", "PushCore", "PushSystem", "PushServer", "PushTUI"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["PushJSON", "PushCore", "PushSystem", "PushServer", "PushClient", "PushTUI"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "PushCoreTests", dependencies: ["PushJSON", "PushCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushSystemTests", dependencies: ["PushSystem"], swiftSettings: strict),
+        .testTarget(name: "PushClientTests", dependencies: ["PushClient", "PushCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushTUI", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "TestSupport"],
                     swiftSettings: strict),
@@ -64,7 +67,7 @@ let package = Package(
         .testTarget(name: "PushUIHostTests", dependencies: ["PushJSON", "PushUIHost", "PushServer", "PushStore", "PushTUI", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushScenarioTests", dependencies: ["PushJSON", "PushScenario", "PushStore", "PushGateway", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushStore", "PushServer", "PushGateway", "PushScenario", "TestSupport"],
+        .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushStore", "PushServer", "PushClient", "PushGateway", "PushScenario", "TestSupport"],
                     swiftSettings: strict),
     ]
 )

@@ -1,6 +1,6 @@
 import Foundation
 import PushCore
-import PushServer
+import PushClient
 import PushJSON
 
 /// Plays a scenario into a running pushdeck over its socket, at the scenario's times divided by

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import PushCore
-import PushServer
+import PushClient
 import PushSystem
 import PushJSON
 

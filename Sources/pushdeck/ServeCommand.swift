@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushGateway
+import PushClient
 import PushServer
 import PushSystem
 import PushStore

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import PushCore
-import PushServer
+import PushClient
 import PushJSON
 
 /// `pushdeck reset` and `pushdeck expect`: verdicts a CI job reads from exit codes.
