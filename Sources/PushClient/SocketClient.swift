@@ -108,6 +108,17 @@ public final class SocketClient {
         return try readReply()
     }
 
+    /// Sends one request and waits for its reply, read by the wire layer (`Reply(wire:)`): the
+    /// typed value the server's engine decided, never a field read by name.
+    public func reply(to request: Request) throws(ClientError) -> Reply {
+        let object = try self.request(request)
+        do {
+            return try Reply(wire: object)
+        } catch {
+            throw .connection("the server at \(path) sent a reply this pushdeck cannot read (\(error)): \(JSON.object(object).compactText)")
+        }
+    }
+
     /// Waits until a line is ready to read or `milliseconds` pass (-1: no limit); true when one
     /// is (or the connection closed, which `readLine` then reports). For commands with a timeout.
     /// `alsoWatching` (a signal pipe) also ends the wait when readable; the caller checks it.
