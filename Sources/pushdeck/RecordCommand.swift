@@ -55,12 +55,16 @@ enum RecordCommand {
         return 0
     }
 
+    /// The final ledgers from the server's state report: the unread count the inbox keeps, not a
+    /// page of unread messages counted (a page holds at most 1 000).
     private static func ledgers(_ app: String?, _ client: SocketClient) throws -> JSONObject {
-        let badge = try ClientCommands.expectOK(client.request(.badge(app: app, change: nil, sync: nil)))
-        let unread = try ClientCommands.expectOK(client.request(.list(ListQuery(limit: 1000, unread: true, app: app))))
+        let state = try client.reply(to: .state(app: app, message: nil))
+        guard case .state(let report) = state else {
+            throw Failure.refused(state.errorMessage ?? JSON.object(state.wireObject).compactText)
+        }
         return [
-            "badge": badge["badge"] ?? 0, "serverBadge": badge["serverBadge"] ?? 0,
-            "unread": .number(JSONNumber(unread["messages"]?.arrayValue?.count ?? 0)),
+            "badge": .number(JSONNumber(report.badge.icon)), "serverBadge": .number(JSONNumber(report.badge.server)),
+            "unread": .number(JSONNumber(report.unread)),
         ]
     }
 }
