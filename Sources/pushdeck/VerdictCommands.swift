@@ -119,9 +119,10 @@ enum VerdictCommands {
     /// The ledgers now, from the server's state report: badge and server badge (of the app,
     /// else totals) and the unread count the inbox keeps (not a page of messages counted).
     private static func ledgers(_ app: String?, from client: SocketClient) throws -> Ledgers {
-        let state = try ClientCommands.expectOK(client.request(.state(app: app, message: nil)))
-        guard let report = InboxReport(wire: state) else {
-            throw Failure(code: 1, message: "the server's state reply is not one this pushdeck reads: \(JSON.object(state).compactText)")
+        let state = try client.reply(to: .state(app: app, message: nil))
+        if case .error(let message) = state { throw Failure.refused(message) }
+        guard case .state(let report) = state else {
+            throw Failure(code: 1, message: "the server's state reply is not one this pushdeck reads: \(JSON.object(state.wireObject).compactText)")
         }
         return Ledgers(badge: report.badge.icon, serverBadge: report.badge.server, unread: report.unread)
     }
