@@ -21,35 +21,63 @@ let package = Package(
         // glibc calls Swift cannot import as they are (struct ucred, flock, a signal's disposition).
         .target(name: "CSystem", path: "Sources/CSystem"),
 
-        // MARK: - Modules (each depends only on modules above it; only PushTerminal imports curses)
-        // PushJSON: the JSON value, parser, tape and writer, and the text rules they share with the
-        // terminal (well-formed UTF-8, what a terminal must not get raw). PushCore is the domain.
+        // MARK: - Modules: dependencies point one way, down this list
+        //
+        // module        its job                                                     may import
+        // PushJSON      JSON value, parser (tape + views), writer; UTF-8 and        Foundation
+        //               terminal-text rules
+        // PushCore      the domain: message model, payloads, the engine and the     PushJSON
+        //               reducer, the wire (requests, replies, events: encoder and
+        //               decoder each), the stream framer
+        // PushSystem    the one POSIX layer: EINTR-safe system calls and their one  CSystem
+        //               error type, Unix and TCP listeners, lock files, the signal
+        //               pipe, peer credentials, the accept pause (descriptor limits)
+        // PushStore     the SQLite store and the in-memory store, one protocol      PushCore, CSQLite
+        // PushGateway   the providers' HTTP APIs: TLS, HTTP/2, HTTP/1.1, routes     PushCore, PushSystem,
+        //               per vendor                                                  COpenSSL, CNGHTTP2, CHTTPParser
+        // PushServer    I/O only: the poll loop, framing, one commit a turn,        PushCore, PushStore, PushSystem
+        //               replies and fan-out; front doors plug in as participants
+        //               (a gateway as an `AttachedGateway`)
+        // PushClient    the socket's client: locations, the peer check, typed       PushCore, PushSystem
+        //               replies
+        // PushTUI       cell grid, views, keys, the `Terminal` protocol             PushCore
+        // PushTerminal  the curses `Terminal` (the only module that imports curses) PushTUI, CNCurses
+        // PushUIHost    the full-screen UI inside the loop, over any `Terminal`     PushCore, PushStore, PushSystem,
+        //                                                                           PushServer, PushTUI
+        // PushScenario  scenario files, the instant player, the live player (over   PushCore, PushStore, PushClient,
+        //               PushClient), the expect engine, the recorder, reports       PushGateway (instant gateway steps)
+        // pushdeck      the command line, and the wiring: `ServerBuilder` is the    all
+        //               only place that knows both PushServer and PushGateway
+        // pushdeck-bench the benchmark                                              all
         .target(name: "PushJSON", swiftSettings: strict),
         .target(name: "PushCore", dependencies: ["PushJSON"], swiftSettings: strict),
+        .target(name: "PushSystem", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "PushStore", dependencies: ["PushJSON", "PushCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "PushGateway", dependencies: ["PushJSON", "PushCore", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
-        .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushGateway", "CSystem"], swiftSettings: strict),
+        .target(name: "PushGateway", dependencies: ["PushJSON", "PushCore", "PushSystem", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
+        .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem"], swiftSettings: strict),
+        .target(name: "PushClient", dependencies: ["PushJSON", "PushCore", "PushSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushJSON", "PushCore"], swiftSettings: strict),
         .target(name: "PushTerminal", dependencies: ["PushTUI", "CNCurses"], swiftSettings: strict),
-        // The UI host: screen, store and loop over any `Terminal` (the executable brings curses).
-        .target(name: "PushUIHost", dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI"],
+        .target(name: "PushUIHost", dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushTUI"],
                 swiftSettings: strict),
-        .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway"], swiftSettings: strict),
+        .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushStore", "PushClient", "PushGateway"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushClient", "PushGateway", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
-            dependencies: ["PushJSON", "PushCore", "PushStore", "PushServer", "PushGateway", "PushTUI", "PushTerminal", "PushScenario"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushClient", "PushTUI", "PushTerminal", "PushScenario", "COpenSSL"],
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)
-        .target(name: "TestSupport", dependencies: ["PushJSON", "PushCore", "PushServer", "PushTUI"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["PushJSON", "PushCore", "PushSystem", "PushServer", "PushClient", "PushTUI"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "PushCoreTests", dependencies: ["PushJSON", "PushCore", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PushSystemTests", dependencies: ["PushSystem"], swiftSettings: strict),
+        .testTarget(name: "PushClientTests", dependencies: ["PushClient", "PushCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushStoreTests", dependencies: ["PushStore", "PushTUI", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "PushGateway", "TestSupport"],
+        .testTarget(name: "PushServerTests", dependencies: ["PushServer", "PushStore", "TestSupport"],
                     swiftSettings: strict),
         // Snapshots/ holds the grid snapshots the tests read by #filePath: not resources, not sources.
         .testTarget(name: "PushTUITests", dependencies: ["PushJSON", "PushTUI", "TestSupport"], exclude: ["Snapshots"],
@@ -60,7 +88,7 @@ let package = Package(
         .testTarget(name: "PushUIHostTests", dependencies: ["PushJSON", "PushUIHost", "PushServer", "PushStore", "PushTUI", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushScenarioTests", dependencies: ["PushJSON", "PushScenario", "PushStore", "PushGateway", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushServer", "PushScenario", "TestSupport"],
+        .testTarget(name: "EndToEndTests", dependencies: ["PushJSON", "pushdeck", "PushCore", "PushStore", "PushServer", "PushClient", "PushGateway", "PushScenario", "TestSupport"],
                     swiftSettings: strict),
     ]
 )

@@ -1,6 +1,6 @@
 import Foundation
 import PushCore
-import PushServer
+import PushClient
 import PushJSON
 
 /// Plays a scenario into a running pushdeck over its socket, at the scenario's times divided by
@@ -14,7 +14,7 @@ public final class LivePlayer {
     public var instant: Bool
     /// Called with each step's `say` as it plays (the demo's narration).
     public var narrate: ((Step, String) -> Void)?
-    private var lastReply: JSONObject?
+    private var lastReply: Reply?
     private var feedback: [Int] = []
     /// The ids the server gave this play's messages, in order: a scenario's id N is `created[N-1]`.
     private var created: [Int64] = []
@@ -26,9 +26,8 @@ public final class LivePlayer {
         events = try SocketClient(path: socket)
         self.speed = speed
         self.instant = instant
-        let reply = try events.request(.subscribe([]))
-        guard reply["ok"] == .bool(true) else {
-            throw .connection("subscribe was refused: \(reply["error"]?.stringValue ?? JSON.object(reply).compactText)")
+        if case .error(let message) = try events.reply(to: .subscribe([])) {
+            throw .connection("subscribe was refused: \(message)")
         }
     }
 
@@ -50,9 +49,10 @@ public final class LivePlayer {
     func run(_ step: Step) throws(ClientError) -> ExpectOutcome? {
         switch step.action {
         case .push(let push):
-            lastReply = try queries.request(.push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel)))
+            let reply = try queries.reply(to: .push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel)))
+            lastReply = reply
             // A replacement keeps the id of the message it replaced: no new message was created.
-            if let id = lastReply?["id"]?.intValue, lastReply?["replaced"] != .bool(true) { created.append(Int64(id)) }
+            if let fate = reply.pushReply?.fate, let id = fate.id, fate != .replaced(id: id) { created.append(id) }
         case .state(let state): _ = try queries.request(.app(state))
         case .mode(let mode): _ = try queries.request(.mode(mode))
         case .read(.all):
@@ -71,13 +71,14 @@ public final class LivePlayer {
         case .expect(let expectation):
             try drainEvents()
             // The server's own report, by the rule instant play reads from its inbox.
-            let state = try queries.request(.state(app: step.app, message: lastDelivered))
-            guard let report = InboxReport(wire: state) else {
-                throw .connection("state was refused: \(state["error"]?.stringValue ?? JSON.object(state).compactText)")
+            let state = try queries.reply(to: .state(app: step.app, message: lastDelivered))
+            guard case .state(let report) = state else {
+                throw .connection("state was refused: \(state.errorMessage ?? JSON.object(state.wireObject).compactText)")
             }
             var seen = Observed(report)
             if let reply = lastReply {
-                let verdict = PushVerdict(wire: reply)
+                // The same reading of the typed reply as instant play's.
+                let verdict = PushVerdict(reply)
                 seen.delivered = .some(verdict.delivered)
                 seen.reason = .some(verdict.reason)
             }
@@ -98,8 +99,8 @@ public final class LivePlayer {
         case .last:
             // The newest listed message of the app (of all apps without one), as the server
             // lists it now: a deleted one is not it.
-            let page = try queries.request(.list(ListQuery(limit: 1, app: app)))
-            return page["messages"]?.arrayValue?.first?.objectValue?["id"]?.intValue.map(Int64.init)
+            guard case .messages(let page) = try queries.reply(to: .list(ListQuery(limit: 1, app: app))) else { return nil }
+            return page.first?.id
         }
     }
 

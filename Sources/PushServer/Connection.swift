@@ -1,6 +1,6 @@
-import CSystem
 import Glibc
 import PushCore
+import PushSystem
 
 /// One client on the socket: its framer, its pending output, its subscription.
 final class Connection {
@@ -57,12 +57,4 @@ final class Connection {
 
     /// The uid of the process at the other end (`SO_PEERCRED`).
     func peerUID() -> uid_t? { peerCredentialsUID(of: fd) }
-}
-
-/// The uid of the process at the other end of a connected Unix socket (`SO_PEERCRED`, read
-/// through CSystem: `struct ucred` needs _GNU_SOURCE, which Swift's Glibc module is built without).
-func peerCredentialsUID(of fd: Int32) -> uid_t? {
-    var uid: uid_t = 0
-    guard pushdeck_peer_uid(fd, &uid) == 0 else { return nil }
-    return uid
 }

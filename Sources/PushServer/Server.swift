@@ -1,8 +1,8 @@
 import Glibc
 import PushCore
-import PushGateway
 import PushStore
 import PushJSON
+import PushSystem
 
 /// The one process owning the loop, the inbox, the store, the bus and the injection socket.
 ///
@@ -40,7 +40,7 @@ public final class Server {
     /// Out of descriptors (EMFILE, ENFILE) or kernel memory: the listeners (this one and the
     /// gateway's, which shares it) stay out of `poll` until a connection closes or a second
     /// passes, so a full table is not a busy loop.
-    let acceptPause = AcceptPause()
+    public let acceptPause = AcceptPause()
 
     // MARK: The current turn
     /// Where `recv` reads into, allocated once: a fresh 64 KiB buffer per read showed in profiles.
@@ -56,8 +56,8 @@ public final class Server {
     var gatewayAnswers: [(reply: Reply, completion: (Reply) -> Void)] = []
     /// Others with descriptors in the loop (the gateway).
     private(set) var participants: [any PollParticipant] = []
-    /// The provider gateway, when `--gateway` runs one.
-    public internal(set) var gateway: Gateway?
+    /// The provider gateway, when the executable attached one (`--gateway`).
+    var gateway: (any AttachedGateway)?
 
     public init(
         store: Store, listener: Listener?, signals: SignalPipe?, options: ServerOptions = ServerOptions(),
@@ -103,7 +103,7 @@ public final class Server {
         turnNumber += 1
         var fds: [pollfd] = []
         if let signals { fds.append(pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0)) }
-        if let listener, acceptPause.allows(at: time.now) {
+        if let listener, acceptPause.allows(at: time.now.nanoseconds) {
             fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
         }
         let hostFDs = host?.descriptors ?? []
@@ -175,7 +175,7 @@ public final class Server {
     /// Milliseconds until the next thing time alone changes, or -1 (sleep until input).
     func pollTimeout(host: (any ServerHost)?) -> Int32 {
         let now = time.now
-        var deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now), acceptPause.until].compactMap { $0 }
+        var deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now), acceptPause.until.map(Instant.init(nanoseconds:))].compactMap { $0 }
         for participant in participants {
             if let deadline = participant.deadline(after: now) { deadlines.append(deadline) }
         }
@@ -200,7 +200,7 @@ public final class Server {
                     options.log("\(error)")
                     return
                 }
-                if acceptPause.shortage(on: listener.fd, at: time.now) {
+                if acceptPause.shortage(on: listener.fd, at: time.now.nanoseconds) {
                     options.log("\(error); new connections wait until a client disconnects")
                 }
                 return

@@ -9,7 +9,7 @@ nonisolated(unsafe) private var cursesActive = false
 /// The one owner of the terminal: starts curses, flushes grids to it, reads keys, restores it.
 ///
 /// Every access to curses' globals goes through `shim.h`. Create it after `TerminalCheck.run()`
-/// passed and after the signal pipe (PushServer's `SignalPipe`) is installed. Call `restore()` on every way out (it is idempotent,
+/// passed and after the signal pipe (PushSystem's `SignalPipe`) is installed. Call `restore()` on every way out (it is idempotent,
 /// and also runs at `exit` and on deinit); a crash restores the terminal through `CrashRestore`.
 public final class CursesTerminal: Terminal {
     /// The fd to poll for key input.

@@ -1,7 +1,7 @@
 import Glibc
 import PushCore
-import PushGateway
 import PushServer
+import PushSystem
 import PushStore
 import PushTUI
 
@@ -102,7 +102,7 @@ public final class TerminalUI: ServerHost {
 
     public func turnEnded(server: Server, now: Instant) {
         if let note = notes.take() { screen.status = note }
-        if screen.gatewayAddress == nil, let gateway = server.gateway { screen.gatewayAddress = gateway.address.description }
+        if screen.gatewayAddress == nil, let address = server.gatewayAddress { screen.gatewayAddress = address }
         if !screen.filter.isEmpty {
             do {
                 try search.advance(filter: screen.filter, in: server.store)

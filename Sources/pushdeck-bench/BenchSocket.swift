@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PushServer
+import PushClient
 
 /// A blocking Unix socket for the benchmark's clients, shared by one writing and one reading thread.
 final class BenchSocket: @unchecked Sendable {

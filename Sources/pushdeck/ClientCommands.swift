@@ -1,6 +1,6 @@
 import Foundation
 import PushCore
-import PushServer
+import PushClient
 import PushJSON
 
 /// The commands that talk to a running pushdeck over its socket.

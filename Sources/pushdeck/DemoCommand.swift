@@ -1,7 +1,7 @@
 import Foundation
 import PushCore
 import PushScenario
-import PushServer
+import PushClient
 import PushUIHost
 
 /// `pushdeck demo`: plays `Resources/scenarios/demo.json` live (a demo is just a scenario)

@@ -1,7 +1,7 @@
 import Foundation
 import PushCore
 import PushGateway
-import PushServer
+import PushClient
 import PushTUI
 import PushJSON
 

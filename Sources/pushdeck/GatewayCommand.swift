@@ -2,7 +2,7 @@ import Foundation
 import PushJSON
 import PushCore
 import PushGateway
-import PushServer
+import PushClient
 
 /// `--gateway [HOST:PORT]`, `--tls-cert`, `--tls-key` of `ui` and `serve`.
 struct GatewaySetup {

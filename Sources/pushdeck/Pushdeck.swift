@@ -1,6 +1,6 @@
 import Foundation
 import PushCore
-import PushServer
+import PushClient
 
 /// A command's outcome when it cannot finish: the exit code and what to tell the user.
 struct Failure: Error {

@@ -1,7 +1,9 @@
 import Foundation
 import PushCore
 import PushGateway
+import PushClient
 import PushServer
+import PushSystem
 import PushStore
 import PushTerminal
 import PushUIHost
@@ -47,92 +49,15 @@ enum ServeCommand {
             }
             gateway = try GatewaySetup(&arguments, environment: environment)
         }
-
-        /// Binds the socket, locks and opens the store, and builds the server; a failure names
-        /// what and where. The socket comes first: a start refused there (another server, a
-        /// file in the way) must not have created or migrated a database. The database lock
-        /// comes back with the server: hold it until the server has stopped.
-        func makeServer(
-            signals: SignalPipe?, log: @escaping @Sendable (String) -> Void
-        ) throws -> (server: Server, databaseLock: LockFile?) {
-            var options = options
-            options.log = log
-            let listener: Listener
-            do {
-                listener = try Listener(path: socketPath, strictFolder: strictFolder)
-            } catch {
-                throw Failure.refused(error.message)
-            }
-            var databaseLock: LockFile?
-            let store: Store
-            do {
-                if let databasePath {
-                    let folder = (databasePath as NSString).deletingLastPathComponent
-                    if !folder.isEmpty {
-                        try FileManager.default.createDirectory(
-                            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                    }
-                    databaseLock = try Self.lockDatabase(databasePath)
-                    // The inbox holds what apps were sent: a new file (and its -wal and -shm,
-                    // which SQLite gives the database's mode) is private, wherever --db puts it.
-                    let previous = umask(0o077)
-                    defer { umask(previous) }
-                    store = try Store(path: databasePath)
-                } else {
-                    store = try Store.inMemory()
-                }
-            } catch let failure as Failure {
-                listener.close()
-                throw failure
-            } catch {
-                listener.close()
-                throw Failure.refused("cannot open the inbox \(databasePath ?? ":memory:"): \(error)")
-            }
-            let server: Server
-            do {
-                server = try Server(store: store, listener: listener, signals: signals, options: options)
-            } catch {
-                store.close()
-                listener.close()
-                throw Failure.refused("cannot load the inbox \(databasePath ?? ":memory:"): \(error)")
-            }
-            if let gateway {
-                do {
-                    server.attach(gateway: try gateway.start(devices: options.devicePolicy, log: log))
-                } catch {
-                    listener.close()
-                    store.close()
-                    throw Failure.refused("\(error)")
-                }
-            }
-            return (server, databaseLock)
-        }
-
-        /// One writer per database: `<db>.lock` is held for the server's life, so a second server
-        /// on the same file stops at once instead of overwriting acknowledged changes.
-        private static func lockDatabase(_ path: String) throws -> LockFile {
-            do {
-                return try LockFile(path: path + ".lock")
-            } catch {
-                switch error {
-                case .held(let lockPath, let pid):
-                    let holder = pid.map { "pid \($0)" } ?? "another process"
-                    throw Failure.refused(
-                        "the inbox \(path) is in use by another pushdeck server (\(holder) holds \(lockPath)); "
-                            + "stop it first, or pass another --db")
-                case .system(let failure):
-                    throw Failure.refused("cannot lock the inbox \(path): \(failure)")
-                }
-            }
-        }
     }
 
     static func serve(_ arguments: inout Arguments) throws -> Int32 {
         let setup = try Setup(&arguments)
         try arguments.finish()
-        let (server, databaseLock) = try setup.makeServer(signals: try SignalPipe(keepingIgnored: [SIGHUP]), log: { printError("pushdeck: \($0)") })
+        let (server, databaseLock, gateway) = try ServerBuilder.build(
+            setup, signals: try SignalPipe(keepingIgnored: [SIGHUP]), log: { printError("pushdeck: \($0)") })
         printError("pushdeck \(Version.current): listening on \(setup.socketPath), inbox \(setup.databasePath ?? "in memory")")
-        if let gateway = server.gateway {
+        if let gateway {
             printError("pushdeck: gateway on \(gateway.address)\(gateway.configuration.caPath.map { ", CA \($0)" } ?? "")")
         }
         withExtendedLifetime(databaseLock) { server.run() }
@@ -151,7 +76,7 @@ enum ServeCommand {
         }
         // The UI owns the signals (SIGWINCH is a resize, the others a clean exit).
         let signals = try SignalPipe(signals: [SIGWINCH, SIGINT, SIGTERM, SIGHUP])
-        let (server, databaseLock) = try setup.makeServer(signals: nil, log: { notes.add($0) })
+        let (server, databaseLock, _) = try ServerBuilder.build(setup, signals: nil, log: { notes.add($0) })
         let terminal: CursesTerminal
         do {
             terminal = try CursesTerminal(noColor: noColor || CursesTerminal.noColorRequested(environment))

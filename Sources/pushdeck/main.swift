@@ -1,5 +1,5 @@
 import Glibc
-import PushServer
+import PushSystem
 
 ignoreBrokenPipes()
 exit(Pushdeck.run(Array(CommandLine.arguments.dropFirst())))

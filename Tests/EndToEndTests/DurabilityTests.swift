@@ -1,6 +1,6 @@
 import Foundation
 import PushCore
-import PushServer
+import PushClient
 import Testing
 import TestSupport
 import PushJSON

@@ -127,6 +127,27 @@ import PushJSON
         #expect(played.stdout.contains("3 expects, all passed"))
     }
 
+    /// The final expect's `unread` is the inbox's count, not a `list` page counted: with 1 001
+    /// unread messages it said 1 000 (a page's most), and the recording failed its own play.
+    @Test func aRecordingsFinalUnreadCountsPastAListPage() throws {
+        let server = try ServerProcess()
+        let file = server.folder.file("recorded.json")
+        let record = try BackgroundCommand(["record", file], socket: server.socket, folder: server.folder, name: "record")
+        let deadline = Date().addingTimeInterval(10)
+        while !record.stderrSoFar.contains("recording to") && Date() < deadline { usleep(5_000) }
+        let client = try RawClient(path: server.socket, timeout: 30)
+        let push = #"{"op":"push","app":"com.a","payload":{"aps":{"alert":"n"}}}"# + "\n"
+        try client.send(String(repeating: push, count: 1_001))
+        for _ in 0..<1_001 { #expect(try client.readReply()["ok"] == .bool(true)) }
+        #expect(try server.run(["expect", "--app", "com.a", "--unread", "1001", "--timeout", "10"]).status == 0)
+        record.interrupt()
+        let done = try #require(record.wait(seconds: 30))
+        #expect(done.status == 0, "\(done.stderr)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains(#""unread":1001}"#), "\(text.suffix(300))")
+        #expect(!text.contains(#""unread":1000}"#))
+    }
+
     @Test func aScenarioWithNoExpectIsRefusedExitTwoForItChecksNothing() throws {
         let server = try ServerProcess()
         let file = try write("""

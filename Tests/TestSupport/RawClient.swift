@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PushServer
+import PushClient
 import PushCore
 import PushJSON
 

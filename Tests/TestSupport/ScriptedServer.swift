@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PushServer
+import PushSystem
 
 /// A fake pushdeck server for tests of the client side: it listens on a real Unix socket and
 /// answers the first request line of each connection with whatever bytes `answer` returns (a

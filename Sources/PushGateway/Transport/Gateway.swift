@@ -2,6 +2,7 @@ import COpenSSL
 import Glibc
 import PushCore
 import PushJSON
+import PushSystem
 
 /// What the gateway hands its requests to (the server): the state a route may read, and the
 /// inbox's request handling, answered after the turn's commit.
@@ -62,7 +63,15 @@ public final class Gateway {
         self.time = time
         self.log = log
         tls = try TLSServerContext(certificatePath: configuration.certificatePath, keyPath: configuration.keyPath)
-        listener = try TCPListener(configuration.address)
+        guard TCPListener.isIPAddress(configuration.address.host) else {
+            throw GatewayError("gateway host '\(configuration.address.host)' is not an IP address (use 127.0.0.1, ::1, 0.0.0.0 or localhost)")
+        }
+        do {
+            listener = try TCPListener(host: configuration.address.host, port: configuration.address.port)
+        } catch {
+            throw GatewayError(error)
+        }
+        address = GatewayAddress(host: configuration.address.host, port: listener.port)
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
     }
 
@@ -72,7 +81,7 @@ public final class Gateway {
     }
 
     /// The address actually listened on (the chosen port for port 0).
-    public var address: GatewayAddress { listener.address }
+    public let address: GatewayAddress
     public var connectionCount: Int { connections.count }
 
     public func attach(_ sink: any GatewaySink) { self.sink = sink }
@@ -84,7 +93,7 @@ public final class Gateway {
 
     /// Appends the listener and every connection with the events each waits for.
     public func pollEntries(into entries: inout [pollfd]) {
-        if acceptPause.allows(at: time.now) {
+        if acceptPause.allows(at: time.now.nanoseconds) {
             entries.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
         }
         let highWater = configuration.limits.outputHighWater
@@ -113,7 +122,7 @@ public final class Gateway {
     /// Milliseconds until the gateway needs a turn for its timeouts, or nil.
     public func timeout() -> Int64? {
         let now = milliseconds()
-        let paused = acceptPause.until.map { ($0.nanoseconds + 999_999) / 1_000_000 - now }
+        let paused = acceptPause.until.map { ($0 + 999_999) / 1_000_000 - now }
         guard !connections.isEmpty else { return paused.map { max(0, $0) } }
         return max(0, min(nextSweep - now, paused ?? Int64.max))
     }
@@ -155,11 +164,11 @@ public final class Gateway {
                 }
                 fd = accepted
             } catch {
-                guard let code = error.code, AcceptPause.isShortage(code) else {
+                guard AcceptPause.isShortage(error.errno) else {
                     log("gateway: \(error)")
                     return
                 }
-                if acceptPause.shortage(on: listener.fd, at: time.now) {
+                if acceptPause.shortage(on: listener.fd, at: time.now.nanoseconds) {
                     log("gateway: \(error); new connections wait until a connection closes")
                 }
                 return

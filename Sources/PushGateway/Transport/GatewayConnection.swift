@@ -1,5 +1,6 @@
 import COpenSSL
 import Glibc
+import PushSystem
 
 /// One TCP connection of the gateway: what its first bytes say it speaks, its TLS state, its
 /// protocol session and its pending output.
@@ -79,7 +80,7 @@ final class GatewayConnection {
             } else {
                 let result: Int?
                 do {
-                    result = try nonBlocking("recv") { recv(fd, buffer.baseAddress, buffer.count, 0) }
+                    result = try nonBlockingSyscall("recv") { recv(fd, buffer.baseAddress, buffer.count, 0) }
                 } catch {
                     return false
                 }
@@ -118,7 +119,7 @@ final class GatewayConnection {
             } else {
                 let sent: Int?
                 do {
-                    sent = try nonBlocking("send") {
+                    sent = try nonBlockingSyscall("send") {
                         output.withUnsafeBytes { raw in
                             send(fd, raw.baseAddress.map { $0 + start }, raw.count - start, Int32(MSG_NOSIGNAL))
                         }

@@ -1,13 +1,13 @@
 import Glibc
 
 /// A Unix socket address built from a path, refusing paths that do not fit `sun_path`.
-struct SocketAddress {
+public struct SocketAddress {
     /// `sun_path` holds 108 bytes including the terminating NUL.
-    static let maxPathBytes = 107
+    public static let maxPathBytes = 107
 
     var storage = sockaddr_un()
 
-    init(path: String) throws(SocketPathError) {
+    public init(path: String) throws(SocketPathError) {
         let bytes = Array(path.utf8)
         guard !bytes.isEmpty else { throw SocketPathError("the socket path is empty") }
         guard bytes.count <= Self.maxPathBytes else {
@@ -24,7 +24,7 @@ struct SocketAddress {
     }
 
     /// Calls `body` with the address as the `sockaddr` pointer and length the socket calls take.
-    func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R) throws(SystemError) -> R {
+    public func withSockAddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> R) throws(SystemError) -> R {
         var copy = storage
         let length = socklen_t(MemoryLayout<sockaddr_un>.size)
         return try withUnsafePointer(to: &copy) { pointer throws(SystemError) -> R in

@@ -1,6 +1,7 @@
 import Glibc
 import PushCore
 import PushJSON
+import PushSystem
 
 /// Why a client could not talk to the server.
 public enum ClientError: Error, Sendable, CustomStringConvertible {
@@ -105,6 +106,17 @@ public final class SocketClient {
     public func request(_ request: Request) throws(ClientError) -> JSONObject {
         try send(request.wireLine)
         return try readReply()
+    }
+
+    /// Sends one request and waits for its reply, read by the wire layer (`Reply(wire:)`): the
+    /// typed value the server's engine decided, never a field read by name.
+    public func reply(to request: Request) throws(ClientError) -> Reply {
+        let object = try self.request(request)
+        do {
+            return try Reply(wire: object)
+        } catch {
+            throw .connection("the server at \(path) sent a reply this pushdeck cannot read (\(error)): \(JSON.object(object).compactText)")
+        }
     }
 
     /// Waits until a line is ready to read or `milliseconds` pass (-1: no limit); true when one

@@ -1,46 +1,12 @@
-import Glibc
+import Foundation
 import PushCore
-import PushGateway
-import PushJSON
 
-/// The provider gateway in the server's loop.
-final class GatewayParticipant: PollParticipant {
-    let gateway: Gateway
-    init(_ gateway: Gateway) { self.gateway = gateway }
+// MARK: - What the gateway answers on the socket (`pushdeck gateway …`)
 
-    func pollEntries(into entries: inout [pollfd]) { gateway.pollEntries(into: &entries) }
-    func ready(_ entry: pollfd, server: Server) { gateway.ready(entry) }
-    func deadline(after now: Instant) -> Instant? {
-        gateway.timeout().map { Instant(nanoseconds: now.nanoseconds + $0 * 1_000_000) }
-    }
-    func turnEnded(server: Server) { gateway.turnEnded() }
-}
-
-extension Server: GatewaySink {
-    /// Runs the gateway in this server's loop: its requests go through `handle` like a socket
-    /// client's, and are answered after the turn's commit.
-    public func attach(gateway: Gateway) {
-        self.gateway = gateway
-        gateway.attach(self)
-        gateway.share(acceptPause)
-        add(GatewayParticipant(gateway))
-    }
-
-    public func gatewayContext() -> GatewayContext {
-        GatewayContext(inbox: inbox, now: time.wallNow)
-    }
-
-    public func submit(_ request: Request, completion: @escaping (Reply) -> Void) {
-        let reply = handle(request, from: nil)
-        gatewayAnswers.append((reply, completion))
-    }
-
-    /// `{"op":"gateway"}`: where the gateway listens and the CA to trust, or an error without one.
-    func gatewayReply() -> Reply {
-        guard let gateway else {
-            return .error("this pushdeck runs no gateway; start it with --gateway [HOST:PORT]")
-        }
-        return .gateway(address: gateway.address.description, ca: gateway.configuration.caPath)
+extension Gateway {
+    /// `{"op":"gateway"}`: where the gateway listens and the CA to trust.
+    public func infoReply() -> Reply {
+        .gateway(address: address.description, ca: configuration.caPath)
     }
 
     /// `{"op":"gateway","credentials":V}`: what a backend of vendor V calls this gateway with.
@@ -49,15 +15,12 @@ extension Server: GatewaySink {
     /// which the gateway takes for the next hour); with none, the made-up `OpenCredentials` (for
     /// APNs a well-formed token signed with a throwaway key), which a gateway with no key of V
     /// takes. The secrets go only to this socket's own user (the socket is 0600).
-    func credentialsReply(_ query: CredentialsQuery) -> Reply {
-        guard let gateway else {
-            return .error("this pushdeck runs no gateway; start it with --gateway [HOST:PORT]")
-        }
-        let address = gateway.address.description
-        let keys = inbox.providerKeys.values.filter { $0.vendor == query.vendor }.sorted { $0.id < $1.id }
+    public func credentialsReply(_ query: CredentialsQuery, keys registered: [ProviderKey], now: Date) -> Reply {
+        let address = self.address.description
+        let keys = registered.filter { $0.vendor == query.vendor }.sorted { $0.id < $1.id }
         switch query.vendor {
         case .apns:
-            return apnsCredentials(query, keys: keys, address: address)
+            return apnsCredentials(query, keys: keys, address: address, now: now)
         case .jpush:
             guard let key = keys.first else {
                 return .credentials(.jpush(appKey: OpenCredentials.jpushAppKey, masterSecret: OpenCredentials.jpushMasterSecret, registered: false), address: address)
@@ -75,8 +38,8 @@ extension Server: GatewaySink {
     /// The APNs token: signed with the one registered key `query` names (by key id and/or team;
     /// naming none is enough when one key is registered), or with no key registered signed with a
     /// throwaway key and naming `query`'s key id and team (else `OpenCredentials`').
-    private func apnsCredentials(_ query: CredentialsQuery, keys: [ProviderKey], address: String) -> Reply {
-        let issuedAt = Int64(time.wallNow.timeIntervalSince1970)
+    private func apnsCredentials(_ query: CredentialsQuery, keys: [ProviderKey], address: String, now: Date) -> Reply {
+        let issuedAt = Int64(now.timeIntervalSince1970)
         guard !keys.isEmpty else {
             let keyId = query.keyId ?? OpenCredentials.apnsKeyId
             let team = query.team ?? OpenCredentials.apnsTeam

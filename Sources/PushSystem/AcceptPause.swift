@@ -1,5 +1,4 @@
 import Glibc
-import PushCore
 
 /// What a listener does when `accept(2)` fails for want of a resource: out of descriptors
 /// (EMFILE for the process, ENFILE for the system) or of kernel memory (ENOBUFS, ENOMEM). The
@@ -11,8 +10,9 @@ import PushCore
 /// elsewhere), and the shortage is logged once per episode. The listeners share one pause because
 /// they share the one descriptor table: a close on either side frees a descriptor for both.
 public final class AcceptPause {
-    /// When the listeners are polled again, while paused.
-    public private(set) var until: Instant?
+    /// When the listeners are polled again, while paused: nanoseconds of the monotonic clock the
+    /// listeners' loop reads (the same clock as `now` in the calls below).
+    public private(set) var until: Int64?
     /// The listeners whose last `accept` failed for want of a resource: the episode lasts until
     /// each of them has taken its queue to the end (an `accept` that would block).
     private var short: Set<Int32> = []
@@ -25,15 +25,15 @@ public final class AcceptPause {
     }
 
     /// Whether the listeners are polled at `now` (a pause that has run out is over).
-    public func allows(at now: Instant) -> Bool {
+    public func allows(at now: Int64) -> Bool {
         if let until, until <= now { self.until = nil }
         return until == nil
     }
 
     /// `accept` on `listener` failed for want of a resource at `now`: pauses every listener for
     /// a second. True when this starts an episode (the caller logs it, once).
-    public func shortage(on listener: Int32, at now: Instant) -> Bool {
-        until = now + 1
+    public func shortage(on listener: Int32, at now: Int64) -> Bool {
+        until = now + 1_000_000_000
         let starts = short.isEmpty
         short.insert(listener)
         return starts

@@ -1,6 +1,7 @@
 import Glibc
 
-/// A failed system call: which call, on what, and errno's text.
+/// A failed system call: which call, on what, and errno's text — the one error type of every
+/// system call pushdeck makes (the socket, the gateway's port, lock files, the signal pipe).
 public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public var call: String
     public var errno: Int32
@@ -23,7 +24,7 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 /// `SystemError` naming the call when it fails. `EAGAIN`/`EWOULDBLOCK` are returned as -1 with
 /// `wouldBlock` set, since for non-blocking descriptors they are not errors.
 @discardableResult
-func syscall<T: BinaryInteger>(_ name: String, context: String? = nil, _ body: () -> T) throws(SystemError) -> T {
+public func syscall<T: BinaryInteger>(_ name: String, context: String? = nil, _ body: () -> T) throws(SystemError) -> T {
     while true {
         let result = body()
         if result != -1 { return result }
@@ -34,7 +35,7 @@ func syscall<T: BinaryInteger>(_ name: String, context: String? = nil, _ body: (
 }
 
 /// Like `syscall`, but a would-block result is nil instead of an error.
-func nonBlockingSyscall<T: BinaryInteger>(_ name: String, _ body: () -> T) throws(SystemError) -> T? {
+public func nonBlockingSyscall<T: BinaryInteger>(_ name: String, _ body: () -> T) throws(SystemError) -> T? {
     while true {
         let result = body()
         if result != -1 { return result }
@@ -46,7 +47,7 @@ func nonBlockingSyscall<T: BinaryInteger>(_ name: String, _ body: () -> T) throw
 }
 
 /// Makes a descriptor non-blocking and close-on-exec.
-func configureDescriptor(_ fd: Int32) throws(SystemError) {
+public func configureDescriptor(_ fd: Int32) throws(SystemError) {
     let flags = try syscall("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
     try syscall("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     let fdFlags = try syscall("fcntl(F_GETFD)") { fcntl(fd, F_GETFD) }

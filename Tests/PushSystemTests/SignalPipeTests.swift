@@ -1,6 +1,6 @@
 import Glibc
 import Testing
-import PushServer
+import PushSystem
 
 @Suite("Signal self-pipe")
 struct SignalPipeTests {

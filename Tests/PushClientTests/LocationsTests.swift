@@ -1,4 +1,4 @@
-import PushServer
+import PushClient
 import Testing
 
 @Suite struct LocationsTests {

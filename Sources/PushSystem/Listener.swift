@@ -58,7 +58,7 @@ public final class Listener {
     }
 
     /// Accepts one pending connection, or nil when none is waiting.
-    func accept() throws(SystemError) -> Int32? {
+    public func accept() throws(SystemError) -> Int32? {
         guard let client = try nonBlockingSyscall("accept", { Glibc.accept(fd, nil, nil) }) else { return nil }
         do {
             try configureDescriptor(client)

@@ -6,8 +6,9 @@ import PushStore
 import Testing
 import TestSupport
 @testable import PushServer
+@testable import pushdeck
 
-/// The gateway inside the server's loop, turn by turn, with a manual clock for its timeouts.
+/// The gateway inside the server's loop (attached as the executable attaches it), turn by turn, with a manual clock for its timeouts.
 @Suite struct GatewayLoopTests {
     struct Loop {
         let server: Server
@@ -27,7 +28,7 @@ import TestSupport
         change(&configuration.limits)
         let server = try Server(store: try Store.inMemory(), listener: nil, signals: nil, time: clock)
         let gateway = try Gateway(configuration: configuration, routes: APNsRoutes(), time: clock)
-        server.attach(gateway: gateway)
+        ServerBuilder.attach(gateway, to: server)
         return Loop(server: server, gateway: gateway, clock: clock, folder: folder)
     }
 

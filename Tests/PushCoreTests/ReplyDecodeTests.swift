@@ -1,0 +1,99 @@
+import Foundation
+import PushCore
+import PushJSON
+import Testing
+
+/// `Reply(wire:)`, the wire layer's reader: every reply a server writes reads back as the value
+/// it was written from, and a line that is no reply is a clear error.
+@Suite struct ReplyDecodeTests {
+    static let message = Message(
+        id: 7, app: "com.example.shop", channel: .apns, title: "t", body: "b", receivedAt: ReplyWireTests.midnight,
+        payload: #"{"aps":{"alert":"b"}}"#)
+    static let taggedDevice = Device(
+        token: "ffee", app: "appkey", vendor: .jpush, unregisteredAt: ReplyWireTests.midnight, offline: true,
+        tags: ["vip", "beta"], alias: "ann")
+    static let keyWithoutSecret = ProviderKey(id: "ABC123DEFG", vendor: .apns, team: "TEAM123456", secret: "")
+
+    /// Every golden reply, and the kinds whose goldens hold no element (a page, keys, a tagged device).
+    static let replies: [Reply] = ReplyWireTests.goldens.map(\.0).map(withoutSecrets) + [
+        .messages([message]),
+        .keys([keyWithoutSecret, ProviderKey(id: "appid", vendor: .getui, appKey: "k", secret: "")]),
+        .device(taggedDevice),
+        .devices([ReplyWireTests.device, taggedDevice], defaultOffline: false),
+        .push(PushReply(.dropped(.modeOff), badge: 0, also: [FurtherPush(channel: .apns, fate: .dropped(.modeOff))])),
+    ]
+
+    /// The wire never carries a key's secret: it reads back empty. A further message's entry says
+    /// only `delivered` (`FurtherPush.wireJSON`), so one that replaced reads back as delivered.
+    static func withoutSecrets(_ reply: Reply) -> Reply {
+        switch reply {
+        case .push(var push):
+            push.also = push.also.map { further in
+                guard case .replaced(let id) = further.fate else { return further }
+                return FurtherPush(channel: further.channel, fate: .delivered(id: id))
+            }
+            return .push(push)
+        case .key(var key):
+            key.secret = ""
+            return .key(key)
+        case .keys(let keys):
+            return .keys(keys.map { key in
+                var key = key
+                key.secret = ""
+                return key
+            })
+        default:
+            return reply
+        }
+    }
+
+    @Test("a reply read off its wire line is the reply written", arguments: replies)
+    func roundTrip(reply: Reply) throws {
+        let line = try #require(try JSON.parse(reply.wireLine.dropLast(), maxDepth: JSONParser.replyMaxDepth).objectValue)
+        #expect(try Reply(wire: line) == reply)
+    }
+
+    /// The round trip covers every kind: a new kind without a case here does not compile.
+    @Test func everyKindIsRoundTripped() {
+        func kind(_ reply: Reply) -> String {
+            switch reply {
+            case .ok: "ok"
+            case .push: "push"
+            case .badge: "badge"
+            case .ledgers: "ledgers"
+            case .policy: "policy"
+            case .mode: "mode"
+            case .appState: "appState"
+            case .muted: "muted"
+            case .unmuted: "unmuted"
+            case .quiet: "quiet"
+            case .device: "device"
+            case .devices: "devices"
+            case .deviceState: "deviceState"
+            case .key: "key"
+            case .keys: "keys"
+            case .messages: "messages"
+            case .version: "version"
+            case .gateway: "gateway"
+            case .credentials: "credentials"
+            case .state: "state"
+            case .error: "error"
+            }
+        }
+        #expect(Set(Self.replies.map(kind)).count == 21)
+    }
+
+    @Test("a line that is no reply is a clear error", arguments: [
+        (#"{"badge":1}"#, #"a reply needs "ok": true or false"#),
+        (#"{"ok":false}"#, #"an error reply needs "error": a string"#),
+        (#"{"ok":true,"frobs":1}"#, "not a reply pushdeck writes: ok, frobs"),
+        (#"{"ok":true,"badge":"1"}"#, #"reply field "badge" must be an integer"#),
+        (#"{"ok":true,"vendor":"fcm","registered":true,"address":"a"}"#, #"a credentials reply's "vendor" must be one of apns, jpush, getui"#),
+        (#"{"ok":true,"delivered":false,"reason":"sunspots","badge":0}"#, #"unknown "reason" of an undelivered push"#),
+        (#"{"ok":true,"delivered":true,"badge":0}"#, #"a push kept as a message needs its "id""#),
+    ])
+    func notAReply(line: String, error: String) throws {
+        let object = try #require(try JSON.parse(Array(line.utf8), maxDepth: 8).objectValue)
+        #expect(throws: WireError(error)) { try Reply(wire: object) }
+    }
+}
