@@ -53,6 +53,32 @@ public struct APNsRoutes: GatewayRoutes {
         }
     }
 
+    /// A refusal of the transport in Apple's shape (`{"reason":…}` and `apns-id`, as "Handling
+    /// error responses from APNs" gives them): a body too large is `413 PayloadTooLarge`, an
+    /// unknown method `405 MethodNotAllowed`, a request not whole in time `400 IdleTimeout` (the
+    /// one timeout Apple's table lists), no server behind the gateway `503 ServiceUnavailable`.
+    /// Apple's table has no reason for oversized headers or bytes that are not HTTP (APNs'
+    /// HTTP/2 servers end such a connection); those are pushdeck's, in Apple's shape:
+    /// `431 HeadersTooLarge` and `400 MalformedRequest`.
+    public func refuse(_ refusal: HTTPRefusal) -> HTTPResponse {
+        let given = refusal.request.values("apns-id").first.flatMap { Self.isEchoable($0) ? $0 : nil }
+        let apnsId = given ?? UUID().uuidString.lowercased()
+        let answer: APNsRefusal
+        switch refusal.kind {
+        case .bodyTooLarge: answer = APNsRefusal(.payloadTooLarge)
+        case .headersTooLarge: answer = APNsRefusal(reason: Self.headersTooLargeReason, status: 431)
+        case .badMethod: answer = APNsRefusal(.methodNotAllowed)
+        case .malformed: answer = APNsRefusal(reason: Self.malformedReason, status: 400)
+        case .timeout: answer = APNsRefusal(.idleTimeout)
+        case .unavailable: answer = APNsRefusal(.serviceUnavailable)
+        }
+        return answer.response(apnsId: apnsId)
+    }
+
+    /// pushdeck's reasons for what Apple's table has none for (see `refuse`).
+    public static let headersTooLargeReason = "HeadersTooLarge"
+    public static let malformedReason = "MalformedRequest"
+
     // MARK: - Validation
 
     enum Outcome {

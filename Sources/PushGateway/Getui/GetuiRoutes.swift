@@ -91,6 +91,21 @@ public struct GetuiRoutes: GatewayRoutes {
         }
     }
 
+    /// A refusal of the transport in Getui's shape, `{"code":…,"msg":…}` with the code's status
+    /// from Getui's "返回码说明" tables: an unknown method is 405 (方法不支持, HTTP 405), no server
+    /// behind the gateway 30019 (系统繁忙，请稍后重试, 403); a body or headers too large are 20001's
+    /// `{param} size over limit` (400), bytes that are not HTTP and a request not whole in time
+    /// 20001's `{param} is invalid` (400) — Getui lists no 408, 413 or 431.
+    public func refuse(_ refusal: HTTPRefusal) -> HTTPResponse {
+        switch refusal.kind {
+        case .bodyTooLarge: GetuiRefusal.parameter(.sizeOverLimit("body"), refusal.detail).response
+        case .headersTooLarge: GetuiRefusal.parameter(.sizeOverLimit("header"), refusal.detail).response
+        case .badMethod: GetuiRefusal(.methodNotAllowed, refusal.detail).response
+        case .malformed, .timeout: GetuiRefusal.parameter(.invalid("request"), refusal.detail).response
+        case .unavailable: GetuiRefusal(.systemBusy, refusal.detail).response
+        }
+    }
+
     /// Getui's refusal of a `request_id` used within the day.
     static func repeated(_ requestId: String) -> GetuiRefusal {
         GetuiRefusal.parameter(.repeated("request_id"), "\(requestId) was used within the last day")
