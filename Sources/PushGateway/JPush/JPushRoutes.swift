@@ -206,10 +206,11 @@ public struct JPushRoutes: GatewayRoutes {
         if !registrationIds.isEmpty { kept["registration_id"] = registrationIds.joined(separator: ",") }
         // One device shows the push once; it is recorded under the first id it reaches.
         let payloadText = String(decoding: request.body, as: UTF8.self)
-        let push = PushRequest(
+        var push = PushRequest(
             payloadText: payloadText, app: appKey, parsed: tape.root, via: .jpush, token: registrationIds.first, headers: kept)
         do {
-            _ = try PushDecoder().decode(push)
+            // Decoded once, here, and handed on: the inbox takes it as it is.
+            push.decoded = try PushDecoder().decode(push)
         } catch {
             return .failure(JPushRefusal(.invalidParameter, error.message))
         }
