@@ -33,7 +33,8 @@ public enum Engine {
         do {
             switch request {
             case .push(let pushRequest):
-                var push = try inbox.decoder.decode(pushRequest)
+                // Decoded once: by the route that checked it, else here.
+                var push = try pushRequest.decoded ?? inbox.decoder.decode(pushRequest)
                 // A push with the collapse id of a delivered message of its app replaces it in
                 // place (APNs' apns-collapse-id; JPush's apns_collapse_id).
                 if let collapseId = push.collapseId, push.channel == .apns {

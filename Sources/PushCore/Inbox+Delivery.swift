@@ -156,7 +156,7 @@ extension Inbox {
         }
         outcome.write(.release(released.map(\.id)))
         for message in released {
-            deliver(message, directive: badgeDirective(of: message), into: &outcome)
+            deliver(message, directive: message.badgeDirective, into: &outcome)
         }
         if settings.appState == .terminated, let newest = released.last(where: { $0.channel == .apns && !$0.silent }) {
             outcome.write(.setLaunch(newest.id))
@@ -164,14 +164,6 @@ extension Inbox {
         }
         let shown = released.filter { !$0.silent }
         if settings.appState == .foreground, let newest = shown.last { showBanner(newest, at: now, arrivals: shown.count) }
-    }
-
-    /// How a held message moves the badge: its payload decoded again — with the server's own
-    /// decoder, so `--max-payload` still holds — since only the payload text survives a
-    /// restart. A payload the decoder no longer takes counts as +1.
-    private func badgeDirective(of message: Message) -> BadgeDirective? {
-        let request = PushRequest(payloadText: message.payload, app: message.app, channel: message.channel)
-        return (try? decoder.decode(request))?.badge
     }
 
     /// The `feedback` bus event (Getui `sendFeedbackMessage`): 90001 received, 90002 opened.

@@ -41,7 +41,7 @@ extension Inbox {
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         let fallback = message.channel == .apns ? apnsStorage : 86_400
-        return message.receivedAt.addingTimeInterval(vendorTimeToLive(of: message.payload) ?? fallback)
+        return message.receivedAt.addingTimeInterval(message.timeToLive ?? fallback)
     }
 
     /// A push for an offline device: stored as the vendor stores it, not delivered. APNs keeps

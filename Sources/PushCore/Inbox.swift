@@ -18,15 +18,16 @@ public struct Inbox: Sendable, Equatable {
     /// The ids in `held`: whether a message is held is asked for every message read or deleted,
     /// so it must not cost a scan of the queue.
     public private(set) var heldIds: Set<Int64>
-    /// When each held message expires, worked out from its payload once as it is held (or
-    /// loaded): the expiry check runs before every mode, app-state and device change.
+    /// When each held message expires, worked out once as it is held (or loaded) from its
+    /// stored time to live: the expiry check runs before every mode, app-state and device change.
     private(set) var heldExpiry: [Int64: Date]
     /// The id of the launch notification, if any.
     public var launchId: Int64?
     /// The banner, while one is on screen (or leaving it).
     public var banner: Banner?
-    /// The decoder the server was configured with (`--max-payload`): held messages are decoded
-    /// again with it when they are delivered, so one configuration holds for the server's life.
+    /// The decoder the server was configured with (`--max-payload`). A push is decoded once, as
+    /// it comes: what a held message needs later (its badge directive, its time to live) is kept
+    /// on the message.
     public var decoder: PushDecoder
     /// How long a banner stays fully shown (`--banner-seconds`).
     public var bannerSeconds: Double

@@ -13,5 +13,7 @@ extension Message {
         relevance = push.relevance
         silent = push.silent
         interruption = push.interruption?.rawValue
+        badgeDirective = push.badge
+        timeToLive = push.timeToLive
     }
 }

@@ -43,6 +43,12 @@ public struct Message: Sendable, Equatable, Identifiable {
     public var token: String?
     /// The APNs request's `apns-*` headers, for pushes through the APNs gateway (else empty).
     public var apnsHeaders: [String: String]
+    /// How the payload moves the badge when the message is delivered (a held one later), as it
+    /// was decoded with the push: kept, so no payload is decoded again. Nil: +1.
+    public var badgeDirective: BadgeDirective? = nil
+    /// The time to live the payload's vendor field gave (seconds), decoded with the push: a
+    /// held message's expiry is worked out from it. Nil: the vendor's default.
+    public var timeToLive: TimeInterval? = nil
 
     public init(
         id: Int64, app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A push payload decoded and validated, before the inbox decides what it does.
 public struct Push: Sendable, Equatable {
     public var app: String
@@ -12,6 +14,9 @@ public struct Push: Sendable, Equatable {
     public var offline: Bool
     /// How the payload moves the badge itself, if it does; nil means "+1 on delivery".
     public var badge: BadgeDirective?
+    /// How long the vendor keeps it for an app or device that cannot take it now, as the
+    /// payload's own field says (`PushDecoder.timeToLive(of:)`); nil: the vendor's default.
+    public var timeToLive: TimeInterval? = nil
     /// The payload exactly as received.
     public var payload: String
     /// The other messages the same request delivers, in order: a JPush push-API body with both

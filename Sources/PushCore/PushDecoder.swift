@@ -81,6 +81,7 @@ public struct PushDecoder: Sendable, Equatable {
         }
 
         let named = try Self.app(of: fields)
+        let timeToLive = Self.timeToLive(of: payload)
         let pushes = parts.map { part in
             var shown = part.content
             if shown.url == nil { shown.url = PushContent.looseText(fields.url) }
@@ -89,6 +90,7 @@ public struct PushDecoder: Sendable, Equatable {
                 title: shown.title, subtitle: shown.subtitle, body: shown.body, url: shown.url,
                 taskId: shown.taskId, msgId: shown.msgId, offline: request.offline || shown.offline,
                 badge: shown.badge, payload: request.payloadText)
+            push.timeToLive = timeToLive
             push.via = request.via
             push.token = request.token
             push.headers = request.headers
@@ -111,6 +113,25 @@ public struct PushDecoder: Sendable, Equatable {
         push.interruption = content.interruption
         let noAlert = content.title == nil && content.subtitle == nil && content.body == nil
         push.silent = request.pushType == "background" || (content.contentAvailable && noAlert)
+    }
+
+    /// How long the push service keeps a pass-through message for an app that is not running,
+    /// as the payload's own field says: JPush `options.time_to_live` (seconds; JPush's default
+    /// one day), Getui v2 `settings.ttl` (milliseconds; -1 keeps nothing offline, "-1表示不设离线":
+    /// only a running app gets it), Getui's `offLineExpireTime` (milliseconds, with `offLine`).
+    /// Nil when the payload says nothing (the inbox then keeps a pass-through message a day, an
+    /// APNs notification 30).
+    public static func timeToLive(of payload: JSONView) -> Double? {
+        func number(_ value: JSONView?) -> Double? { value?.number.flatMap { Double($0.text) } }
+        if let options = payload["options"], options.kind == .object, let seconds = number(options["time_to_live"]), seconds >= 0 {
+            return seconds
+        }
+        if let settings = payload["settings"], settings.kind == .object, let milliseconds = number(settings["ttl"]) {
+            if milliseconds == -1 { return 0 }
+            if milliseconds >= 0 { return milliseconds / 1000 }
+        }
+        if let milliseconds = number(payload["offLineExpireTime"]), milliseconds >= 0 { return milliseconds / 1000 }
+        return nil
     }
 
     /// The app the payload names, if it names one (the keys of `appKeys`, in that order).

@@ -93,6 +93,10 @@ public struct PushRequest: Sendable, Equatable {
     public var token: String?
     /// The request's vendor headers kept on the message (APNs: every `apns-*` header).
     public var headers: [String: String]
+    /// The push as a gateway route already decoded it (its checks decode the payload to refuse
+    /// what the inbox would refuse): the engine takes it instead of decoding the same payload
+    /// again. Left out of `==`: it is this request, decoded.
+    public var decoded: Push?
     public init(
         payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
         collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil,

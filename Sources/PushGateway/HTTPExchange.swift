@@ -56,7 +56,76 @@ public struct GatewayContext: Sendable {
     public init(inbox: Inbox, now: Date) { self.inbox = inbox; self.now = now }
 }
 
-/// A set of routes (APNs; later JPush, Getui). The transport calls `decide` for every whole request.
+/// What the transport refused before any route could see a whole request: the HTTP sessions
+/// say what went wrong, the vendor whose path it was says how (status, headers, body). With the
+/// request as far as it came — the method, path and headers may be partial or empty (garbage has
+/// no path; a request line past the header limit is cut off) and the body is never kept.
+public struct HTTPRefusal: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The body is longer than the gateway takes (`GatewayLimits.maxBodyBytes`).
+        case bodyTooLarge(limit: Int)
+        /// The request line or pseudo-headers and headers are longer than it takes (`maxHeaderBytes`).
+        case headersTooLarge(limit: Int)
+        /// A method the HTTP/1.1 parser does not know (`BREW /3/device/…`).
+        case badMethod
+        /// Not HTTP: the parser's name for what it found wrong (`HPE_INVALID_VERSION`, …).
+        case malformed(String)
+        /// Not whole within `requestTimeout` milliseconds of its first byte.
+        case timeout(milliseconds: Int64)
+        /// The gateway has nothing to hand requests to (its server is not attached).
+        case unavailable
+    }
+
+    public var kind: Kind
+    public var request: HTTPRequest
+
+    public init(_ kind: Kind, request: HTTPRequest) {
+        self.kind = kind
+        self.request = request
+    }
+
+    /// The request's path without its query (empty when none came).
+    public var path: String {
+        request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+    }
+
+    /// What pushdeck says went wrong, for the vendor's message field.
+    public var detail: String {
+        switch kind {
+        case .bodyTooLarge(let limit): "the body is longer than \(limit) bytes"
+        case .headersTooLarge(let limit): "the request line and headers are longer than \(limit) bytes"
+        case .badMethod: "the method is not one HTTP/1.1 knows"
+        case .malformed(let name): "the request is not well-formed HTTP (\(name))"
+        case .timeout(let milliseconds): "the request was not whole within \(milliseconds) ms of its first byte"
+        case .unavailable: "the gateway is not attached to a running pushdeck"
+        }
+    }
+
+    /// The HTTP status RFC 9110 gives the refusal, for routes whose vendor documents none.
+    public var status: Int {
+        switch kind {
+        case .bodyTooLarge: 413
+        case .headersTooLarge: 431  // RFC 6585 §5
+        case .badMethod: 501  // RFC 9110 §9.1: a method the server does not recognize
+        case .malformed: 400
+        case .timeout: 408
+        case .unavailable: 503
+        }
+    }
+}
+
+extension HTTPRefusal {
+    /// The refusal's status alone, no body: for sessions with no routes (fuzz targets, tests).
+    public static func plainResponse(_ refusal: HTTPRefusal) -> HTTPResponse { HTTPResponse(status: refusal.status) }
+}
+
+extension HTTPRequest: Equatable {}
+
+/// A set of routes: one vendor's API (APNs, JPush, Getui, …), or the table of them all
+/// (`ProviderRoutes`). The transport calls `decide` for every whole request, and `refuse` for
+/// what it refused before a request was whole: each vendor answers both in its own shape.
 public protocol GatewayRoutes: Sendable {
     func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision
+    /// The vendor's answer to a refusal of the transport: its status, headers and body.
+    func refuse(_ refusal: HTTPRefusal) -> HTTPResponse
 }

@@ -1,7 +1,12 @@
 import PushCore
 
-/// The gateway's routes: one port, the three providers' APIs told apart by the path —
-/// `/v3/` JPush, `/v2/` Getui, everything else APNs (whose `BadPath` answers what nobody serves).
+/// The gateway's routes: one port, the providers' APIs told apart by the path — each vendor's
+/// path prefix in `vendors` (`/v3/` JPush, `/v2/` Getui), everything else APNs. A request, and
+/// a refusal of the transport, goes to the vendor whose path it names and is answered in that
+/// vendor's shape. A path nobody serves is APNs' `404 {"reason":"BadPath"}`: the gateway stands
+/// where api.push.apple.com stands for the clients pointed at it (the gateway's first vendor, and
+/// the host its APNs clients name), and Apple answers BadPath for any path it does not serve.
+/// Garbage with no path at all is answered the same way, by APNs.
 public struct ProviderRoutes: GatewayRoutes {
     public var apns: APNsRoutes
     public var jpush: JPushRoutes
@@ -20,9 +25,22 @@ public struct ProviderRoutes: GatewayRoutes {
             getui: GetuiRoutes(devices: devices, tokenSeconds: getuiTokenSeconds))
     }
 
+    /// The vendors claimed by a path prefix, tried in order; a new vendor is one more row here
+    /// (its routes answer its requests and the transport's refusals of them).
+    public var vendors: [(pathPrefix: String, routes: any GatewayRoutes)] {
+        [(JPushRoutes.pathPrefix, jpush), (GetuiRoutes.pathPrefix, getui)]
+    }
+
+    /// The routes for `path`: the vendor whose prefix it has, else APNs.
+    public func routes(for path: String) -> any GatewayRoutes {
+        vendors.first { path.hasPrefix($0.pathPrefix) }?.routes ?? apns
+    }
+
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
-        if request.path.hasPrefix(JPushRoutes.pathPrefix) { return jpush.decide(request, context: context) }
-        if request.path.hasPrefix(GetuiRoutes.pathPrefix) { return getui.decide(request, context: context) }
-        return apns.decide(request, context: context)
+        routes(for: request.path).decide(request, context: context)
+    }
+
+    public func refuse(_ refusal: HTTPRefusal) -> HTTPResponse {
+        routes(for: refusal.request.path).refuse(refusal)
     }
 }

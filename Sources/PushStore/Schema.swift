@@ -134,10 +134,24 @@ public enum Schema {
         ) WITHOUT ROWID;
         CREATE INDEX getui_request_ids_by_time ON getui_request_ids (seen_at);
         """,
+        pushFields,
     ]
+
+    /// The decoded push's badge directive and time to live, kept on its message so a held one
+    /// is never decoded again (as it expires, as it is delivered). NULL: none (+1 on delivery;
+    /// the vendor's default time to live). The held rows of an older database are filled in once,
+    /// as it is migrated (`Store.fillPushFields`).
+    public static let pushFields = """
+        ALTER TABLE messages ADD COLUMN badge_directive TEXT;  -- 'set N', 'add N' (+N/-N) or 'auto N'
+        ALTER TABLE messages ADD COLUMN ttl REAL;  -- seconds
+        """
+
+    /// The schema version from which messages carry `pushFields`.
+    public static var pushFieldsVersion: Int { (migrations.firstIndex(of: pushFields) ?? 0) + 1 }
 
     /// The columns of `messages` in the order every query selects them.
     static let messageColumns =
         "id, app, channel, title, subtitle, body, url, read, offline, launch, held, received_at, task_id, msg_id, payload"
         + ", collapse_id, thread_id, silent, interruption, expired, via, token, apns_headers, relevance"
+        + ", badge_directive, ttl"
 }

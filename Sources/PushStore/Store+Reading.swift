@@ -229,6 +229,8 @@ extension Store {
             interruption: row.string(at: 18), expired: row.bool(at: 19), via: Via(rawValue: row.string(at: 20) ?? "") ?? .socket,
             token: row.string(at: 21), apnsHeaders: headers(from: row.string(at: 22)))
         message.relevance = row.isNull(at: 23) ? nil : row.double(at: 23)
+        message.badgeDirective = row.string(at: 24).flatMap(BadgeDirective.init(storedText:))
+        message.timeToLive = row.isNull(at: 25) ? nil : row.double(at: 25)
         return message
     }
 

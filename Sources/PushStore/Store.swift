@@ -317,6 +317,8 @@ public final class Store {
         statement.stage(message.token, at: 22)
         statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 23)
         try statement.bind(message.relevance, at: 24)
+        statement.stage(message.badgeDirective?.storedText, at: 25)
+        try statement.bind(message.timeToLive, at: 26)
         try statement.runStaged()
     }
 
@@ -343,6 +345,8 @@ public final class Store {
         statement.stage(message.token, at: 18)
         statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 19)
         try statement.bind(message.relevance, at: 20)
+        statement.stage(message.badgeDirective?.storedText, at: 21)
+        try statement.bind(message.timeToLive, at: 22)
         try statement.runStaged()
     }
 
@@ -456,6 +460,7 @@ public final class Store {
                 for migration in Schema.migrations.dropFirst(version) {
                     try database.execute(migration)
                 }
+                if version > 0 && version < Schema.pushFieldsVersion { try fillPushFields(database) }
                 if version < Schema.version {
                     try database.execute(
                         "PRAGMA user_version = \(Schema.version); PRAGMA application_id = \(Schema.applicationId)")
@@ -465,6 +470,30 @@ public final class Store {
         } catch {
             try? database.execute("ROLLBACK")
             throw error
+        }
+    }
+
+    /// The held messages of a database from before `Schema.pushFields`: their badge directive and
+    /// time to live, decoded from their payloads this once (as the inbox decoded a held one's
+    /// payload when it needed them, before they were kept). A payload the decoder no longer takes
+    /// keeps neither (+1, the vendor's default), as before.
+    private static func fillPushFields(_ database: Database) throws(SQLiteError) {
+        let held = try database.prepare("SELECT id, app, channel, payload FROM messages WHERE held = 1")
+        let update = try database.prepare("UPDATE messages SET badge_directive = ?2, ttl = ?3 WHERE id = ?1")
+        // No size limit: the payload was taken once already.
+        let decoder = PushDecoder(maxPayloadBytes: Int.max)
+        var rows: [(id: Int64, push: Push)] = []
+        while try held.step() {
+            let request = PushRequest(
+                payloadText: held.string(at: 3) ?? "", app: held.string(at: 1), channel: Channel(rawValue: held.string(at: 2) ?? ""))
+            if let push = try? decoder.decode(request) { rows.append((held.int64(at: 0), push)) }
+        }
+        held.reset()
+        for row in rows {
+            try update.bind(row.id, at: 1)
+            try update.bind(row.push.badge?.storedText, at: 2)
+            try update.bind(row.push.timeToLive, at: 3)
+            try update.run()
         }
     }
 

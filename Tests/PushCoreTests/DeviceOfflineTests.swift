@@ -84,6 +84,7 @@ struct DeviceOfflineTests {
         s.push(apns("no expiration", app: news))
         var ttl = Push.passThrough(app: "com.example.chat", body: "ttl")
         ttl.payload = #"{"push_message":{"transmission":"ttl"},"settings":{"ttl":30000}}"#
+        ttl.timeToLive = 30  // as the decoder reads `settings.ttl` (the inbox never parses the payload)
         s.push(ttl)
         s.clock.advance(by: 31)
         #expect(s.send(.expireHeld(at: s.clock.wallNow)).writes == [.expire([3])])

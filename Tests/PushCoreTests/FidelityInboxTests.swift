@@ -375,13 +375,17 @@ struct ExpiryTests {
         try PushDecoder().decode(PushRequest(payloadText: text, app: news))
     }
 
-    @Test func timeToLiveComesFromEachVendorsField() {
-        #expect(Inbox.timeToLive(of: #"{"message":{"msg_content":"x"},"options":{"time_to_live":60}}"#) == 60)
-        #expect(Inbox.timeToLive(of: #"{"push_message":{"transmission":"x"},"settings":{"ttl":7200000}}"#) == 7200)
+    /// Decoded once, with the push (and kept on its message): nil when the payload names none.
+    @Test func timeToLiveComesFromEachVendorsField() throws {
+        #expect(try held(#"{"message":{"msg_content":"x"},"options":{"time_to_live":60}}"#).timeToLive == 60)
+        #expect(try held(#"{"push_message":{"transmission":"x"},"settings":{"ttl":7200000}}"#).timeToLive == 7200)
         // Getui's -1: no offline keeping at all.
-        #expect(Inbox.timeToLive(of: #"{"push_message":{"transmission":"x"},"settings":{"ttl":-1}}"#) == 0)
-        #expect(Inbox.timeToLive(of: #"{"payload":"x","offLine":true,"offLineExpireTime":30000}"#) == 30)
-        #expect(Inbox.timeToLive(of: #"{"payload":"x"}"#) == 86_400)
+        #expect(try held(#"{"push_message":{"transmission":"x"},"settings":{"ttl":-1}}"#).timeToLive == 0)
+        #expect(try held(#"{"payload":"x","offLine":true,"offLineExpireTime":30000}"#).timeToLive == 30)
+        #expect(try held(#"{"payload":"x"}"#).timeToLive == nil)
+        #expect(try held(#"{"payload":"x","options":[1],"offLineExpireTime":1000}"#).timeToLive == 1)
+        let both = try held(#"{"notification":{"alert":"a"},"message":{"msg_content":"m"},"options":{"time_to_live":5}}"#)
+        #expect(both.timeToLive == 5 && both.also.first?.timeToLive == 5)
     }
 
     @Test func aHeldMessagePastItsTTLExpiresAndIsNeverDelivered() throws {
@@ -399,6 +403,22 @@ struct ExpiryTests {
         #expect(s.inbox.banner?.message.body == "a day")
         // A day later the other one would have expired too.
         #expect(s.send(.expireHeld(at: s.clock.wallNow.addingTimeInterval(86_400))).writes.isEmpty)
+    }
+
+    /// A held message as the store loads it: what it expires by and how it moves the badge are
+    /// the message's own (decoded once, with its push), not its payload's — the payload here
+    /// names neither, and is never decoded again.
+    @Test func aHeldMessageExpiresAndMovesTheBadgeByWhatItKeeps() {
+        let payload = #"{"payload":"x"}"#
+        var short = Message(id: 1, app: news, channel: .transparent, held: true, receivedAt: Date(timeIntervalSince1970: 0), payload: payload)
+        short.timeToLive = 10
+        var counted = Message(id: 2, app: news, channel: .transparent, held: true, receivedAt: Date(timeIntervalSince1970: 0), payload: payload)
+        counted.badgeDirective = .autoSet(5)
+        var s = Scenario(Inbox(settings: InboxSettings(appState: .terminated), held: [short, counted]))
+        #expect(s.send(.expireHeld(at: Date(timeIntervalSince1970: 11))).writes == [.expire([1])])
+        s.setState(.foreground)
+        #expect(s.inbox.held.isEmpty)
+        #expect(s.inbox.badge(of: news) == Badge(icon: 5, server: 5))
     }
 
     @Test func withinItsTTLItIsDelivered() throws {

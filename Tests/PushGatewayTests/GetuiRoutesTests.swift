@@ -200,6 +200,8 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
         #expect(push.app == getuiAppId)
         #expect(push.token == getuiCid)
         #expect(push.payloadText == body)
+        // Decoded once, by the route, and handed on as the inbox's own decoder would decode it.
+        #expect(try #require(push.decoded) == (try PushDecoder().decode(push)))
         let taskId = try #require(push.headers["taskid"])
         #expect(taskId.hasPrefix("RASS_"))
         #expect(push.headers["request_id"] != nil)

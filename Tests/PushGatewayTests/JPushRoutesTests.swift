@@ -116,6 +116,8 @@ extension String {
         #expect(push.payloadText == body)
         #expect(push.token == (body.contains("registration_id") ? jpushRegistrationId : nil))
         #expect(push.headers["path"] == "/v3/push")
+        // Decoded once, by the route, and handed on as the inbox's own decoder would decode it.
+        #expect(try #require(push.decoded) == (try PushDecoder().decode(push)))
         let msgId = try #require(push.headers["msg_id"])
         let reply = answer(.push(PushReply(.delivered(id: 1), badge: 1)))
         #expect(reply.status == 200)

@@ -241,52 +241,95 @@ def unfinished_bodies(port, connections, pid):
     return json.dumps({"sent": sent, "rss_before_kb": before, "rss_held_kb": held})
 
 
-def h2_trickle(port, seconds):
+def headers_for(path):
+    return [(":method", "POST"), (":scheme", "http"), (":authority", "localhost"),
+            (":path", path), ("apns-topic", "a.b")]
+
+
+def answered(status, body):
+    """The answer a trickle got before the close, as its second line."""
+    if status is None:
+        return ""
+    return "\nanswered %s %s" % (status, body.decode("utf-8", "replace"))
+
+
+def h2_trickle(port, seconds, path="/3/device/00ff"):
     """An unfinished request stream kept alive by a PING every 0.25 s: prints 'closed after S'
-    (seconds since its HEADERS) or 'open' after SECONDS."""
+    (seconds since its HEADERS) or 'open' after SECONDS, then 'answered STATUS BODY' when the
+    server answered the stream before it closed."""
     sock, conn = connect(port)
-    conn.send_headers(1, headers(1) + [("content-length", "10000")])
+    conn.send_headers(1, headers_for(path) + [("content-length", "10000")])
     conn.send_data(1, b"{")
     sock.sendall(conn.data_to_send())
     started = time.time()
     sock.settimeout(0.25)
+    status, body = None, b""
+
+    def closed():
+        return "closed after %.1f" % (time.time() - started) + answered(status, body)
+
     while time.time() - started < seconds:
         try:
             data = sock.recv(65536)
             if not data:
-                return "closed after %.1f" % (time.time() - started)
-            conn.receive_data(data)
+                return closed()
+            for event in conn.receive_data(data):
+                if isinstance(event, h2.events.ResponseReceived):
+                    status = dict(event.headers).get(":status")
+                elif isinstance(event, h2.events.DataReceived):
+                    body += event.data
         except socket.timeout:
             pass
         except (ConnectionResetError, BrokenPipeError):
-            return "closed after %.1f" % (time.time() - started)
+            return closed()
         try:
             conn.ping(b"12345678")
             sock.sendall(conn.data_to_send())
         except (ConnectionResetError, BrokenPipeError):
-            return "closed after %.1f" % (time.time() - started)
-    return "open"
+            return closed()
+        except h2.exceptions.ProtocolError:
+            pass  # the stream was answered (and closed) by the server: only PINGs go on
+    return "open" + answered(status, body)
 
 
-def http1_trickle(port, seconds):
-    """An HTTP/1.1 body at one byte every 0.25 s: prints 'closed after S' or 'open' after SECONDS."""
+def http1_trickle(port, seconds, path="/3/device/00ff"):
+    """An HTTP/1.1 body at one byte every 0.25 s: prints 'closed after S' or 'open' after SECONDS,
+    then 'answered STATUS BODY' when the server answered before it closed."""
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-    sock.sendall(b"POST /3/device/00ff HTTP/1.1\r\nHost: a\r\ncontent-length: 10000\r\n\r\n")
+    sock.sendall(b"POST " + path.encode() + b" HTTP/1.1\r\nHost: a\r\ncontent-length: 10000\r\n\r\n")
     started = time.time()
     sock.settimeout(0.25)
+    received = b""
+
+    def closed():
+        head, _, body = received.partition(b"\r\n\r\n")
+        status = head.split(b" ")[1].decode() if head.startswith(b"HTTP/1.1 ") else None
+        return "closed after %.1f" % (time.time() - started) + answered(status, body)
+
     while time.time() - started < seconds:
         try:
             data = sock.recv(65536)
             if not data:
-                return "closed after %.1f" % (time.time() - started)
+                return closed()
+            received += data
         except socket.timeout:
             pass
         except ConnectionResetError:
-            return "closed after %.1f" % (time.time() - started)
+            return closed()
         try:
             sock.sendall(b"x")
         except (ConnectionResetError, BrokenPipeError):
-            return "closed after %.1f" % (time.time() - started)
+            # The answer may still be in the socket's buffer.
+            try:
+                sock.settimeout(1)
+                while True:
+                    data = sock.recv(65536)
+                    if not data:
+                        break
+                    received += data
+            except (OSError, socket.timeout):
+                pass
+            return closed()
     return "open"
 
 
@@ -301,8 +344,8 @@ MODES = {
 WITH_ARGUMENTS = {
     "resets-then-pushes": lambda port, rest: resets_then_pushes(port, rest[0]),
     "unfinished-bodies": lambda port, rest: unfinished_bodies(port, int(rest[0]), int(rest[1])),
-    "h2-trickle": lambda port, rest: h2_trickle(port, float(rest[0])),
-    "http1-trickle": lambda port, rest: http1_trickle(port, float(rest[0])),
+    "h2-trickle": lambda port, rest: h2_trickle(port, float(rest[0]), *rest[1:]),
+    "http1-trickle": lambda port, rest: http1_trickle(port, float(rest[0]), *rest[1:]),
 }
 
 if __name__ == "__main__":

@@ -37,12 +37,10 @@ public struct APNsRoutes: GatewayRoutes {
         case .refused(let refusal):
             return .respond(refusal.response(apnsId: apnsId))
         case .accepted(let accepted):
-            var headers = accepted.headers
-            headers["apns-id"] = apnsId
-            let push = PushRequest(
-                payloadText: accepted.payloadText, app: accepted.app, channel: .apns, parsed: accepted.parsed,
-                collapseId: headers["apns-collapse-id"], pushType: headers["apns-push-type"],
-                priority: headers["apns-priority"].flatMap { Int($0) }, via: .apns, token: accepted.token, headers: headers)
+            var push = accepted.push
+            push.headers["apns-id"] = apnsId
+            // The decoder does not read `apns-id`: the push it decoded gets it as the message keeps it.
+            push.decoded?.headers = push.headers
             return .request(.push(push)) { reply in
                 guard reply.isOK else {
                     // The store failed (or the inbox refused what the route let through): Apple's 500.
@@ -53,6 +51,32 @@ public struct APNsRoutes: GatewayRoutes {
         }
     }
 
+    /// A refusal of the transport in Apple's shape (`{"reason":…}` and `apns-id`, as "Handling
+    /// error responses from APNs" gives them): a body too large is `413 PayloadTooLarge`, an
+    /// unknown method `405 MethodNotAllowed`, a request not whole in time `400 IdleTimeout` (the
+    /// one timeout Apple's table lists), no server behind the gateway `503 ServiceUnavailable`.
+    /// Apple's table has no reason for oversized headers or bytes that are not HTTP (APNs'
+    /// HTTP/2 servers end such a connection); those are pushdeck's, in Apple's shape:
+    /// `431 HeadersTooLarge` and `400 MalformedRequest`.
+    public func refuse(_ refusal: HTTPRefusal) -> HTTPResponse {
+        let given = refusal.request.values("apns-id").first.flatMap { Self.isEchoable($0) ? $0 : nil }
+        let apnsId = given ?? UUID().uuidString.lowercased()
+        let answer: APNsRefusal
+        switch refusal.kind {
+        case .bodyTooLarge: answer = APNsRefusal(.payloadTooLarge)
+        case .headersTooLarge: answer = APNsRefusal(reason: Self.headersTooLargeReason, status: 431)
+        case .badMethod: answer = APNsRefusal(.methodNotAllowed)
+        case .malformed: answer = APNsRefusal(reason: Self.malformedReason, status: 400)
+        case .timeout: answer = APNsRefusal(.idleTimeout)
+        case .unavailable: answer = APNsRefusal(.serviceUnavailable)
+        }
+        return answer.response(apnsId: apnsId)
+    }
+
+    /// pushdeck's reasons for what Apple's table has none for (see `refuse`).
+    public static let headersTooLargeReason = "HeadersTooLarge"
+    public static let malformedReason = "MalformedRequest"
+
     // MARK: - Validation
 
     enum Outcome {
@@ -61,12 +85,9 @@ public struct APNsRoutes: GatewayRoutes {
     }
 
     struct Accepted {
-        var token: String
-        var app: String
-        var headers: [String: String]
-        var payloadText: String
-        /// The body as the check parsed it: the inbox's decoder reads it in place.
-        var parsed: JSONView
+        /// The push request, decoded (`decoded`) from the body as the check parsed it: the
+        /// inbox takes it as it is (its `apns-id` is added by `decide`).
+        var push: PushRequest
     }
 
     /// Every check of one request, in order: path, method, duplicates, provider token, headers,
@@ -122,16 +143,23 @@ public struct APNsRoutes: GatewayRoutes {
 
         guard !request.body.isEmpty else { return .refused(APNsRefusal(.payloadEmpty)) }
         guard request.body.count <= pushType.payloadLimit else { return .refused(APNsRefusal(.payloadTooLarge)) }
-        let payloadText = String(decoding: request.body, as: UTF8.self)
-        guard let tape = try? JSONTape.parse(request.body),
-              (try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(
-                  PushRequest(payloadText: payloadText, channel: .apns, parsed: tape.root, via: .apns))) != nil
-        else {
-            return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
-        }
-
         let deviceToken = rawToken.lowercased()
         let app = Self.app(ofTopic: topic, pushType: pushType)
+        var kept: [String: String] = [:]
+        for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
+        // One parse and one decode, handed on to the inbox.
+        guard let tape = try? JSONTape.parse(request.body) else {
+            return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
+        }
+        var push = PushRequest(
+            payloadText: String(decoding: request.body, as: UTF8.self), app: app, channel: .apns, parsed: tape.root,
+            collapseId: kept["apns-collapse-id"], pushType: kept["apns-push-type"],
+            priority: kept["apns-priority"].flatMap { Int($0) }, via: .apns, token: deviceToken, headers: kept)
+        guard let decoded = try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(push) else {
+            return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
+        }
+        push.decoded = decoded
+
         if let device = context.inbox.devices[deviceToken] {
             guard device.vendor == .apns else { return .refused(APNsRefusal(.badDeviceToken)) }
             guard device.app == app else { return .refused(APNsRefusal(.deviceTokenNotForTopic)) }
@@ -142,9 +170,7 @@ public struct APNsRoutes: GatewayRoutes {
             return .refused(APNsRefusal(.badDeviceToken))
         }
 
-        var kept: [String: String] = [:]
-        for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
-        return .accepted(Accepted(token: deviceToken, app: app, headers: kept, payloadText: payloadText, parsed: tape.root))
+        return .accepted(Accepted(push: push))
     }
 
     /// A header value safe to answer back: printable ASCII, at most 128 bytes.

@@ -59,7 +59,8 @@ public struct GetuiRoutes: GatewayRoutes {
         guard request.method == "POST" else {
             return .respond(GetuiRefusal(.methodNotAllowed, "\(endpoint.rawValue) takes POST").response)
         }
-        guard case .object(let body)? = try? JSON.parse(request.body) else {
+        // One parse: the checks read its tree, the decoder the tape itself.
+        guard let tape = try? JSONTape.parse(request.body), case .object(let body) = tape.root.json else {
             return .respond(GetuiRefusal(.failed, "the body is not a JSON object").response)
         }
         if endpoint == .auth { return .respond(authenticate(appId: appId, body: body, context: context)) }
@@ -68,7 +69,8 @@ public struct GetuiRoutes: GatewayRoutes {
             return .respond(GetuiRefusal(.tokenInvalid).response)
         }
         if endpoint == .batch { return batch(appId: appId, body: body, path: path, context: context) }
-        switch check(endpoint, appId: appId, body: body, text: String(decoding: request.body, as: UTF8.self), path: path, context: context) {
+        switch check(endpoint, appId: appId, body: body, text: String(decoding: request.body, as: UTF8.self), parsed: tape.root,
+                     path: path, context: context) {
         case .failure(let refusal):
             return .respond(refusal.response)
         case .success(let accepted):
@@ -88,6 +90,21 @@ public struct GetuiRoutes: GatewayRoutes {
                 }
                 return Self.answer(status: 200, code: 0, msg: "success", data: data)
             }
+        }
+    }
+
+    /// A refusal of the transport in Getui's shape, `{"code":…,"msg":…}` with the code's status
+    /// from Getui's "返回码说明" tables: an unknown method is 405 (方法不支持, HTTP 405), no server
+    /// behind the gateway 30019 (系统繁忙，请稍后重试, 403); a body or headers too large are 20001's
+    /// `{param} size over limit` (400), bytes that are not HTTP and a request not whole in time
+    /// 20001's `{param} is invalid` (400) — Getui lists no 408, 413 or 431.
+    public func refuse(_ refusal: HTTPRefusal) -> HTTPResponse {
+        switch refusal.kind {
+        case .bodyTooLarge: GetuiRefusal.parameter(.sizeOverLimit("body"), refusal.detail).response
+        case .headersTooLarge: GetuiRefusal.parameter(.sizeOverLimit("header"), refusal.detail).response
+        case .badMethod: GetuiRefusal(.methodNotAllowed, refusal.detail).response
+        case .malformed, .timeout: GetuiRefusal.parameter(.invalid("request"), refusal.detail).response
+        case .unavailable: GetuiRefusal(.systemBusy, refusal.detail).response
         }
     }
 
@@ -204,7 +221,9 @@ public struct GetuiRoutes: GatewayRoutes {
         var cid: String?
     }
 
-    func check(_ endpoint: Endpoint, appId: String, body: JSONObject, text: String, path: String, context: GatewayContext) -> Result<Accepted, GetuiRefusal> {
+    /// `parsed`: `text` as the request's parse already saw it (a batch's messages are parsed here).
+    func check(_ endpoint: Endpoint, appId: String, body: JSONObject, text: String, parsed: JSONView? = nil, path: String,
+               context: GatewayContext) -> Result<Accepted, GetuiRefusal> {
         guard let requestId = body["request_id"]?.stringValue else { return .failure(GetuiRefusal.parameter(.empty("request_id"))) }
         guard Self.requestIdLengths.contains(requestId.count) else {
             return .failure(GetuiRefusal.parameter(.invalid("request_id"), "10 to 32 characters"))
@@ -285,12 +304,13 @@ public struct GetuiRoutes: GatewayRoutes {
 
         let taskId = "RASS_" + Self.monthDay(context.now) + "_" + GetuiSessions.randomHex(bytes: 16)
         kept["taskid"] = taskId
-        guard let tape = try? JSONTape.parse(Array(text.utf8)) else {
+        guard let root = parsed ?? (try? JSONTape.parse(Array(text.utf8)))?.root else {
             return .failure(GetuiRefusal(.failed, "the body is not JSON"))
         }
-        let push = PushRequest(payloadText: text, app: appId, parsed: tape.root, via: .getui, token: cid, headers: kept)
+        var push = PushRequest(payloadText: text, app: appId, parsed: root, via: .getui, token: cid, headers: kept)
         do {
-            _ = try PushDecoder().decode(push)
+            // Decoded once, here, and handed on: the inbox takes it as it is.
+            push.decoded = try PushDecoder().decode(push)
         } catch {
             return .failure(GetuiRefusal.parameter(.invalid("push_message"), error.message))
         }

@@ -49,6 +49,22 @@ public struct JPushRoutes: GatewayRoutes {
         }
     }
 
+    /// A refusal of the transport in JPush's shape, `{"error":{"code":…,"message":…}}` with the
+    /// code's status from JPush's "Call Return" table: a body too large is 1005 ("Message body is
+    /// too large", 400), an unknown method 1001 (405), no server behind the gateway 1030 (503,
+    /// "try again later" in JPush's HTTP status rules). JPush's HTTP status rules answer an
+    /// invalid request 400 with "the corresponding description" and list no 408, 413 or 431, so
+    /// oversized headers, bytes that are not HTTP and a request not whole in time are 1003 (400)
+    /// with what was wrong.
+    public func refuse(_ refusal: HTTPRefusal) -> HTTPResponse {
+        switch refusal.kind {
+        case .bodyTooLarge: JPushRefusal(.tooLarge, refusal.detail).response
+        case .badMethod: JPushRefusal(.postOnly).response
+        case .unavailable: JPushRefusal(.timeout, refusal.detail).response
+        case .headersTooLarge, .malformed, .timeout: JPushRefusal(.invalidParameter, refusal.detail).response
+        }
+    }
+
     /// `{"sendno":"…","msg_id":"…"}`, 200.
     static func success(sendno: String, msgId: String) -> HTTPResponse {
         let body: JSON = .object(["sendno": .string(sendno), "msg_id": .string(msgId)])
@@ -190,10 +206,11 @@ public struct JPushRoutes: GatewayRoutes {
         if !registrationIds.isEmpty { kept["registration_id"] = registrationIds.joined(separator: ",") }
         // One device shows the push once; it is recorded under the first id it reaches.
         let payloadText = String(decoding: request.body, as: UTF8.self)
-        let push = PushRequest(
+        var push = PushRequest(
             payloadText: payloadText, app: appKey, parsed: tape.root, via: .jpush, token: registrationIds.first, headers: kept)
         do {
-            _ = try PushDecoder().decode(push)
+            // Decoded once, here, and handed on: the inbox takes it as it is.
+            push.decoded = try PushDecoder().decode(push)
         } catch {
             return .failure(JPushRefusal(.invalidParameter, error.message))
         }

@@ -295,14 +295,20 @@ public final class Gateway {
         let onRequest: (HTTPRequest, @escaping Responder) -> Void = { [weak self] request, respond in
             self?.route(request, fd: fd, respond: respond)
         }
+        // What a session refuses is answered by the vendor whose path it was.
+        let routes = self.routes
+        let refusalResponse: (HTTPRefusal) -> HTTPResponse = { routes.refuse($0) }
         if http2 {
-            guard let session = HTTP2Session(limits: configuration.limits, isTLS: connection.isTLS, onRequest: onRequest) else {
+            guard let session = HTTP2Session(
+                limits: configuration.limits, isTLS: connection.isTLS, refusalResponse: refusalResponse, onRequest: onRequest)
+            else {
                 drop(connection)
                 return
             }
             connection.session = session
         } else {
-            connection.session = HTTP1Session(limits: configuration.limits, isTLS: connection.isTLS, onRequest: onRequest)
+            connection.session = HTTP1Session(
+                limits: configuration.limits, isTLS: connection.isTLS, refusalResponse: refusalResponse, onRequest: onRequest)
         }
     }
 
@@ -342,7 +348,10 @@ public final class Gateway {
         // A request is what keeps a connection from being idle.
         connections[fd]?.lastActivity = milliseconds()
         guard let sink else {
-            respond(HTTPResponse(status: 503, body: Array(#"{"reason":"ServiceUnavailable"}"#.utf8)))
+            var partial = request
+            partial.body = []
+            respond(routes.refuse(HTTPRefusal(.unavailable, request: partial)))
+            dirty.insert(fd)
             return
         }
         switch routes.decide(request, context: sink.gatewayContext()) {
@@ -400,7 +409,8 @@ public final class Gateway {
     /// Closes connections past their timeouts, each counted from a fixed moment so that bytes
     /// trickling in do not restart it: a handshake or first bytes not done within
     /// `handshakeTimeout` of the accept; a request not whole within `requestTimeout` of its first
-    /// byte; a connection with no request under way for `idleTimeout` since its last request
+    /// byte (answered first, in its vendor's shape, then closed once written or a sweep later);
+    /// a connection with no request under way for `idleTimeout` since its last request
     /// (PINGs, SETTINGS and WINDOW_UPDATEs do not count).
     private func sweep(now: Int64) {
         let limits = configuration.limits
@@ -412,8 +422,19 @@ public final class Gateway {
                 if connection.session == nil {
                     // TLS without ALPN whose first bytes have not come: still its first bytes.
                     expired = now - connection.acceptedAt > limits.handshakeTimeout
-                } else if let started = connection.session?.requestStartedAt {
-                    expired = now - started > limits.requestTimeout
+                } else if let timedOutAt = connection.timedOutAt {
+                    // Its timed-out requests were answered a sweep ago: what the peer did not
+                    // read by now it does not get.
+                    expired = now > timedOutAt
+                } else if let session = connection.session, let started = session.requestStartedAt {
+                    if now - started > limits.requestTimeout {
+                        // Answered in the vendor's shape, then closed once that is written.
+                        session.requestTimedOut(after: limits.requestTimeout)
+                        connection.timedOutAt = now
+                        connection.closing = true
+                        pump(connection)
+                    }
+                    expired = false
                 } else {
                     expired = now - connection.lastActivity > limits.idleTimeout
                 }

@@ -31,6 +31,8 @@ final class GatewayConnection {
     let acceptedAt: Int64
     /// When its last request came (or it opened): the idle timeout counts from here.
     var lastActivity: Int64
+    /// When its requests were refused for taking too long (it closes once that answer is out).
+    var timedOutAt: Int64?
     /// Close once the output is written (the peer broke the protocol, or the session is over).
     var closing = false
     /// Gone: the socket failed or is closed.

@@ -2,13 +2,16 @@ import CHTTPParser
 
 /// HTTP/1.1 through libhttp-parser: it is fed bytes the connection already read (after sniffing
 /// the first bytes, and after OpenSSL decrypted them), which libmicrohttpd — owning its sockets —
-/// cannot take. Pipelined requests are answered in order; a parse error is answered 400 and closes.
+/// cannot take. Pipelined requests are answered in order; what the parser refuses (bad framing,
+/// an unknown method, a body or headers past the limits, a request not whole in time) is an
+/// `HTTPRefusal` the routes answer in the vendor's shape, and the connection closes after it.
 final class HTTP1Session: HTTPSession {
     private let parser: UnsafeMutablePointer<http_parser>
     private var settings = http_parser_settings()
     private let limits: GatewayLimits
     private let isTLS: Bool
     private let onRequest: (HTTPRequest, @escaping Responder) -> Void
+    private let refusalResponse: (HTTPRefusal) -> HTTPResponse
 
     // The message being received.
     private var target: [UInt8] = []
@@ -18,7 +21,7 @@ final class HTTP1Session: HTTPSession {
     private var headers: [HTTPHeader] = []
     private var body: [UInt8] = []
     private var headerBytes = 0
-    private var refusal: Int?
+    private var refusal: HTTPRefusal.Kind?
     private(set) var requestStartedAt: Int64?
     /// The `now` of the bytes being parsed.
     private var now: Int64 = 0
@@ -30,9 +33,13 @@ final class HTTP1Session: HTTPSession {
     private var lastSlot: Int?
     private var stopped = false
 
-    init(limits: GatewayLimits, isTLS: Bool, onRequest: @escaping (HTTPRequest, @escaping Responder) -> Void) {
+    /// `refusalResponse` answers what the session refuses (the routes' `refuse`; by default
+    /// the status alone).
+    init(limits: GatewayLimits, isTLS: Bool, refusalResponse: @escaping (HTTPRefusal) -> HTTPResponse = HTTPRefusal.plainResponse,
+         onRequest: @escaping (HTTPRequest, @escaping Responder) -> Void) {
         self.limits = limits
         self.isTLS = isTLS
+        self.refusalResponse = refusalResponse
         self.onRequest = onRequest
         parser = .allocate(capacity: 1)
         http_parser_init(parser, HTTP_REQUEST)
@@ -79,7 +86,8 @@ final class HTTP1Session: HTTPSession {
         let code = pushdeck_http_errno(parser)
         if code == Int32(HPE_PAUSED.rawValue) { return true }
         if code != Int32(HPE_OK.rawValue) {
-            refuse(refusal ?? 400, reason: refusal == nil ? String(cString: pushdeck_http_errno_name(parser)) : nil)
+            let name = String(cString: pushdeck_http_errno_name(parser))
+            refuse(refusal ?? (code == Int32(HPE_INVALID_METHOD.rawValue) ? .badMethod : .malformed(name)))
             return false
         }
         if parsed < bytes.count || pushdeck_http_is_upgrade(parser) != 0 {
@@ -118,7 +126,7 @@ final class HTTP1Session: HTTPSession {
     private func append(_ at: UnsafePointer<CChar>?, _ length: Int, to path: ReferenceWritableKeyPath<HTTP1Session, [UInt8]>) -> Int32 {
         headerBytes += length
         guard headerBytes <= limits.maxHeaderBytes else {
-            refusal = 431
+            refusal = .headersTooLarge(limit: limits.maxHeaderBytes)
             return 1
         }
         if let at { self[keyPath: path].append(contentsOf: UnsafeRawBufferPointer(start: at, count: length)) }
@@ -136,7 +144,7 @@ final class HTTP1Session: HTTPSession {
     private func headersComplete() -> Int32 {
         if inValue || !field.isEmpty { endHeader() }
         if parser.pointee.content_length != UInt64.max && parser.pointee.content_length > UInt64(limits.maxBodyBytes) {
-            refusal = 413
+            refusal = .bodyTooLarge(limit: limits.maxBodyBytes)
             return -1  // (1 and 2 would mean "no body"; anything else stops the parser)
         }
         // curl and others wait a second for `100 Continue` before a larger body.
@@ -148,7 +156,7 @@ final class HTTP1Session: HTTPSession {
 
     private func appendBody(_ at: UnsafePointer<CChar>?, _ length: Int) -> Int32 {
         guard body.count + length <= limits.maxBodyBytes else {
-            refusal = 413
+            refusal = .bodyTooLarge(limit: limits.maxBodyBytes)
             return 1
         }
         if let at { body.append(contentsOf: UnsafeRawBufferPointer(start: at, count: length)) }
@@ -181,13 +189,22 @@ final class HTTP1Session: HTTPSession {
         slots[index] = Self.encode(response, close: close)
     }
 
+    func requestTimedOut(after milliseconds: Int64) {
+        guard !stopped, requestStartedAt != nil else { return }
+        refuse(.timeout(milliseconds: milliseconds))
+    }
+
     /// A refusal the peer's bytes earned: answered after what is already queued, then close.
-    private func refuse(_ status: Int, reason: String?) {
+    /// The routes see the request as far as it came (the method only once the parser knew it).
+    private func refuse(_ kind: HTTPRefusal.Kind) {
         stopped = true
         requestStartedAt = nil
-        let text = reason.map { "{\"reason\":\"\($0)\"}" } ?? "{\"reason\":\"\(String(cString: pushdeck_http_status_text(Int32(status))))\"}"
-        let response = HTTPResponse(status: status, headers: [HTTPHeader("content-type", "application/json")], body: Array(text.utf8))
-        slots.append(Self.encode(response, close: true))
+        if inValue || !field.isEmpty { endHeader() }
+        let method = kind == .badMethod || target.isEmpty ? "" : String(cString: pushdeck_http_method_name(parser))
+        let partial = HTTPRequest(
+            method: method, path: String(decoding: target, as: UTF8.self), headers: headers, body: [],
+            version: .http1_1, isTLS: isTLS)
+        slots.append(Self.encode(refusalResponse(HTTPRefusal(kind, request: partial)), close: true))
         lastSlot = firstSlot + slots.count - 1
     }
 

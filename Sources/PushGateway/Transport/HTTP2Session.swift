@@ -11,7 +11,7 @@ final class HTTP2Session: HTTPSession {
         var headers: [HTTPHeader] = []
         var body: [UInt8] = []
         var headerBytes = 0
-        var refusal: Int?
+        var refusal: HTTPRefusal.Kind?
         var requested = false
         /// When its HEADERS began (the `now` of that `receive`).
         var startedAt: Int64 = 0
@@ -25,6 +25,9 @@ final class HTTP2Session: HTTPSession {
     private let limits: GatewayLimits
     private let isTLS: Bool
     private let onRequest: (HTTPRequest, @escaping Responder) -> Void
+    private let refusalResponse: (HTTPRefusal) -> HTTPResponse
+    /// Requests timed out: the session ends once their answers (and what else it owes) are out.
+    private var timedOut = false
     private var streams: [Int32: Stream] = [:]
     private var failed = false
     /// The `now` of the bytes being fed.
@@ -40,9 +43,13 @@ final class HTTP2Session: HTTPSession {
     /// Output taken from nghttp2 inside `receive` (to learn of a queued GOAWAY), written first.
     private var early: [UInt8] = []
 
-    init?(limits: GatewayLimits, isTLS: Bool, onRequest: @escaping (HTTPRequest, @escaping Responder) -> Void) {
+    /// `refusalResponse` answers what the session refuses (the routes' `refuse`; by default
+    /// the status alone).
+    init?(limits: GatewayLimits, isTLS: Bool, refusalResponse: @escaping (HTTPRefusal) -> HTTPResponse = HTTPRefusal.plainResponse,
+          onRequest: @escaping (HTTPRequest, @escaping Responder) -> Void) {
         self.limits = limits
         self.isTLS = isTLS
+        self.refusalResponse = refusalResponse
         self.onRequest = onRequest
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let callbacks else { return nil }
@@ -138,7 +145,7 @@ final class HTTP2Session: HTTPSession {
 
     var wantsInput: Bool { !failed && nghttp2_session_want_read(session) != 0 }
     var isFinished: Bool {
-        failed || (early.isEmpty && nghttp2_session_want_read(session) == 0 && nghttp2_session_want_write(session) == 0)
+        failed || (early.isEmpty && nghttp2_session_want_write(session) == 0 && (timedOut || nghttp2_session_want_read(session) == 0))
     }
     var requestStartedAt: Int64? { streams.values.lazy.filter { !$0.requested }.map(\.startedAt).min() }
     /// Request bytes held now (received, not yet given back to flow control).
@@ -224,7 +231,7 @@ final class HTTP2Session: HTTPSession {
     private func header(_ frame: nghttp2_frame, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
         guard let stream = streams[frame.hd.stream_id], !stream.requested else { return 0 }
         stream.headerBytes += name.count + value.count + 32
-        if stream.headerBytes > limits.maxHeaderBytes { stream.refusal = 431 }
+        if stream.headerBytes > limits.maxHeaderBytes { stream.refusal = .headersTooLarge(limit: limits.maxHeaderBytes) }
         guard stream.refusal == nil else { return 0 }
         let nameText = String(decoding: name, as: UTF8.self)
         let valueText = String(decoding: Self.trimmingWhitespace(value), as: UTF8.self)
@@ -244,7 +251,7 @@ final class HTTP2Session: HTTPSession {
             return 0
         }
         if stream.body.count + bytes.count > limits.maxBodyBytes {
-            stream.refusal = 413
+            stream.refusal = .bodyTooLarge(limit: limits.maxBodyBytes)
             stream.body = []
             consume(streamID, stream.unconsumed + bytes.count)
             stream.unconsumed = 0
@@ -294,9 +301,7 @@ final class HTTP2Session: HTTPSession {
         consume(streamID, stream.unconsumed)
         stream.unconsumed = 0
         if let refusal = stream.refusal {
-            let reason = refusal == 431 ? "HeadersTooLarge" : "PayloadTooLarge"
-            answer(streamID, HTTPResponse(status: refusal, headers: [HTTPHeader("content-type", "application/json")],
-                                          body: Array("{\"reason\":\"\(reason)\"}".utf8)))
+            refuse(streamID, stream, refusal)
             return
         }
         let request = HTTPRequest(method: stream.method, path: stream.path, headers: stream.headers, body: stream.body,
@@ -304,6 +309,27 @@ final class HTTP2Session: HTTPSession {
         stream.headers = []
         stream.body = []
         onRequest(request) { [weak self] response in self?.answer(streamID, response) }
+    }
+
+    func requestTimedOut(after milliseconds: Int64) {
+        guard !failed else { return }
+        for (streamID, stream) in streams where !stream.requested {
+            stream.requested = true
+            consume(streamID, stream.unconsumed)
+            stream.unconsumed = 0
+            refuse(streamID, stream, .timeout(milliseconds: milliseconds))
+        }
+        timedOut = true
+    }
+
+    /// Answers a stream the session refused, with the routes' answer for the request as far as
+    /// it came (pseudo-headers come first, so its method and path are known).
+    private func refuse(_ streamID: Int32, _ stream: Stream, _ kind: HTTPRefusal.Kind) {
+        let partial = HTTPRequest(method: stream.method, path: stream.path, headers: stream.headers, body: [],
+                                  version: .http2, isTLS: isTLS)
+        stream.headers = []
+        stream.body = []
+        answer(streamID, refusalResponse(HTTPRefusal(kind, request: partial)))
     }
 
     // MARK: - Answers

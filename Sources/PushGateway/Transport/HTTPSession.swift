@@ -20,6 +20,10 @@ protocol HTTPSession: AnyObject {
     /// from its latest byte: a trickle (a byte now and then, or PINGs beside an unfinished
     /// stream) does not keep it open.
     var requestStartedAt: Int64? { get }
+    /// The requests still being received are past the request timeout (`milliseconds` from their
+    /// first byte): each is refused (`HTTPRefusal.Kind.timeout`, in its vendor's shape), and the
+    /// session finishes once what it owes is written.
+    func requestTimedOut(after milliseconds: Int64)
 }
 
 extension HTTPSession {

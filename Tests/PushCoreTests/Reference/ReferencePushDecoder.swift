@@ -93,6 +93,7 @@ struct ReferencePushDecoder {
         let named = try namedApp(payload)
         let app = request.app ?? named ?? "default"
         let topURL = loose(payload.member("url"))
+        let timeToLive = ReferenceValue.referenceTimeToLive(request.payloadText)
         var pushes: [Push] = []
         for (channel, shown) in deliveries {
             var message = Push(
@@ -101,6 +102,7 @@ struct ReferencePushDecoder {
                 offline: request.offline || shown.fromOfflineQueue, badge: shown.badgeChange, payload: request.payloadText,
                 via: request.via, token: request.token, headers: request.headers)
             message.priority = request.priority
+            message.timeToLive = timeToLive
             // Collapse id, thread, relevance, interruption level and silence are APNs' alone.
             if channel == .apns {
                 message.collapseId = request.collapseId ?? shown[.collapseId]
@@ -481,5 +483,25 @@ extension ReferenceValue {
         if case .string = self { return "a string" }
         if case .array = self { return "an array" }
         return "an object"
+    }
+
+    /// The vendor's time to live, read off the tree parse (the inbox's rule before it was the
+    /// decoder's): JPush `options.time_to_live` s, Getui `settings.ttl` ms (-1: 0), Getui
+    /// `offLineExpireTime` ms.
+    static func referenceTimeToLive(_ text: String) -> Double? {
+        guard case .object(let object)? = try? JSON.parse(Array(text.utf8)) else { return nil }
+        func number(_ value: JSON?) -> Double? {
+            if case .number(let number)? = value { return Double(number.text) }
+            return nil
+        }
+        if case .object(let options)? = object["options"], let seconds = number(options["time_to_live"]), seconds >= 0 {
+            return seconds
+        }
+        if case .object(let settings)? = object["settings"], let milliseconds = number(settings["ttl"]) {
+            if milliseconds == -1 { return 0 }
+            if milliseconds >= 0 { return milliseconds / 1000 }
+        }
+        if let milliseconds = number(object["offLineExpireTime"]), milliseconds >= 0 { return milliseconds / 1000 }
+        return nil
     }
 }
