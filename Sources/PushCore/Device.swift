@@ -6,6 +6,8 @@ public enum Vendor: String, Sendable, Equatable, CaseIterable {
     case apns
     case jpush
     case getui
+    /// Firebase Cloud Messaging (HTTP v1): a registration token of an Android or iOS app.
+    case fcm
 }
 
 /// A device the gateway knows: its token belongs to one app of one vendor.

@@ -128,18 +128,29 @@ enum DeviceCommands {
         let appKey = try arguments.option("--app-key")
         let appId = try arguments.option("--app-id")
         let masterSecret = try arguments.option("--master-secret")
+        let serviceAccount = try arguments.option("--service-account")
+        let app = try arguments.option("--app")
         let json = arguments.flag("--json")
         let words = try arguments.positionals()
         let actions = KeyCommand.actions.joined(separator: ", ")
         guard let action = words.first else { throw UsageError("give an action: \(actions)", command: "key") }
-        let given = [keyId, team, p8, appKey, appId, masterSecret].contains { $0 != nil }
+        let given = [keyId, team, p8, appKey, appId, masterSecret, serviceAccount, app].contains { $0 != nil }
         let command: KeyCommand
         switch action {
         case "add":
             guard words.count == 2, let vendor = Vendor(rawValue: words[1]) else {
-                throw UsageError("key add takes a vendor: apns, jpush or getui", command: "key")
+                throw UsageError("key add takes a vendor: apns, jpush, getui or fcm", command: "key")
             }
-            command = .add(try providerKey(vendor, keyId: keyId, team: team, p8: p8, appKey: appKey, appId: appId, masterSecret: masterSecret))
+            if vendor == .fcm {
+                let others = [("--key-id", keyId), ("--team", team), ("--p8", p8), ("--app-key", appKey), ("--app-id", appId), ("--master-secret", masterSecret)]
+                if let extra = others.first(where: { $0.1 != nil }) { throw UsageError("\(extra.0) does not go with key add fcm", command: "key") }
+                command = .add(try fcmKey(serviceAccount: serviceAccount, app: app))
+            } else {
+                if let extra = [("--service-account", serviceAccount), ("--app", app)].first(where: { $0.1 != nil }) {
+                    throw UsageError("\(extra.0) goes with key add fcm", command: "key")
+                }
+                command = .add(try providerKey(vendor, keyId: keyId, team: team, p8: p8, appKey: appKey, appId: appId, masterSecret: masterSecret))
+            }
         case "list":
             guard words.count == 1, !given else { throw UsageError("key list takes nothing more", command: "key") }
             command = .list
@@ -168,15 +179,37 @@ enum DeviceCommands {
             let line: String
             switch command {
             case .add(let key):
-                let detail = [key.team.map { "team \($0)" }, key.appKey.map { "appKey \($0)" }].compactMap { $0 }
-                line = "\(key.vendor.rawValue) key \(key.id) added" + (detail.isEmpty ? "" : " (" + detail.joined(separator: ", ") + ")")
-                    + (key.vendor == .apns ? ": gateway requests must now carry a provider token it signed" : "")
+                if key.vendor == .fcm {
+                    let project = key.team ?? ""
+                    line = "fcm key \(key.id) added (project \(project), default app \(key.appKey ?? project)): /token now takes only assertions it signed"
+                } else {
+                    let detail = [key.team.map { "team \($0)" }, key.appKey.map { "appKey \($0)" }].compactMap { $0 }
+                    line = "\(key.vendor.rawValue) key \(key.id) added" + (detail.isEmpty ? "" : " (" + detail.joined(separator: ", ") + ")")
+                        + (key.vendor == .apns ? ": gateway requests must now carry a provider token it signed" : "")
+                }
             case .remove(let id): line = "key \(id) removed"
             case .list: line = ""
             }
             ClientCommands.printReply(reply, json: json, line)
         }
         return 0
+    }
+
+    /// `key add fcm --service-account FILE [--app PACKAGE]`: the key file Firebase's console hands
+    /// out, checked (a service account's, with an RSA private key) before it is sent.
+    private static func fcmKey(serviceAccount: String?, app: String?) throws -> ProviderKey {
+        guard let serviceAccount else {
+            throw UsageError("key add fcm needs --service-account FILE (the JSON key file of Firebase's console: Project settings, Service accounts)", command: "key")
+        }
+        if let app, app.isEmpty { throw UsageError("--app takes a package name, not nothing", command: "key") }
+        guard let data = FileManager.default.contents(atPath: serviceAccount) else {
+            throw Failure(code: 2, message: "cannot read \(serviceAccount): no such file or not readable")
+        }
+        do {
+            return try ServiceAccount(parsing: Array(data)).providerKey(app: app)
+        } catch {
+            throw Failure(code: 2, message: "\(serviceAccount) is not a service account's key file: \(error.description)")
+        }
     }
 
     /// The key `key add VENDOR` describes, checked before it is sent (an APNs .p8 must be a P-256 key).
@@ -216,6 +249,8 @@ enum DeviceCommands {
                 throw UsageError("key add getui needs --app-id I --app-key K --master-secret S", command: "key")
             }
             return ProviderKey(id: appId, vendor: .getui, appKey: appKey, secret: masterSecret)
+        case .fcm:
+            return try fcmKey(serviceAccount: nil, app: nil)
         }
     }
 }
