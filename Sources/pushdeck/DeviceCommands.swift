@@ -94,6 +94,8 @@ enum DeviceCommands {
         case .setOffline(let token, let offline):
             let name = token.map { "device \($0)" } ?? "the default device (socket pushes without a device token)"
             return offline ? "\(name) is offline: its pushes are stored until 'pushdeck device online'" : "\(name) is online"
+        case .topics(let tokens, let topic, let subscribe):
+            return "\(tokens.count) device(s) \(subscribe ? "subscribed to" : "unsubscribed from") topic \(topic)"
         }
     }
 
