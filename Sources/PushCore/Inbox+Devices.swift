@@ -13,7 +13,8 @@ extension Inbox {
         case .apns: vendor = .apns
         case .jpush: vendor = .jpush
         case .getui: vendor = .getui
-        case .socket, .mqtt: return
+        // An FCM token's device (and its platform) is the FCM route's to register.
+        case .socket, .mqtt, .fcm: return
         }
         let device = Device(token: token, app: push.app, vendor: vendor)
         devices[token] = device
@@ -31,7 +32,7 @@ extension Inbox {
     mutating func changeDevices(_ command: DeviceCommand, at date: Date, now: Instant, into outcome: inout Outcome) {
         switch command {
         case .setOffline(let token, let offline):
-            setDeviceOffline(token: token, offline, now: now, into: &outcome)
+            setDeviceOffline(token: token, offline, at: date, now: now, into: &outcome)
         case .add(let device):
             // Adding again moves the token to the new app and registers it anew (its state kept).
             var device = device

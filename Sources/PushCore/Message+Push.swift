@@ -13,5 +13,12 @@ extension Message {
         relevance = push.relevance
         silent = push.silent
         interruption = push.interruption?.rawValue
+        fcm = push.fcm
     }
+}
+
+extension Message {
+    /// What the list's channel column says: `FCM` for every message through FCM (an Android
+    /// notification, a data message, an iOS token's APNs push), else the channel's short name.
+    public var sourceName: String { via == .fcm ? "FCM" : channel.shortName }
 }

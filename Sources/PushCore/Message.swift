@@ -43,6 +43,12 @@ public struct Message: Sendable, Equatable, Identifiable {
     public var token: String?
     /// The APNs request's `apns-*` headers, for pushes through the APNs gateway (else empty).
     public var apnsHeaders: [String: String]
+    /// The callback or system surface the message reached, decided when it was delivered (FCM:
+    /// `onMessageReceived`, `system tray`, `onDeletedMessages`); nil: the one the app state gives
+    /// (`Inbox.callback(for:)`).
+    public var callback: String? = nil
+    /// An FCM message's project, message name, platform and Android delivery options.
+    public var fcm: FCMFacts? = nil
 
     public init(
         id: Int64, app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,

@@ -97,6 +97,8 @@ public struct PushRequest: Sendable, Equatable {
     public var token: String?
     /// The request's vendor headers kept on the message (APNs: every `apns-*` header).
     public var headers: [String: String]
+    /// Set for an FCM message (`payloadText` the v1 `message` object): how to decode it.
+    public var fcm: FCMRoute? = nil
     public init(
         payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
         collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil,
@@ -119,7 +121,7 @@ public struct PushRequest: Sendable, Equatable {
         left.payloadText == right.payloadText && left.app == right.app && left.channel == right.channel
             && left.offline == right.offline && left.collapseId == right.collapseId && left.pushType == right.pushType
             && left.priority == right.priority && left.via == right.via && left.token == right.token
-            && left.headers == right.headers
+            && left.headers == right.headers && left.fcm == right.fcm
     }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+import PushCore
 import PushJSON
 
 /// The store's tables, as an ordered list of migrations.
@@ -134,7 +136,19 @@ public enum Schema {
         ) WITHOUT ROWID;
         CREATE INDEX getui_request_ids_by_time ON getui_request_ids (seen_at);
         """,
-        // FCM: devices and keys of vendor 'fcm' (SQLite cannot change a CHECK in place, so both
+        // 8: the channel `android` (FCM notification messages on Android): the CHECK of
+        // migration 1 is widened by rebuilding the table (`widenChannels`); the callback (or
+        // system surface) a message reached, decided when it was delivered; an FCM message's
+        // project, message name (projects/{p}/messages/{id}) and its Android options (platform,
+        // collapse key, ttl, priority, tag, notification count, as the wire's `fcm` object).
+        """
+        \(widenChannelsMarker)
+        ALTER TABLE messages ADD COLUMN callback TEXT;
+        ALTER TABLE messages ADD COLUMN fcm_project TEXT;
+        ALTER TABLE messages ADD COLUMN fcm_message_name TEXT;
+        ALTER TABLE messages ADD COLUMN fcm_options TEXT;
+        """,
+        // 9: FCM devices and keys of vendor 'fcm' (SQLite cannot change a CHECK in place, so both
         // tables are made again and their rows copied); an FCM device's platform ('android' or
         // 'ios', NULL for the other vendors) and the topics it is subscribed to, one per line (a
         // topic name is [a-zA-Z0-9-_.~%]+), '' for none.
@@ -170,8 +184,33 @@ public enum Schema {
         """,
     ]
 
+    /// A migration starting with this line first rebuilds `messages` with every channel of
+    /// `Channel` allowed (`widenChannels`).
+    static let widenChannelsMarker = "-- rebuild messages: widen the channel CHECK"
+
+    /// Rebuilds `messages` as it stands with the channel CHECK naming every `Channel`: SQLite
+    /// cannot alter a CHECK, so the table is made again from its own stored definition (every
+    /// column any migration added, whatever their order), its rows copied, and its indexes made
+    /// again from theirs ("Making other kinds of table schema changes", SQLite's ALTER TABLE page).
+    static func widenChannels(_ database: Database) throws(SQLiteError) {
+        let check = "CHECK (channel IN ('apns', 'transparent'))"
+        guard let table = try database.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'messages'"),
+              table.contains(check)
+        else { return }
+        let indexes = try database.scalar(
+            "SELECT group_concat(sql, ';' || char(10)) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'messages' AND sql IS NOT NULL")
+        let channels = Channel.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let widened = table.replacingOccurrences(of: check, with: "CHECK (channel IN (\(channels)))")
+            .replacingOccurrences(of: "CREATE TABLE messages", with: "CREATE TABLE messages_widened")
+        try database.execute(widened)
+        try database.execute(
+            "INSERT INTO messages_widened SELECT * FROM messages; DROP TABLE messages; ALTER TABLE messages_widened RENAME TO messages;")
+        if let indexes { try database.execute(indexes) }
+    }
+
     /// The columns of `messages` in the order every query selects them.
     static let messageColumns =
         "id, app, channel, title, subtitle, body, url, read, offline, launch, held, received_at, task_id, msg_id, payload"
         + ", collapse_id, thread_id, silent, interruption, expired, via, token, apns_headers, relevance"
+        + ", callback, fcm_project, fcm_message_name, fcm_options"
 }

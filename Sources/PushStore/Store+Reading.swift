@@ -218,7 +218,7 @@ extension Store {
         let channelName = row.string(at: 2) ?? ""
         guard let channel = Channel(rawValue: channelName) else {
             throw SQLiteError(
-                code: SQLITE_MISMATCH, message: "message \(id) has channel '\(channelName)', not apns or transparent")
+                code: SQLITE_MISMATCH, message: "message \(id) has channel '\(channelName)', not one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var message = Message(
             id: id, app: row.string(at: 1) ?? "", channel: channel, title: row.string(at: 3),
@@ -230,6 +230,10 @@ extension Store {
             interruption: row.string(at: 18), expired: row.bool(at: 19), via: Via(rawValue: row.string(at: 20) ?? "") ?? .socket,
             token: row.string(at: 21), apnsHeaders: headers(from: row.string(at: 22)))
         message.relevance = row.isNull(at: 23) ? nil : row.double(at: 23)
+        message.callback = row.string(at: 24)
+        if let options = row.string(at: 27), let json = try? JSON.parse(options) {
+            message.fcm = FCMFacts(project: row.string(at: 25) ?? "", messageName: row.string(at: 26) ?? "", options: json)
+        }
         return message
     }
 

@@ -318,6 +318,10 @@ public final class Store {
         statement.stage(message.token, at: 22)
         statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 23)
         try statement.bind(message.relevance, at: 24)
+        statement.stage(message.callback, at: 25)
+        statement.stage(message.fcm?.project, at: 26)
+        statement.stage(message.fcm?.messageName, at: 27)
+        statement.stage(message.fcm?.optionsJSON.compactText, at: 28)
         try statement.runStaged()
     }
 
@@ -344,6 +348,10 @@ public final class Store {
         statement.stage(message.token, at: 18)
         statement.stage(message.apnsHeaders.isEmpty ? nil : JSON.object(Message.headerObject(message.apnsHeaders)).compactText, at: 19)
         try statement.bind(message.relevance, at: 20)
+        statement.stage(message.callback, at: 21)
+        statement.stage(message.fcm?.project, at: 22)
+        statement.stage(message.fcm?.messageName, at: 23)
+        statement.stage(message.fcm?.optionsJSON.compactText, at: 24)
         try statement.runStaged()
     }
 
@@ -455,6 +463,7 @@ public final class Store {
             }
             try attempt(database) { () throws(SQLiteError) in
                 for migration in Schema.migrations.dropFirst(version) {
+                    if migration.hasPrefix(Schema.widenChannelsMarker) { try Schema.widenChannels(database) }
                     try database.execute(migration)
                 }
                 if version < Schema.version {

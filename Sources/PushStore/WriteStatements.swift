@@ -37,7 +37,7 @@ struct WriteStatements {
         insert = try database.prepare(
             """
             INSERT INTO messages (\(Schema.messageColumns))
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)
             """)
         expire = try database.prepare("UPDATE messages SET held = 0, read = 1, expired = 1 WHERE id = ?1 AND held = 1")
         // A push with a collapse id takes the place of the message it replaces.
@@ -45,7 +45,8 @@ struct WriteStatements {
             """
             UPDATE messages SET channel = ?2, title = ?3, subtitle = ?4, body = ?5, url = ?6, read = ?7,
                 offline = ?8, received_at = ?9, task_id = ?10, msg_id = ?11, payload = ?12, collapse_id = ?13,
-                thread_id = ?14, silent = ?15, interruption = ?16, via = ?17, token = ?18, apns_headers = ?19, relevance = ?20
+                thread_id = ?14, silent = ?15, interruption = ?16, via = ?17, token = ?18, apns_headers = ?19, relevance = ?20,
+                callback = ?21, fcm_project = ?22, fcm_message_name = ?23, fcm_options = ?24
             WHERE id = ?1
             """)
         // A held message is not delivered yet, so it cannot be read. (The unread counts are the
