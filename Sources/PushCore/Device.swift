@@ -32,6 +32,10 @@ public struct Device: Sendable, Equatable {
     /// The FCM topics the device is subscribed to, sorted, each once (the topic-management APIs
     /// set them): a `topic` or `condition` message reaches the devices they match.
     public var topics: [String]
+    /// An FCM device's platform (`device add --platform`; a token first seen by a send is an
+    /// Android one): the message is an Android message on one and its `apns` block on the other.
+    /// Nil for the other vendors.
+    public var platform: DevicePlatform?
 
     /// FCM's limit: "One app instance can be subscribed to no more than 2000 topics" (FCM's
     /// "Topic messaging" → "Manage topic subscriptions from the server").
@@ -39,8 +43,9 @@ public struct Device: Sendable, Equatable {
 
     public init(
         token: String, app: String, vendor: Vendor = .apns, unregisteredAt: Date? = nil, offline: Bool = false,
-        tags: [String] = [], alias: String? = nil, topics: [String] = []
+        tags: [String] = [], alias: String? = nil, topics: [String] = [], platform: DevicePlatform? = nil
     ) {
+        self.platform = platform ?? (vendor == .fcm ? .android : nil)
         self.offline = offline
         self.token = token
         self.app = app
@@ -70,6 +75,7 @@ public struct Device: Sendable, Equatable {
         ]
         if !tags.isEmpty { members.append((key: "tags", value: .array(tags.map(JSON.string)))) }
         if let alias { members.append((key: "alias", value: .string(alias))) }
+        if let platform { members.append((key: "platform", value: .string(platform.rawValue))) }
         if !topics.isEmpty { members.append((key: "topics", value: .array(topics.map(JSON.string)))) }
         return .object(JSONObject(members))
     }

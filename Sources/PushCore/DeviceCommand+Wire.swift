@@ -56,7 +56,7 @@ extension DeviceCommand {
             }
             self = .topics(tokens: tokens, topic: topic, subscribe: action == "subscribe")
         case "add":
-            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor", "tags", "alias"])
+            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor", "tags", "alias", "platform"])
             let vendor = try fields.choice("vendor", Vendor.self) ?? .apns
             let token: String
             if vendor == .fcm, case .string(let text)? = object["token"], Device.isFCMToken(Substring(text)) {
@@ -78,7 +78,9 @@ extension DeviceCommand {
             if let alias, !Device.isTagOrAlias(alias) {
                 throw WireError("\"alias\" must be 1 to 40 bytes with no control characters; got \"\(alias.prefix(60))\"")
             }
-            self = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias))
+            let platform = try fields.choice("platform", DevicePlatform.self)
+            if platform != nil && vendor != .fcm { throw WireError("\"platform\" goes with \"vendor\":\"fcm\"") }
+            self = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias, platform: platform))
         case "list":
             _ = try RequestFields(op: "device", object, accepted: ["action"])
             self = .list
@@ -106,6 +108,7 @@ extension DeviceCommand {
                 ]
                 if !device.tags.isEmpty { object["tags"] = .array(device.tags.map(JSON.string)) }
                 if let alias = device.alias { object["alias"] = .string(alias) }
+                if device.vendor == .fcm, let platform = device.platform { object["platform"] = .string(platform.rawValue) }
                 return object
             }()
         case .list: ["op": "device", "action": "list"]

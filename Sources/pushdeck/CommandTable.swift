@@ -292,7 +292,7 @@ enum CommandTable {
     static let device = CommandSpec(
         "device",
         synopsis: [
-            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui] [--tag T]... [--alias A]",
+            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui|fcm] [--platform android|ios] [--tag T]... [--alias A]",
             "| list | remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]",
             "[--json]",
         ],
@@ -304,6 +304,9 @@ enum CommandTable {
             --alias set the tags and alias a JPush audience (tag, tag_and, tag_not, alias) or
             Getui's push/single/alias finds the device by (1 to 40 bytes each; adding again
             replaces them; JPush's Device API sets them too).
+            An FCM registration token (--vendor fcm; letters, digits, ':', '-' and '_', kept as
+            written) is an Android device unless --platform ios; its topics are set by the
+            gateway's topic-management APIs and shown by list.
             list: the devices, a table or with --json a JSON array. The other actions print
             what they did in a line, or with --json the reply line.
             remove: forget TOKEN (under --devices open its next push registers it again).
@@ -322,6 +325,7 @@ enum CommandTable {
             clientSocket,
             OptionSpec("--app", .required("BUNDLE"), "with add: the app the token belongs to"),
             OptionSpec("--vendor", .required("VENDOR"), "with add: the vendor", completion: .words(Vendor.allCases.map(\.rawValue)), defaultValue: "apns"),
+            OptionSpec("--platform", .required("PLATFORM"), "with add --vendor fcm: android or ios", completion: .words(DevicePlatform.allCases.map(\.rawValue)), defaultValue: "android"),
             OptionSpec("--tag", .required("T"), "with add: a JPush/Getui tag of the device (again for more)"),
             OptionSpec("--alias", .required("A"), "with add: the device's JPush/Getui alias"),
             OptionSpec("--json", "list: a JSON array instead of a table; the other actions: the reply line instead of a sentence"),

@@ -16,38 +16,58 @@ enum DeviceCommands {
         let vendorName = try arguments.option("--vendor")
         let tags = try arguments.options("--tag")
         let alias = try arguments.option("--alias")
+        let platformName = try arguments.option("--platform")
         let json = arguments.flag("--json")
         let words = try arguments.positionals()
         let actions = DeviceCommand.actions.joined(separator: ", ")
         guard let action = words.first else { throw UsageError("give an action: \(actions)", command: "device") }
         func token() throws(UsageError) -> String {
             guard words.count == 2 else { throw UsageError("device \(action) takes one TOKEN", command: "device") }
+            // An FCM registration token (it has a ':'), taken exactly as written.
+            if words[1].contains(":"), Device.isFCMToken(Substring(words[1])) { return words[1] }
             guard let token = Device.normalizedToken(words[1]) else {
                 throw UsageError("'\(words[1])' is not a device token (APNs: hex digits, an even number of them; JPush/Getui: letters, digits, - and _)", command: "device")
             }
             return token
         }
         func refuseOptions() throws(UsageError) {
-            if app != nil || vendorName != nil || !tags.isEmpty || alias != nil {
-                throw UsageError("--app, --vendor, --tag and --alias go with device add", command: "device")
+            if app != nil || vendorName != nil || !tags.isEmpty || alias != nil || platformName != nil {
+                throw UsageError("--app, --vendor, --platform, --tag and --alias go with device add", command: "device")
             }
         }
         let command: DeviceCommand
         switch action {
         case "add":
-            let token = try token()
-            guard let app, !app.isEmpty else { throw UsageError("device add needs --app BUNDLE (the app the token belongs to)", command: "device") }
             var vendor = Vendor.apns
             if let vendorName {
                 guard let known = Vendor(rawValue: vendorName) else {
-                    throw UsageError("--vendor takes apns, jpush or getui, not '\(vendorName)'", command: "device")
+                    throw UsageError("--vendor takes apns, jpush, getui or fcm, not '\(vendorName)'", command: "device")
                 }
                 vendor = known
+            }
+            let added: String
+            if vendor == .fcm {
+                guard words.count == 2 else { throw UsageError("device add takes one TOKEN", command: "device") }
+                guard Device.isFCMToken(Substring(words[1])) else {
+                    throw UsageError("'\(words[1].prefix(60))' is not an FCM registration token: letters, digits, ':', '-' and '_'", command: "device")
+                }
+                added = words[1]
+            } else {
+                added = try token()
+            }
+            guard let app, !app.isEmpty else { throw UsageError("device add needs --app BUNDLE (the app the token belongs to)", command: "device") }
+            var platform: DevicePlatform?
+            if let platformName {
+                guard vendor == .fcm else { throw UsageError("--platform goes with --vendor fcm", command: "device") }
+                guard let known = DevicePlatform(rawValue: platformName) else {
+                    throw UsageError("--platform takes android or ios, not '\(platformName)'", command: "device")
+                }
+                platform = known
             }
             for name in tags + (alias.map { [$0] } ?? []) where !Device.isTagOrAlias(name) {
                 throw UsageError("'\(name.prefix(60))' is not a tag or alias: 1 to 40 bytes, no control characters", command: "device")
             }
-            command = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias))
+            command = .add(Device(token: added, app: app, vendor: vendor, tags: tags, alias: alias, platform: platform))
         case "list":
             try refuseOptions()
             guard words.count == 1 else { throw UsageError("device list takes no TOKEN", command: "device") }
@@ -83,6 +103,7 @@ enum DeviceCommands {
         switch command {
         case .add(let added):
             var line = "device \(added.token) added: \(added.vendor.rawValue), app \(added.app)"
+            if let platform = added.platform { line += ", " + platform.rawValue }
             if !added.tags.isEmpty { line += ", tags " + added.tags.joined(separator: ",") }
             if let alias = added.alias { line += ", alias " + alias }
             return line

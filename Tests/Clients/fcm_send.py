@@ -85,21 +85,22 @@ def firebase_cases(cases, base, account_file, tokens):
         attempt("dry-run", lambda: messaging.send(messaging.Message(token=good, notification=notification), dry_run=True, app=app))
     if "send-each" in cases:
         # success, an unregistered token, a token of another project, a bad field.
-        # The fourth's data key is a reserved word, which FCM refuses and firebase-admin does not
-        # check itself (FCM's v1 reference, Message.data; "Set up a Firebase Cloud Messaging
-        # client app": keys must not be "from", "message_type" or start with "google" or "gcm").
+        # The fourth has a negative notification_count, which FCM refuses and firebase-admin
+        # does not check itself.
         messages = [
             messaging.Message(token=good, notification=notification),
             messaging.Message(token=tokens[1], notification=notification),
             messaging.Message(token=tokens[2], notification=notification),
-            messaging.Message(token=good, data={"from": "x"}),
+            messaging.Message(token=good, android=messaging.AndroidConfig(
+                notification=messaging.AndroidNotification(title="t", notification_count=-1))),
         ]
         response = messaging.send_each(messages, app=app)
         emit("send-each", success=response.success_count, failure=response.failure_count,
              results=[{"ok": r.success, "id": r.message_id,
                        **(exception_fields(r.exception) if r.exception else {})} for r in response.responses])
     if "invalid" in cases:
-        attempt("invalid", lambda: messaging.send(messaging.Message(topic="not/a/topic", notification=notification), app=app))
+        # A condition FCM cannot read (firebase-admin sends it as given).
+        attempt("invalid", lambda: messaging.send(messaging.Message(condition="'a' in topics &&", notification=notification), app=app))
     if "topic" in cases:
         def subscribe():
             response = messaging.subscribe_to_topic(tokens[:2], "news", app=app)

@@ -126,4 +126,91 @@ import TestSupport
         #expect(garbage.status == "400 2")
         #expect(garbage.body?["error"] == "invalid_grant")
     }
+
+    // MARK: - messages:send
+
+    static let android = "cK9xZ2:APA91bH-android_1"
+    static let unknown = "cK9xZ2:APA91bH-never_seen"
+    static let foreign = "cK9xZ2:APA91bH-other_project"
+    static let iphone = "dQ7wX1:APA91bH-iphone_1"
+
+    /// firebase-admin unchanged but for its URLs: send (a notification message, a data message),
+    /// dry_run, send_each (success, UnregisteredError, SenderIdMismatchError,
+    /// InvalidArgumentError), and the messages the inbox holds after them.
+    @Test func firebaseAdminSendsAndGetsEachAnswerItsExceptionClassExpects() throws {
+        let gateway = try GatewayServer(extraArguments: ["--devices", "strict"])
+        let console = try consoleKeyFile(gateway)
+        #expect(try gateway.run(["key", "add", "fcm", "--service-account", console, "--app", "com.example.shop"]).status == 0)
+        let other = try consoleKeyFile(gateway, project: "other-project", name: "other.json")
+        #expect(try gateway.run(["key", "add", "fcm", "--service-account", other, "--app", "com.example.other"]).status == 0)
+        #expect(try gateway.run(["device", "add", Self.android, "--app", "com.example.shop", "--vendor", "fcm"]).status == 0)
+        #expect(try gateway.run(["device", "add", Self.foreign, "--app", "com.example.other", "--vendor", "fcm"]).status == 0)
+        #expect(try gateway.run(["device", "add", Self.iphone, "--app", "com.example.shop", "--vendor", "fcm", "--platform", "ios"]).status == 0)
+        var file = try #require(try JSON.parse(Array(try String(contentsOfFile: console, encoding: .utf8).utf8)).objectValue)
+        file["token_uri"] = .string("https://localhost:\(gateway.port)/token")
+        let pointed = gateway.server.folder.file("pointed.json")
+        try JSON.object(file).prettyText.write(toFile: pointed, atomically: true, encoding: .utf8)
+
+        let seen = try client(["send", "data", "dry-run", "send-each", "invalid", "ios"], gateway, account: pointed,
+                              tokens: [Self.android, Self.unknown, Self.foreign, Self.iphone])
+        let name = try #require(seen["send"]?["result"]?.stringValue, "\(seen)")
+        #expect(name.hasPrefix("projects/\(Self.project)/messages/0:"), "\(name)")
+        #expect(seen["data"]?["ok"] == true, "\(seen["data"].map { JSON.object($0).compactText } ?? "")")
+        #expect(seen["dry-run"]?["result"]?.stringValue == "projects/\(Self.project)/messages/fake_message_id")
+        let each = try #require(seen["send-each"], "\(seen)")
+        #expect(each["success"] == 1 && each["failure"] == 3, "\(JSON.object(each).compactText)")
+        let results = each["results"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(results.map { $0["exception"]?.stringValue ?? "ok" } == ["ok", "UnregisteredError", "SenderIdMismatchError", "InvalidArgumentError"],
+                "\(JSON.object(each).compactText)")
+        #expect(results.map { $0["status"]?.intValue ?? 200 } == [200, 404, 403, 400])
+        #expect(seen["invalid"]?["exception"] == "InvalidArgumentError", "\(seen["invalid"].map { JSON.object($0).compactText } ?? "")")
+        // No APNs key is registered: FCM cannot reach APNs for an iOS token.
+        #expect(seen["ios"]?["exception"] == "ThirdPartyAuthError", "\(seen["ios"].map { JSON.object($0).compactText } ?? "")")
+
+        // Two sends and one success of send_each reached the device; dry_run and every refusal
+        // delivered nothing.
+        let listed = try #require(try JSON.parse(Array(try gateway.listJSON().utf8)).arrayValue)
+        let fcm = listed.compactMap(\.objectValue).filter { $0["via"] == "fcm" }
+        #expect(fcm.count == 3, "\(listed)")
+        #expect(fcm.allSatisfy { $0["token"]?.stringValue == Self.android })
+    }
+
+    @Test func anIOSTokensApnsBlockIsAnAPNsPushOnceAnAPNsKeyIsRegistered() throws {
+        let gateway = try GatewayServer()
+        let p8 = gateway.server.folder.file("AuthKey.p8")
+        try APNsKeys.makeP8().write(toFile: p8, atomically: true, encoding: .utf8)
+        #expect(try gateway.run(["key", "add", "apns", "--key-id", "ABC123DEFG", "--team", "TEAM123456", "--p8", p8]).status == 0)
+        #expect(try gateway.run(["device", "add", Self.iphone, "--app", "pushdeck-open", "--vendor", "fcm", "--platform", "ios"]).status == 0)
+        let (path, _) = try credentialsFile(gateway)
+        let seen = try client(["ios"], gateway, account: path, tokens: [Self.android, Self.unknown, Self.foreign, Self.iphone])
+        #expect(seen["ios"]?["ok"] == true, "\(seen)")
+        let listed = try #require(try JSON.parse(Array(try gateway.listJSON().utf8)).arrayValue).compactMap(\.objectValue)
+        #expect(listed.first?["title"] == "Hi" && listed.first?["channel"] == "apns", "\(listed)")
+    }
+
+    /// Topics: firebase-admin subscribes (one request per token; an unknown token in open mode is
+    /// registered), a topic send and a condition send reach the subscriber, unsubscribe works.
+    @Test func topicsAndConditionsWithFirebaseAdmin() throws {
+        let gateway = try GatewayServer()
+        let (path, _) = try credentialsFile(gateway)
+        let seen = try client(["topic"], gateway, account: path, tokens: [Self.android, "cK9xZ2:APA91bH-second"])
+        #expect(seen["subscribe"]?["result"]?.objectValue?["success"] == 2, "\(seen)")
+        #expect(seen["topic"]?["ok"] == true, "\(seen)")
+        #expect(seen["condition"]?["ok"] == true, "\(seen)")
+        #expect(seen["unsubscribe"]?["result"] == 1, "\(seen)")
+        let listed = try #require(try JSON.parse(Array(try gateway.listJSON().utf8)).arrayValue).compactMap(\.objectValue)
+        // Each of the two subscribers got the topic message and the condition message.
+        #expect(listed.filter { $0["via"] == "fcm" }.count == 4, "\(listed)")
+        let devices = try gateway.run(["device", "list", "--json"]).stdout
+        #expect(devices.contains("\"platform\":\"android\""), "\(devices)")
+        #expect(devices.contains("\"topics\":[\"news\"]"), "\(devices)")
+    }
+
+    @Test func pyfcmSends() throws {
+        let gateway = try GatewayServer()
+        let (path, _) = try credentialsFile(gateway)
+        let seen = try client(["pyfcm"], gateway, account: path, tokens: [Self.android])
+        #expect(seen["pyfcm"]?["ok"] == true, "\(seen)")
+        #expect(seen["pyfcm"]?["result"]?.objectValue?["name"]?.stringValue?.hasPrefix("projects/pushdeck-open/messages/") == true)
+    }
 }

@@ -88,12 +88,14 @@ public struct FCMAPIError: Sendable, Equatable {
         self.violations = violations
     }
 
-    public init(status: Int, grpcStatus: String, message: String, errorInfoReason: String? = nil) {
+    public init(
+        status: Int, grpcStatus: String, message: String, violations: [(field: String, description: String)] = [], errorInfoReason: String? = nil
+    ) {
         self.status = status
         self.grpcStatus = grpcStatus
         self.message = message
         errorCode = nil
-        violations = []
+        self.violations = violations
         self.errorInfoReason = errorInfoReason
     }
 
@@ -120,18 +122,18 @@ public struct FCMAPIError: Sendable, Equatable {
 
     public var json: JSON {
         var details: [JSON] = []
-        if let errorCode {
-            details.append(.object(JSONObject([
-                (key: "@type", value: "type.googleapis.com/google.firebase.fcm.v1.FcmError"),
-                (key: "errorCode", value: .string(errorCode.rawValue)),
-            ])))
-        }
         if !violations.isEmpty {
             details.append(.object(JSONObject([
                 (key: "@type", value: "type.googleapis.com/google.rpc.BadRequest"),
                 (key: "fieldViolations", value: .array(violations.map { violation in
                     .object(JSONObject([(key: "field", value: .string(violation.field)), (key: "description", value: .string(violation.description))]))
                 })),
+            ])))
+        }
+        if let errorCode {
+            details.append(.object(JSONObject([
+                (key: "@type", value: "type.googleapis.com/google.firebase.fcm.v1.FcmError"),
+                (key: "errorCode", value: .string(errorCode.rawValue)),
             ])))
         }
         if let errorInfoReason {
