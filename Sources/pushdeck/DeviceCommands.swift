@@ -21,10 +21,10 @@ enum DeviceCommands {
         let words = try arguments.positionals()
         let actions = DeviceCommand.actions.joined(separator: ", ")
         guard let action = words.first else { throw UsageError("give an action: \(actions)", command: "device") }
-        func token() throws(UsageError) -> String {
+        func token(fcm: Bool = true) throws(UsageError) -> String {
             guard words.count == 2 else { throw UsageError("device \(action) takes one TOKEN", command: "device") }
             // An FCM registration token (it has a ':'), taken exactly as written.
-            if words[1].contains(":"), Device.isFCMToken(Substring(words[1])) { return words[1] }
+            if fcm, words[1].contains(":"), Device.isFCMToken(Substring(words[1])) { return words[1] }
             guard let token = Device.normalizedToken(words[1]) else {
                 throw UsageError("'\(words[1])' is not a device token (APNs: hex digits, an even number of them; JPush/Getui: letters, digits, - and _)", command: "device")
             }
@@ -53,7 +53,7 @@ enum DeviceCommands {
                 }
                 added = words[1]
             } else {
-                added = try token()
+                added = try token(fcm: false)
             }
             guard let app, !app.isEmpty else { throw UsageError("device add needs --app BUNDLE (the app the token belongs to)", command: "device") }
             var platform: DevicePlatform?
