@@ -1,10 +1,23 @@
-/// The channel a push came by: Apple's push service, or the SDK's own pass-through
+/// The channel a push came by: Apple's push service, the SDK's own pass-through
 /// ("transparent") connection, which Getui's iOS SDK uses while the app runs (APNs while it does
-/// not).
+/// not) and FCM's data messages take, or an FCM notification message on an Android device.
 public enum Channel: String, Sendable, Equatable, CaseIterable {
     case apns
     case transparent
+    case android
+
+    /// Whether a later push with the same collapse id replaces a shown one: APNs'
+    /// `apns-collapse-id`, Android's `android.notification.tag` ("If not specified, each request
+    /// creates a new notification. If specified and a notification with the same tag is already
+    /// being shown, the new notification replaces the existing one", AndroidNotification "tag").
+    public var collapses: Bool { self != .transparent }
 
     /// The short name the list shows.
-    public var shortName: String { self == .apns ? "APNs" : "pass" }
+    public var shortName: String {
+        switch self {
+        case .apns: "APNs"
+        case .transparent: "pass"
+        case .android: "FCM"
+        }
+    }
 }

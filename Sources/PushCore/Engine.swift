@@ -37,7 +37,7 @@ public enum Engine {
                 var push = try pushRequest.decoded ?? inbox.decoder.decode(pushRequest)
                 // A push with the collapse id of a delivered message of its app replaces it in
                 // place (APNs' apns-collapse-id; JPush's apns_collapse_id).
-                if let collapseId = push.collapseId, push.channel == .apns {
+                if let collapseId = push.collapseId, push.channel.collapses {
                     push.replacing = try store.message(app: push.app, collapseId: collapseId)
                 }
                 apply(.push(push, at: wallNow))

@@ -6,7 +6,10 @@ extension Inbox {
     /// APNs depends on the state, and the launch notification arrives in the launch options.
     public func callback(for message: Message) -> String {
         switch message.channel {
+        case .android:
+            return message.callback ?? "system tray"
         case .transparent:
+            if let callback = message.callback { return callback }
             return message.offline
                 ? "GeTuiSdkDidReceivePayloadData offLine:YES" : "GeTuiSdkDidReceivePayloadData offLine:NO"
         case .apns:

@@ -21,6 +21,8 @@ extension Inbox {
             storeOffline(push, at: date, into: &outcome)
             return
         }
+        // An Android FCM message reaches the tray or `onMessageReceived` by the app's state.
+        let push = fcmArriving(push)
         if let old = push.replacing, Self.collapses(push, onto: old) {
             replace(old, with: push, at: date, now: now, into: &outcome)
             return
@@ -29,8 +31,10 @@ extension Inbox {
         nextId += 1
         // A silent push has nothing for the user to read: listed, already read, never counted.
         if push.silent { message.read = true }
+        if Self.isFCMAndroid(message) { message.callback = fcmCallback(channel: message.channel) }
 
-        if settings.appState == .terminated && push.channel == .transparent {
+        // FCM data messages are not held: an app swiped away still gets `onMessageReceived`.
+        if settings.appState == .terminated && push.channel == .transparent && push.via != .fcm {
             // Getui's offline queue: stored now, delivered when the app is next in the foreground.
             message.held = true
             hold(message)
@@ -52,11 +56,12 @@ extension Inbox {
         outcome.reply = .push(PushReply(.delivered(id: message.id), badge: badge.icon))
     }
 
-    /// Whether `push` replaces `old`: an APNs push of the same app with the same collapse id,
-    /// the old one delivered (not held).
+    /// Whether `push` replaces `old`: an APNs push (or an Android notification, its
+    /// `android.notification.tag`) of the same app with the same collapse id, the old one
+    /// delivered (not held).
     static func collapses(_ push: Push, onto old: Message) -> Bool {
         guard let id = push.collapseId else { return false }
-        return push.channel == .apns && old.app == push.app && old.collapseId == id && !old.held
+        return push.channel.collapses && old.channel == push.channel && old.app == push.app && old.collapseId == id && !old.held
     }
 
     /// A push with the collapse id of an earlier message takes its place (apns-collapse-id): same
@@ -66,6 +71,7 @@ extension Inbox {
     private mutating func replace(_ old: Message, with push: Push, at date: Date, now: Instant, into outcome: inout Outcome) {
         var message = Message(push, id: old.id, receivedAt: date)
         message.read = push.silent
+        if Self.isFCMAndroid(message) { message.callback = fcmCallback(channel: message.channel) }
         outcome.write(.replace(message))
         let counted: Badge
         if !old.read {
@@ -92,8 +98,11 @@ extension Inbox {
     /// Whether a delivered push shows the banner: only in the foreground, never for a silent
     /// push (whatever its priority) or a `passive` one; while its app is muted or in quiet hours
     /// only a `time-sensitive` or `critical` one (at wall time `date`, the push's arrival).
+    /// An Android notification is the other way round: the system shows it (heads-up, into the
+    /// tray) while the app is not in the foreground; in the foreground it is the app's.
     func showsBanner(_ push: Push, at date: Date) -> Bool {
-        guard settings.appState == .foreground, !push.silent, push.interruption != .passive else { return false }
+        let shownNow = push.channel == .android ? settings.appState != .foreground : settings.appState == .foreground
+        guard shownNow, !push.silent, push.interruption != .passive else { return false }
         if isMuted(push.app, at: date) || isQuiet(at: date) { return push.interruption?.breaksThrough ?? false }
         return true
     }
@@ -121,17 +130,19 @@ extension Inbox {
         // A silent push (delivered read) moves the badge only when it sets it, under either policy.
         if message.silent && message.read {
             let badge = directive == nil ? badge(of: message.app) : countDelivery(app: message.app, directive: directive, into: &outcome)
-            outcome.publish(.remoteReceived, message: message)
+            // An FCM data message (pass-through, never unread) is still the app's message.
+            outcome.publish(message.channel == .transparent ? .messageReceived : .remoteReceived, message: message)
             return badge
         }
         countUnread(app: message.app, into: &outcome)
         let badge = countDelivery(app: message.app, directive: directive, channel: message.channel, into: &outcome)
         switch message.channel {
-        case .apns:
+        case .apns, .android:
             outcome.publish(.remoteReceived, message: message)
         case .transparent:
             outcome.publish(.messageReceived, message: message)
-            outcome.publish(.feedback, Self.feedback(90001, for: message))
+            // The receipt is the Getui SDK's; an FCM data message has none.
+            if message.via != .fcm { outcome.publish(.feedback, Self.feedback(90001, for: message)) }
         }
         return badge
     }
@@ -144,7 +155,8 @@ extension Inbox {
     mutating func releaseHeldIfDue(now: Instant, into outcome: inout Outcome) {
         guard settings.mode == .on, !held.isEmpty else { return }
         let due = held.filter { message in
-            !isDeviceOffline(message.token) && (message.channel == .apns || settings.appState == .foreground)
+            !isDeviceOffline(message.token)
+                && (message.channel == .apns || message.via == .fcm || settings.appState == .foreground)
         }
         guard !due.isEmpty else { return }
         removeHeld(Set(due.map(\.id)))
@@ -152,18 +164,21 @@ extension Inbox {
             var message = message
             message.held = false
             message.offline = true
+            // Stored for an offline Android device: the app's state now decides where it goes.
+            if Self.isFCMAndroid(message) { message = fcmDelivered(message) }
             return message
         }
         outcome.write(.release(released.map(\.id)))
+        for message in released where Self.isFCMAndroid(message) { outcome.write(.replace(message)) }
         for message in released {
-            deliver(message, directive: message.badgeDirective, into: &outcome)
+            deliver(message, directive: message.silent ? nil : message.badgeDirective, into: &outcome)
         }
         if settings.appState == .terminated, let newest = released.last(where: { $0.channel == .apns && !$0.silent }) {
             outcome.write(.setLaunch(newest.id))
             launchId = newest.id
         }
-        let shown = released.filter { !$0.silent }
-        if settings.appState == .foreground, let newest = shown.last { showBanner(newest, at: now, arrivals: shown.count) }
+        let shown = released.filter { !$0.silent && ($0.channel == .android) != (settings.appState == .foreground) }
+        if let newest = shown.last { showBanner(newest, at: now, arrivals: shown.count) }
     }
 
     /// The `feedback` bus event (Getui `sendFeedbackMessage`): 90001 received, 90002 opened.

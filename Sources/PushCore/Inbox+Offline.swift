@@ -40,6 +40,7 @@ extension Inbox {
         if let text = message.apnsHeaders["apns-expiration"], let seconds = Int64(text) {
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
+        if let expiry = fcmExpiry(of: message) { return expiry }
         let fallback = message.channel == .apns ? apnsStorage : 86_400
         return message.receivedAt.addingTimeInterval(message.timeToLive ?? fallback)
     }
@@ -67,6 +68,8 @@ extension Inbox {
         } else if push.via == .jpush {
             let kept = sameDevice.filter { $0.channel == .transparent && $0.via == .jpush && $0.app == push.app }
             discarded = Array(kept.prefix(max(0, kept.count - (Self.jpushOfflineLimit - 1))))
+        } else if Self.isFCMAndroid(message) {
+            discarded = Self.fcmDiscarded(for: message, among: sameDevice)
         }
         if !discarded.isEmpty {
             let ids = discarded.map(\.id)
@@ -83,7 +86,7 @@ extension Inbox {
 
     /// `device online|offline [TOKEN]`: going online delivers what was stored for it (then the
     /// app state decides banner, list or hold, as for any push).
-    mutating func setDeviceOffline(token: String?, _ offline: Bool, now: Instant, into outcome: inout Outcome) {
+    mutating func setDeviceOffline(token: String?, _ offline: Bool, at date: Date, now: Instant, into outcome: inout Outcome) {
         if let token {
             guard var device = devices[token] else {
                 outcome.reply = .error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")
@@ -98,6 +101,7 @@ extension Inbox {
             settings.deviceOffline = offline
             outcome.write(.settings(settings))
         }
+        if !offline { deleteExcessFCM(token: token, at: date, into: &outcome) }
         releaseHeldIfDue(now: now, into: &outcome)
         outcome.reply = .deviceState(token: token, offline: offline)
     }

@@ -15,5 +15,12 @@ extension Message {
         interruption = push.interruption?.rawValue
         badgeDirective = push.badge
         timeToLive = push.timeToLive
+        fcm = push.fcm
     }
+}
+
+extension Message {
+    /// What the list's channel column says: `FCM` for every message through FCM (an Android
+    /// notification, a data message, an iOS token's APNs push), else the channel's short name.
+    public var sourceName: String { via == .fcm ? "FCM" : channel.shortName }
 }

@@ -31,6 +31,10 @@ extension Message {
             (key: "via", value: .string(via.rawValue)),
             (key: "token", value: .string(orNull: token)),
             (key: "apnsHeaders", value: apnsHeaders.isEmpty ? .null : .object(Self.headerObject(apnsHeaders))),
+            (key: "callback", value: .string(orNull: callback)),
+            (key: "project", value: .string(orNull: fcm?.project)),
+            (key: "messageName", value: .string(orNull: fcm?.messageName)),
+            (key: "fcm", value: fcm?.optionsJSON ?? .null),
         ]))
     }
 
@@ -61,7 +65,7 @@ extension Message {
             throw WireError("message field \"id\" must be an integer")
         }
         guard let channelName = try text("channel"), let channel = Channel(rawValue: channelName) else {
-            throw WireError("message field \"channel\" must be one of apns, transparent")
+            throw WireError("message field \"channel\" must be one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let stamp = try text("receivedAt"), let receivedAt = RFC3339.date(from: stamp) else {
             throw WireError("message field \"receivedAt\" must be an RFC 3339 time like 2026-11-30T09:41:00.000Z")
@@ -98,5 +102,12 @@ extension Message {
         silent = try flag("silent")
         interruption = try text("interruptionLevel")
         expired = try flag("expired")
+        callback = try text("callback")
+        if let options = object["fcm"], !options.isNull {
+            guard let facts = FCMFacts(project: try text("project") ?? "", messageName: try text("messageName") ?? "", options: options) else {
+                throw WireError("message field \"fcm\" must be an object with a platform (android or ios), or null")
+            }
+            fcm = facts
+        }
     }
 }

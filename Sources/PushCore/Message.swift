@@ -49,6 +49,12 @@ public struct Message: Sendable, Equatable, Identifiable {
     /// The time to live the payload's vendor field gave (seconds), decoded with the push: a
     /// held message's expiry is worked out from it. Nil: the vendor's default.
     public var timeToLive: TimeInterval? = nil
+    /// The callback or system surface the message reached, decided when it was delivered (FCM:
+    /// `onMessageReceived`, `system tray`, `onDeletedMessages`); nil: the one the app state gives
+    /// (`Inbox.callback(for:)`).
+    public var callback: String? = nil
+    /// An FCM message's project, message name, platform and Android delivery options.
+    public var fcm: FCMFacts? = nil
 
     public init(
         id: Int64, app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,

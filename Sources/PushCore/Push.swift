@@ -43,6 +43,8 @@ public struct Push: Sendable, Equatable {
     public var via: Via
     public var token: String?
     public var headers: [String: String]
+    /// An FCM push's project, message name, platform and Android delivery options.
+    public var fcm: FCMFacts? = nil
 
     public init(
         app: String, channel: Channel, title: String? = nil, subtitle: String? = nil,

@@ -16,6 +16,7 @@ public struct PushDecoder: Sendable, Equatable {
     public static let defaultApp = "default"
 
     public func decode(_ request: PushRequest) throws(WireError) -> Push {
+        if let route = request.fcm { return try decodeFCM(request, route: route) }
         // A gateway push was held to its vendor's own limit (APNs: 5120 bytes for VoIP) already.
         if request.via == .socket { try checkSize(request.payloadText.utf8.count) }
         if let parsed = request.parsed { return try decode(parsed, request: request) }

@@ -45,6 +45,10 @@ public enum DeviceCommand: Sendable, Equatable {
     case unregister(token: String)
     /// `device online|offline [TOKEN]`: nil is the socket's default device.
     case setOffline(token: String?, Bool)
+    /// FCM's topic management (the gateway's subscription APIs): subscribe each of `tokens`
+    /// (FCM devices) to `topic`, or unsubscribe them. All or nothing: a token that is no FCM
+    /// device, or a subscription past `Device.maxTopics`, refuses the whole command.
+    case topics(tokens: [String], topic: String, subscribe: Bool)
 }
 
 /// `{"op":"gateway","credentials":VENDOR}`, for APNs with the `keyId` and `team` the provider
@@ -97,6 +101,8 @@ public struct PushRequest: Sendable, Equatable {
     /// what the inbox would refuse): the engine takes it instead of decoding the same payload
     /// again. Left out of `==`: it is this request, decoded.
     public var decoded: Push?
+    /// Set for an FCM message (`payloadText` the v1 `message` object): how to decode it.
+    public var fcm: FCMRoute? = nil
     public init(
         payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
         collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil,
@@ -119,7 +125,7 @@ public struct PushRequest: Sendable, Equatable {
         left.payloadText == right.payloadText && left.app == right.app && left.channel == right.channel
             && left.offline == right.offline && left.collapseId == right.collapseId && left.pushType == right.pushType
             && left.priority == right.priority && left.via == right.via && left.token == right.token
-            && left.headers == right.headers
+            && left.headers == right.headers && left.fcm == right.fcm
     }
 }
 

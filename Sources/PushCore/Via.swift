@@ -6,4 +6,6 @@ public enum Via: String, Sendable, Equatable, CaseIterable {
     case jpush
     case getui
     case mqtt
+    /// Firebase Cloud Messaging HTTP v1 (`messages:send` on the gateway).
+    case fcm
 }

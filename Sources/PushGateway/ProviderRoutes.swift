@@ -1,7 +1,8 @@
 import PushCore
 
 /// The gateway's routes: one port, the providers' APIs told apart by the path — each vendor's
-/// path prefix in `vendors` (`/v3/` JPush, `/v2/` Getui), everything else APNs. A request, and
+/// paths in `vendors` (`/v3/` JPush, `/v2/` Getui, `/token`, `/v1/projects/` and `/iid/` FCM),
+/// everything else APNs. A request, and
 /// a refusal of the transport, goes to the vendor whose path it names and is answered in that
 /// vendor's shape. A path nobody serves is APNs' `404 {"reason":"BadPath"}`: the gateway stands
 /// where api.push.apple.com stands for the clients pointed at it (the gateway's first vendor, and
@@ -11,29 +12,32 @@ public struct ProviderRoutes: GatewayRoutes {
     public var apns: APNsRoutes
     public var jpush: JPushRoutes
     public var getui: GetuiRoutes
+    public var fcm: FCMRoutes
 
-    public init(apns: APNsRoutes, jpush: JPushRoutes, getui: GetuiRoutes) {
+    public init(apns: APNsRoutes, jpush: JPushRoutes, getui: GetuiRoutes, fcm: FCMRoutes = FCMRoutes()) {
         self.apns = apns
         self.jpush = jpush
         self.getui = getui
+        self.fcm = fcm
     }
 
     /// Every provider with the same device policy; Getui's tokens live `getuiTokenSeconds`.
     public init(devices: DevicePolicy, getuiTokenSeconds: TimeInterval = GetuiRoutes.defaultTokenSeconds) {
         self.init(
             apns: APNsRoutes(devices: devices), jpush: JPushRoutes(devices: devices),
-            getui: GetuiRoutes(devices: devices, tokenSeconds: getuiTokenSeconds))
+            getui: GetuiRoutes(devices: devices, tokenSeconds: getuiTokenSeconds), fcm: FCMRoutes(devices: devices))
     }
 
-    /// The vendors claimed by a path prefix, tried in order; a new vendor is one more row here
+    /// The vendors and the paths each claims, tried in order; a new vendor is one more row here
     /// (its routes answer its requests and the transport's refusals of them).
-    public var vendors: [(pathPrefix: String, routes: any GatewayRoutes)] {
-        [(JPushRoutes.pathPrefix, jpush), (GetuiRoutes.pathPrefix, getui)]
+    public var vendors: [(claims: @Sendable (String) -> Bool, routes: any GatewayRoutes)] {
+        [({ $0.hasPrefix(JPushRoutes.pathPrefix) }, jpush), ({ $0.hasPrefix(GetuiRoutes.pathPrefix) }, getui),
+         (FCMRoutes.serves, fcm)]
     }
 
-    /// The routes for `path`: the vendor whose prefix it has, else APNs.
+    /// The routes for `path`: the vendor that claims it, else APNs.
     public func routes(for path: String) -> any GatewayRoutes {
-        vendors.first { path.hasPrefix($0.pathPrefix) }?.routes ?? apns
+        vendors.first { $0.claims(path) }?.routes ?? apns
     }
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {

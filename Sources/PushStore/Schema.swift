@@ -1,3 +1,5 @@
+import Foundation
+import PushCore
 import PushJSON
 
 /// The store's tables, as an ordered list of migrations.
@@ -135,6 +137,52 @@ public enum Schema {
         CREATE INDEX getui_request_ids_by_time ON getui_request_ids (seen_at);
         """,
         pushFields,
+        // 9: the channel `android` (FCM notification messages on Android): the CHECK of
+        // migration 1 is widened by rebuilding the table (`widenChannels`); the callback (or
+        // system surface) a message reached, decided when it was delivered; an FCM message's
+        // project, message name (projects/{p}/messages/{id}) and its Android options (platform,
+        // collapse key, ttl, priority, tag, notification count, as the wire's `fcm` object).
+        """
+        \(widenChannelsMarker)
+        ALTER TABLE messages ADD COLUMN callback TEXT;
+        ALTER TABLE messages ADD COLUMN fcm_project TEXT;
+        ALTER TABLE messages ADD COLUMN fcm_message_name TEXT;
+        ALTER TABLE messages ADD COLUMN fcm_options TEXT;
+        """,
+        // 10: FCM devices and keys of vendor 'fcm' (SQLite cannot change a CHECK in place, so both
+        // tables are made again and their rows copied); an FCM device's platform ('android' or
+        // 'ios', NULL for the other vendors) and the topics it is subscribed to, one per line (a
+        // topic name is [a-zA-Z0-9-_.~%]+), '' for none.
+        """
+        CREATE TABLE devices_fcm (
+            token           TEXT    PRIMARY KEY,
+            app             TEXT    NOT NULL,
+            vendor          TEXT    NOT NULL CHECK (vendor IN ('apns', 'jpush', 'getui', 'fcm')),
+            unregistered_at INTEGER,
+            offline         INTEGER NOT NULL DEFAULT 0,
+            tags            TEXT    NOT NULL DEFAULT '',
+            alias           TEXT,
+            platform        TEXT    CHECK (platform IN ('android', 'ios')),
+            topics          TEXT    NOT NULL DEFAULT ''
+        ) WITHOUT ROWID;
+        INSERT INTO devices_fcm (token, app, vendor, unregistered_at, offline, tags, alias)
+            SELECT token, app, vendor, unregistered_at, offline, tags, alias FROM devices;
+        DROP TABLE devices;
+        ALTER TABLE devices_fcm RENAME TO devices;
+
+        -- FCM: id = the service account's client_email, team = its project id, app_key = the
+        -- project's default app (NULL: the project id), secret = its private key's PEM.
+        CREATE TABLE provider_keys_fcm (
+            id      TEXT PRIMARY KEY,
+            vendor  TEXT NOT NULL CHECK (vendor IN ('apns', 'jpush', 'getui', 'fcm')),
+            team    TEXT,
+            app_key TEXT,
+            secret  TEXT NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO provider_keys_fcm SELECT id, vendor, team, app_key, secret FROM provider_keys;
+        DROP TABLE provider_keys;
+        ALTER TABLE provider_keys_fcm RENAME TO provider_keys;
+        """,
     ]
 
     /// The decoded push's badge directive and time to live, kept on its message so a held one
@@ -149,9 +197,34 @@ public enum Schema {
     /// The schema version from which messages carry `pushFields`.
     public static var pushFieldsVersion: Int { (migrations.firstIndex(of: pushFields) ?? 0) + 1 }
 
+    /// A migration starting with this line first rebuilds `messages` with every channel of
+    /// `Channel` allowed (`widenChannels`).
+    static let widenChannelsMarker = "-- rebuild messages: widen the channel CHECK"
+
+    /// Rebuilds `messages` as it stands with the channel CHECK naming every `Channel`: SQLite
+    /// cannot alter a CHECK, so the table is made again from its own stored definition (every
+    /// column any migration added, whatever their order), its rows copied, and its indexes made
+    /// again from theirs ("Making other kinds of table schema changes", SQLite's ALTER TABLE page).
+    static func widenChannels(_ database: Database) throws(SQLiteError) {
+        let check = "CHECK (channel IN ('apns', 'transparent'))"
+        guard let table = try database.scalar("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'messages'"),
+              table.contains(check)
+        else { return }
+        let indexes = try database.scalar(
+            "SELECT group_concat(sql, ';' || char(10)) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'messages' AND sql IS NOT NULL")
+        let channels = Channel.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let widened = table.replacingOccurrences(of: check, with: "CHECK (channel IN (\(channels)))")
+            .replacingOccurrences(of: "CREATE TABLE messages", with: "CREATE TABLE messages_widened")
+        try database.execute(widened)
+        try database.execute(
+            "INSERT INTO messages_widened SELECT * FROM messages; DROP TABLE messages; ALTER TABLE messages_widened RENAME TO messages;")
+        if let indexes { try database.execute(indexes) }
+    }
+
     /// The columns of `messages` in the order every query selects them.
     static let messageColumns =
         "id, app, channel, title, subtitle, body, url, read, offline, launch, held, received_at, task_id, msg_id, payload"
         + ", collapse_id, thread_id, silent, interruption, expired, via, token, apns_headers, relevance"
         + ", badge_directive, ttl"
+        + ", callback, fcm_project, fcm_message_name, fcm_options"
 }

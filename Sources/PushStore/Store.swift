@@ -244,6 +244,8 @@ public final class Store {
             try writes.device.bind(device.offline, at: 5)
             try writes.device.bind(device.tags.joined(separator: "\n"), at: 6)
             if let alias = device.alias { try writes.device.bind(alias, at: 7) } else { try writes.device.bindNull(at: 7) }
+            try writes.device.bind(device.topics.joined(separator: "\n"), at: 8)
+            if let platform = device.platform { try writes.device.bind(platform.rawValue, at: 9) } else { try writes.device.bindNull(at: 9) }
             try writes.device.run()
         case .removeDevice(let token):
             try writes.removeDevice.bind(token, at: 1)
@@ -319,6 +321,10 @@ public final class Store {
         try statement.bind(message.relevance, at: 24)
         statement.stage(message.badgeDirective?.storedText, at: 25)
         try statement.bind(message.timeToLive, at: 26)
+        statement.stage(message.callback, at: 27)
+        statement.stage(message.fcm?.project, at: 28)
+        statement.stage(message.fcm?.messageName, at: 29)
+        statement.stage(message.fcm?.optionsJSON.compactText, at: 30)
         try statement.runStaged()
     }
 
@@ -347,6 +353,10 @@ public final class Store {
         try statement.bind(message.relevance, at: 20)
         statement.stage(message.badgeDirective?.storedText, at: 21)
         try statement.bind(message.timeToLive, at: 22)
+        statement.stage(message.callback, at: 23)
+        statement.stage(message.fcm?.project, at: 24)
+        statement.stage(message.fcm?.messageName, at: 25)
+        statement.stage(message.fcm?.optionsJSON.compactText, at: 26)
         try statement.runStaged()
     }
 
@@ -458,6 +468,7 @@ public final class Store {
             }
             try attempt(database) { () throws(SQLiteError) in
                 for migration in Schema.migrations.dropFirst(version) {
+                    if migration.hasPrefix(Schema.widenChannelsMarker) { try Schema.widenChannels(database) }
                     try database.execute(migration)
                 }
                 if version > 0 && version < Schema.pushFieldsVersion { try fillPushFields(database) }

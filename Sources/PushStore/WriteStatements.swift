@@ -38,7 +38,7 @@ struct WriteStatements {
             """
             INSERT INTO messages (\(Schema.messageColumns))
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24,
-                    ?25, ?26)
+                    ?25, ?26, ?27, ?28, ?29, ?30)
             """)
         expire = try database.prepare("UPDATE messages SET held = 0, read = 1, expired = 1 WHERE id = ?1 AND held = 1")
         // A push with a collapse id takes the place of the message it replaces.
@@ -47,7 +47,8 @@ struct WriteStatements {
             UPDATE messages SET channel = ?2, title = ?3, subtitle = ?4, body = ?5, url = ?6, read = ?7,
                 offline = ?8, received_at = ?9, task_id = ?10, msg_id = ?11, payload = ?12, collapse_id = ?13,
                 thread_id = ?14, silent = ?15, interruption = ?16, via = ?17, token = ?18, apns_headers = ?19, relevance = ?20,
-                badge_directive = ?21, ttl = ?22
+                badge_directive = ?21, ttl = ?22,
+                callback = ?23, fcm_project = ?24, fcm_message_name = ?25, fcm_options = ?26
             WHERE id = ?1
             """)
         // A held message is not delivered yet, so it cannot be read. (The unread counts are the
@@ -79,9 +80,11 @@ struct WriteStatements {
             "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         device = try database.prepare(
             """
-            INSERT INTO devices (token, app, vendor, unregistered_at, offline, tags, alias) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            INSERT INTO devices (token, app, vendor, unregistered_at, offline, tags, alias, topics, platform)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (token) DO UPDATE SET app = excluded.app, vendor = excluded.vendor,
-                unregistered_at = excluded.unregistered_at, offline = excluded.offline, tags = excluded.tags, alias = excluded.alias
+                unregistered_at = excluded.unregistered_at, offline = excluded.offline, tags = excluded.tags, alias = excluded.alias,
+                topics = excluded.topics, platform = excluded.platform
             """)
         removeDevice = try database.prepare("DELETE FROM devices WHERE token = ?1")
         providerKey = try database.prepare(

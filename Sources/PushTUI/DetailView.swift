@@ -88,6 +88,26 @@ public enum DetailView {
             field("via", message.via.rawValue)
             field("token", message.token)
         }
+        if let fcm = message.fcm {
+            // What FCM recorded of the send, and the Android options the device acted on.
+            field("project", fcm.project)
+            field("message", fcm.messageName.isEmpty ? nil : fcm.messageName)
+            field("platform", fcm.platform.rawValue)
+            field("priority", fcm.priority.map { $0.rawValue })
+            field("collapse key", fcm.collapseKey)
+            field("ttl", fcm.ttlSeconds.map { "\(FCMFacts.secondsText($0))s" })
+            field("tag", fcm.tag)
+            field("count", fcm.notificationCount.map(String.init))
+        }
+        if message.via == .fcm, let fcm = message.fcm, !fcm.project.isEmpty {
+            result.append(Line(""))
+            result.append(Line("request", style: Style(.header, bold: true)))
+            let lines = ["POST /v1/projects/\(fcm.project)/messages:send"]
+                + message.apnsHeaders.sorted(by: { $0.key < $1.key }).map { "\($0.key): \($0.value)" }
+            for line in lines {
+                for part in Sanitize.inert(line).wrapped(toColumns: max(1, room - 2)) { result.append(Line(part, indent: 2)) }
+            }
+        }
         if message.via == .apns || message.via == .jpush || message.via == .getui {
             // What the backend sent: the request line and its apns-* headers (JPush, Getui: the
             // request's ids and options), as they came.

@@ -84,7 +84,7 @@ public enum ListView {
         grid.put(Sanitize.inert(message.app), x: x + columns.app, y: y,
                  maxWidth: min(columns.appWidth, right - x - columns.app), style: plain)
         if let channel = columns.channel {
-            grid.put(message.channel.shortName, x: x + channel, y: y, maxWidth: right - x - channel, style: dim)
+            grid.put(message.sourceName, x: x + channel, y: y, maxWidth: right - x - channel, style: dim)
         }
         let text = Style(role, bold: !message.read)
         grid.put(lead + summaryParts(of: message), x: x + columns.text, y: y, maxWidth: right - x - columns.text - 1, style: text)

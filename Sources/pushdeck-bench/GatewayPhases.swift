@@ -1,6 +1,8 @@
 import COpenSSL
 import Foundation
 import Glibc
+import PushGateway
+import PushJSON
 
 /// The provider gateway: h2load's throughput over h2c and its paced latency, and the memory of a
 /// thousand idle TLS connections.
@@ -54,11 +56,74 @@ struct GatewayPhases {
         results.record("gateway_ack_p50_ms", percentile(durations, 0.5), "ms")
         results.record("gateway_ack_p99_ms", percentile(durations, 0.99), "ms")
 
+        try fcm(into: &results, port: port, socket: server.socket, folder: gatewayFolder, ingest: ingest, duration: duration)
+
         // Memory: a thousand TLS connections, handshake done, left idle.
         let idle = try IdleTLSConnections(port: port, count: 1000)
         results.record("gateway_idle_tls_connections", Double(idle.count), "conns")
         results.record("gateway_rss_1000_idle_tls_mb", try residentMegabytes(server.process.processIdentifier), "MB")
         idle.close()
+    }
+
+    /// FCM HTTP v1: a service account registered (so `/token` verifies RS256), `/token`'s latency
+    /// at 200 requests/s with one assertion (its check is cached; the times are judged each time),
+    /// then `messages:send` with a bearer from `/token`, 4 connections × 32 streams over h2c, a
+    /// body of the APNs phase's size.
+    func fcm(into results: inout Results, port: Int, socket: String, folder: String, ingest: Double, duration: Int) throws {
+        let account = ServiceAccount(
+            projectId: "bench-project", privateKeyId: "bench", privateKeyPEM: try RS256.makePrivateKeyPEM(),
+            clientEmail: "bench@bench-project.iam.gserviceaccount.com", clientId: "1", tokenURI: "http://127.0.0.1:\(port)/token")
+        let key = JSON.object([
+            "op": "key", "action": "add", "vendor": "fcm", "id": .string(account.clientEmail), "team": .string(account.projectId),
+            "secret": .string(account.privateKeyPEM),
+        ])
+        let client = try BenchSocket(path: socket)
+        try client.write(Array(key.compactText.utf8) + [0x0A])
+        try client.readLines(1) { _ in }
+        let assertion = try FCMAssertion.make(account: account, issuedAt: Int64(Date().timeIntervalSince1970))
+        let form = folder + "/token.form"
+        try Data("grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=\(assertion)".utf8).write(to: URL(fileURLWithPath: form))
+        let tokenURL = "http://127.0.0.1:\(port)/token"
+        let formHeader = ["-H", "content-type: application/x-www-form-urlencoded"]
+
+        let log = folder + "/token.log"
+        _ = try h2load(["-c1", "-m1", "--rps=200", "-D\(duration)", "-d", form, "--log-file=\(log)"] + formHeader + [tokenURL])
+        let durations = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { line -> Double? in
+            let columns = line.split(separator: "\t")
+            guard columns.count == 3, columns[1] == "200", let micros = Double(columns[2]) else { return nil }
+            return micros / 1000
+        }.sorted()
+        guard !durations.isEmpty else { throw BenchError("h2load logged no answered /token request") }
+        results.record("fcm_token_p50_ms", percentile(durations, 0.5), "ms")
+        results.record("fcm_token_p99_ms", percentile(durations, 0.99), "ms")
+
+        // One bearer, as a backend holds it for its hour.
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-sS", "--http2-prior-knowledge", "--data-binary", "@" + form] + formHeader + [tokenURL]
+        let pipe = Pipe()
+        curl.standardOutput = pipe
+        try curl.run()
+        let answer = pipe.fileHandleForReading.readDataToEndOfFile()
+        curl.waitUntilExit()
+        guard case .string(let bearer)? = (try? JSON.parse(Array(answer)))?.objectValue?["access_token"] else {
+            throw BenchError("/token gave no access token: \(String(decoding: answer, as: UTF8.self))")
+        }
+        let body = folder + "/fcm.json"
+        try Data(Self.fcmPayload()).write(to: URL(fileURLWithPath: body))
+        let sendURL = "http://127.0.0.1:\(port)/v1/projects/bench-project/messages:send"
+        let sent = try h2load(
+            ["-c4", "-m32", "-D\(duration)", "-d", body, "-H", "content-type: application/json", "-H", "authorization: Bearer \(bearer)", sendURL])
+        results.record("fcm_msgs_per_s", sent, "msgs/s")
+        results.record("fcm_gateway_ratio", sent / ingest, "x")
+    }
+
+    /// An FCM v1 send body of the APNs payload's size (4096 bytes): a notification and data,
+    /// within FCM's 4096 bytes of notification and data.
+    static func fcmPayload() -> [UInt8] {
+        let head = #"{"message":{"token":"bench:APA91b-bench_token","notification":{"title":"Bench","body":"a 4 KB message through FCM"},"data":{"pad":""#
+        let tail = #""}}}"#
+        return Array((head + String(repeating: "x", count: 4096 - head.utf8.count - tail.utf8.count) + tail).utf8)
     }
 
     /// A 4 KiB APNs payload (the APNs limit is 4096 bytes).

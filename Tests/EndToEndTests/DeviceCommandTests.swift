@@ -57,13 +57,16 @@ import PushJSON
         (["device"], "give an action"),
         (["device", "add", "ab:cd", "--app", "a"], "is not a device token"),
         (["device", "add", "abcd"], "needs --app BUNDLE"),
-        (["device", "add", "abcd", "--app", "a", "--vendor", "fcm"], "--vendor takes apns, jpush or getui"),
+        (["device", "add", "abcd", "--app", "a", "--vendor", "hms"], "--vendor takes apns, jpush, getui or fcm"),
+        (["device", "add", "ab cd", "--app", "a", "--vendor", "fcm"], "is not an FCM registration token"),
+        (["device", "add", "abcd", "--app", "a", "--platform", "ios"], "--platform goes with --vendor fcm"),
         (["device", "forget", "abcd"], "unknown action 'forget'"),
         (["device", "add", "abcd", "--app", "a", "--tag", ""], "is not a tag or alias"),
         (["device", "add", "abcd", "--app", "a", "--alias", String(repeating: "x", count: 41)], "is not a tag or alias"),
         (["device", "remove", "abcd", "--tag", "vip"], "--tag and --alias go with device add"),
         (["key", "add", "apns", "--key-id", "K"], "needs --key-id K --team T --p8 FILE"),
-        (["key", "add", "fcm"], "takes a vendor"),
+        (["key", "add", "hms"], "takes a vendor"),
+        (["key", "add", "fcm"], "key add fcm needs --service-account FILE"),
         (["key", "remove"], "takes one ID"),
     ])
     func badUsageIsExit2WithWhatIsAccepted(arguments: [String], message: String) throws {

@@ -20,8 +20,9 @@ struct MessageWireTests {
         let object = try #require(json.objectValue)
         #expect(object.keys == ["id", "app", "channel", "title", "subtitle", "body", "url", "read", "offline", "receivedAt",
                                 "taskId", "msgId", "payload", "launch", "held", "collapseId", "threadId", "silent",
-                                "interruptionLevel", "expired", "via", "token", "apnsHeaders"])
-        #expect(json.compactText == #"{"id":17,"app":"com.example.shop","channel":"transparent","title":"官方客服","subtitle":null,"body":"订单 1270339 已发货","url":"3?_from=push","read":false,"offline":true,"receivedAt":"2026-11-30T09:41:00.000Z","taskId":"t-1","msgId":null,"payload":{"payload":"x","n":1.50},"launch":false,"held":false,"collapseId":null,"threadId":null,"silent":false,"interruptionLevel":null,"expired":false,"via":"socket","token":null,"apnsHeaders":null}"#)
+                                "interruptionLevel", "expired", "via", "token", "apnsHeaders", "callback",
+                                "project", "messageName", "fcm"])
+        #expect(json.compactText == #"{"id":17,"app":"com.example.shop","channel":"transparent","title":"官方客服","subtitle":null,"body":"订单 1270339 已发货","url":"3?_from=push","read":false,"offline":true,"receivedAt":"2026-11-30T09:41:00.000Z","taskId":"t-1","msgId":null,"payload":{"payload":"x","n":1.50},"launch":false,"held":false,"collapseId":null,"threadId":null,"silent":false,"interruptionLevel":null,"expired":false,"via":"socket","token":null,"apnsHeaders":null,"callback":null,"project":null,"messageName":null,"fcm":null}"#)
     }
 
     @Test func aGatewayMessageCarriesItsViaTokenAndHeadersAndReadsBack() throws {

@@ -66,13 +66,14 @@ import TestSupport
         }
     }
 
-    /// A request of the kinds a session makes: pushes of both channels (collapse ids, thread
-    /// ids, times to live, silent ones), reads and deletes of known and unknown ids, push mode,
+    /// A request of the kinds a session makes: pushes of every channel (collapse ids, thread
+    /// ids, times to live, silent ones; FCM notification and data messages with tags, collapse
+    /// keys and ttls, and an iOS token's `apns` block), reads and deletes of known and unknown ids, push mode,
     /// app states, badges, resets, the default device going offline and online.
     static func request(_ random: inout SeededRandom, step: Int) -> Request {
         func pick<T>(_ options: [T]) -> T { options[Int(random.next() % UInt64(options.count))] }
         let app = pick(apps)
-        switch random.next() % 16 {
+        switch random.next() % 18 {
         case 0...5:
             let collapseId: String? = random.next() % 3 == 0 ? pick(collapseIds) : nil
             let thread = random.next() % 2 == 0 ? #","thread-id":"t1""# : ""
@@ -103,8 +104,23 @@ import TestSupport
                 .badge(app: nil, change: .clear, sync: nil),
                 .reset(app: app, all: false),
             ])
-        default:
+        case 15:
             return .device(.setOffline(token: nil, random.next() % 2 == 0))
+        case 16:
+            let tag = random.next() % 2 == 0 ? #","tag":"\#(pick(collapseIds))""# : ""
+            let key = random.next() % 2 == 0 ? #""collapse_key":"\#(pick(["k1", "k2", "k3", "k4", "k5"]))","# : ""
+            let count = random.next() % 4 == 0 ? #","notification_count":\#(random.next() % 9)"# : ""
+            let message = random.next() % 3 == 0
+                ? #"{"token":"tok:1","data":{"body":"data \#(step)"},"android":{\#(key)"ttl":"\#(pick(["0s", "1.5s", "3600s"]))"}}"#
+                : #"{"token":"tok:1","android":{\#(key)"priority":"HIGH","notification":{"title":"FCM \#(step)"\#(tag)\#(count)}}}"#
+            return .push(.fcm(
+                messageText: message, app: app, token: "tok:1",
+                route: FCMRoute(platform: .android, project: "demo", messageName: "projects/demo/messages/\(step)")))
+        default:
+            let message = #"{"token":"tok:2","notification":{"title":"iOS \#(step)"},"apns":{"headers":{"apns-collapse-id":"\#(pick(collapseIds))"},"payload":{"aps":{"badge":1}}}}"#
+            return .push(.fcm(
+                messageText: message, app: app, token: "tok:2",
+                route: FCMRoute(platform: .ios, project: "demo", messageName: "projects/demo/messages/\(step)")))
         }
     }
 }
