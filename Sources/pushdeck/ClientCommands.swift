@@ -414,6 +414,18 @@ enum ClientCommands {
     }
 
     /// The reply when it says ok; the server's error as a refusal (exit 1) otherwise.
+    /// Sends `request` and gives its typed reply (`Reply(wire:)`); an error reply is a refusal.
+    static func typedReply(_ request: Request, socket: String) throws -> Reply {
+        let reply = try SocketClient(path: socket).reply(to: request)
+        if case .error(let message) = reply { throw Failure.refused(message) }
+        return reply
+    }
+
+    /// A reply of another kind than the request gets: the server is not the pushdeck this is.
+    static func unexpected(_ reply: Reply, to op: String) -> Failure {
+        Failure.refused("the server's \(op) reply is not one this pushdeck reads: \(JSON.object(reply.wireObject).compactText)")
+    }
+
     static func expectOK(_ reply: JSONObject) throws(Failure) -> JSONObject {
         guard reply["ok"] == .bool(true) else {
             throw Failure.refused(reply["error"]?.stringValue ?? JSON.object(reply).compactText)

@@ -84,20 +84,22 @@ enum GatewayCommand {
         switch word {
         case nil, "ca":
             guard words.count == 1 || word == nil else { throw UsageError("'ca' takes nothing more", command: arguments.command) }
-            let reply = try ClientCommands.expectOK(try SocketClient(path: socket).request(.gateway))
+            let reply = try ClientCommands.typedReply(.gateway, socket: socket)
+            guard case .gateway(let address, let ca) = reply else { throw ClientCommands.unexpected(reply, to: "gateway") }
             if word == "ca" {
-                guard let ca = reply["ca"]?.stringValue else {
+                guard let ca else {
                     throw Failure.refused("the gateway uses the certificate given with --tls-cert; pushdeck made no CA")
                 }
                 writeLine(ca)
             } else {
-                writeLine(reply["address"]?.stringValue ?? "")
+                writeLine(address)
             }
         case "token":
             guard words.count == 1 else { throw UsageError("'token' takes no more words (--key-id K, --team T)", command: arguments.command) }
             let query = CredentialsQuery(vendor: .apns, keyId: try nonEmpty(keyId, "--key-id", arguments), team: try nonEmpty(team, "--team", arguments))
-            let reply = try ClientCommands.expectOK(try SocketClient(path: socket).request(.credentials(query)))
-            writeLine(reply["token"]?.stringValue ?? "")
+            let reply = try ClientCommands.typedReply(.credentials(query), socket: socket)
+            guard case .credentials(.apns(_, _, let token, _), _) = reply else { throw ClientCommands.unexpected(reply, to: "gateway token") }
+            writeLine(token)
         case "credentials":
             let vendors = SettingValue.either(credentialVendors)
             guard words.count == 2, credentialVendors.contains(words[1]) else {
