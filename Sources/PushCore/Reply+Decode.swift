@@ -37,6 +37,8 @@ extension Reply {
                 self = .credentials(
                     .getui(appId: try fields.string("appId"), appKey: try fields.string("appKey"),
                            masterSecret: try fields.string("masterSecret"), registered: registered), address: address)
+            case .fcm?:
+                self = .credentials(.fcm(serviceAccount: try fields.string("serviceAccount"), registered: registered), address: address)
             case nil:
                 throw WireError("a credentials reply's \"vendor\" must be one of \(Vendor.allCases.map(\.rawValue).joined(separator: ", "))")
             }
