@@ -11,6 +11,7 @@
 #include <openssl/sha.h>
 #include <openssl/bio.h>
 #include <openssl/bn.h>
+#include <openssl/rsa.h>
 
 // Macros Swift cannot import.
 static inline long pushdeck_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
@@ -33,6 +34,8 @@ static inline int pushdeck_NID_X9_62_prime256v1(void) { return NID_X9_62_prime25
 static inline int pushdeck_MBSTRING_ASC(void) { return MBSTRING_ASC; }
 // EVP_EC_gen is a macro over a variadic function.
 static inline EVP_PKEY *pushdeck_EVP_EC_gen_P256(void) { return EVP_EC_gen("P-256"); }
+// EVP_RSA_gen is a macro over a variadic function too.
+static inline EVP_PKEY *pushdeck_EVP_RSA_gen(unsigned int bits) { return EVP_RSA_gen(bits); }
 static inline void pushdeck_X509V3_set_ctx_nodb(X509V3_CTX *ctx) { X509V3_set_ctx_nodb(ctx); }
 /* BIO_new_mem_buf takes a length as int; a wrapper keeps the call sites free of casts. */
 static inline BIO *pushdeck_bio_from_bytes(const void *bytes, int length) { return BIO_new_mem_buf(bytes, length); }

@@ -6,6 +6,8 @@ public enum Vendor: String, Sendable, Equatable, CaseIterable {
     case apns
     case jpush
     case getui
+    /// Firebase Cloud Messaging (HTTP v1): a registration token of an Android or iOS app.
+    case fcm
 }
 
 /// A device the gateway knows: its token belongs to one app of one vendor.
@@ -27,11 +29,23 @@ public struct Device: Sendable, Equatable {
     /// The device's alias (`device add --alias`; one per device, as JPush and Getui bind it): a
     /// JPush `audience.alias` or Getui's `push/single/alias` finds the device by it.
     public var alias: String?
+    /// The FCM topics the device is subscribed to, sorted, each once (the topic-management APIs
+    /// set them): a `topic` or `condition` message reaches the devices they match.
+    public var topics: [String]
+    /// An FCM device's platform (`device add --platform`; a token first seen by a send is an
+    /// Android one): the message is an Android message on one and its `apns` block on the other.
+    /// Nil for the other vendors.
+    public var platform: DevicePlatform?
+
+    /// FCM's limit: "One app instance can be subscribed to no more than 2000 topics" (FCM's
+    /// "Topic messaging" → "Manage topic subscriptions from the server").
+    public static let maxTopics = 2000
 
     public init(
         token: String, app: String, vendor: Vendor = .apns, unregisteredAt: Date? = nil, offline: Bool = false,
-        tags: [String] = [], alias: String? = nil
+        tags: [String] = [], alias: String? = nil, topics: [String] = [], platform: DevicePlatform? = nil
     ) {
+        self.platform = platform ?? (vendor == .fcm ? .android : nil)
         self.offline = offline
         self.token = token
         self.app = app
@@ -39,6 +53,7 @@ public struct Device: Sendable, Equatable {
         self.unregisteredAt = unregisteredAt
         self.tags = Array(Set(tags)).sorted()
         self.alias = alias
+        self.topics = Array(Set(topics)).sorted()
     }
 
     /// Whether `text` is a tag or an alias as JPush takes them: 1 to 40 bytes of UTF-8 (its
@@ -60,6 +75,8 @@ public struct Device: Sendable, Equatable {
         ]
         if !tags.isEmpty { members.append((key: "tags", value: .array(tags.map(JSON.string)))) }
         if let alias { members.append((key: "alias", value: .string(alias))) }
+        if let platform { members.append((key: "platform", value: .string(platform.rawValue))) }
+        if !topics.isEmpty { members.append((key: "topics", value: .array(topics.map(JSON.string)))) }
         return .object(JSONObject(members))
     }
 
@@ -72,6 +89,16 @@ public struct Device: Sendable, Equatable {
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }
         return isVendorToken ? text : nil
+    }
+
+    /// Whether `text` is an FCM registration token as pushdeck takes one, kept exactly as written:
+    /// letters, digits, `:`, `-` and `_` (a real one is an instance id, `:`, then base64url, about
+    /// 160 characters), at most 4096 bytes.
+    public static func isFCMToken(_ text: Substring) -> Bool {
+        !text.isEmpty && text.utf8.count <= 4096 && text.utf8.allSatisfy { byte in
+            (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":")
+        }
     }
 
     /// Whether `text` is a token pushdeck takes: hex digits, an even number of them (APNs tokens

@@ -26,6 +26,8 @@ extension RequestFields {
     /// A device token: APNs hex digits (lower-cased), or a JPush registration id / Getui cid.
     func token(_ key: String) throws(WireError) -> String {
         let token = try requiredText(key, "a device token (hex digits, or a JPush registration id / Getui cid)")
+        // An FCM registration token (it has a ':'), taken as it is.
+        if token.contains(":"), Device.isFCMToken(Substring(token)) { return token }
         guard let normalized = Device.normalizedToken(token) else {
             throw WireError("\"\(key)\" must be a device token: hex digits, or a registration id / cid of letters, digits, '-' and '_'; got \"\(token)\"")
         }
@@ -35,13 +37,33 @@ extension RequestFields {
 
 extension DeviceCommand {
     public static let actions = ["add", "list", "remove", "unregister", "online", "offline"]
+    /// The actions of the wire: those, and FCM's topic management (the gateway's, no command's).
+    static let wireActions = actions + ["subscribe", "unsubscribe"]
 
     /// Decodes a `{"op":"device","action":…}` object.
     init(_ object: JSONObject) throws(WireError) {
-        switch try RequestFields.action(of: "device", object, Self.actions) {
+        switch try RequestFields.action(of: "device", object, Self.wireActions) {
+        case let action where action == "subscribe" || action == "unsubscribe":
+            let fields = try RequestFields(op: "device", object, accepted: ["action", "tokens", "topic"])
+            let topic = try fields.requiredText("topic", "an FCM topic name")
+            guard FCMCondition.isTopicName(Substring(topic)) else {
+                throw WireError("\"topic\" must be a topic name of [a-zA-Z0-9-_.~%]; got \"\(topic.prefix(60))\"")
+            }
+            let items = object["tokens"]?.arrayValue ?? []
+            let tokens = items.compactMap(\.stringValue)
+            guard !tokens.isEmpty, tokens.count == items.count, tokens.allSatisfy({ Device.isFCMToken(Substring($0)) }) else {
+                throw WireError("\"tokens\" must be a non-empty list of FCM registration tokens")
+            }
+            self = .topics(tokens: tokens, topic: topic, subscribe: action == "subscribe")
         case "add":
-            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor", "tags", "alias"])
-            let token = try fields.token("token")
+            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor", "tags", "alias", "platform"])
+            let vendor = try fields.choice("vendor", Vendor.self) ?? .apns
+            let token: String
+            if vendor == .fcm, case .string(let text)? = object["token"], Device.isFCMToken(Substring(text)) {
+                token = text  // FCM tokens are taken exactly as written (':', '-', '_', any case).
+            } else {
+                token = try fields.token("token")
+            }
             let app = try fields.requiredText("app", "the app the token belongs to (bundle id, appKey or appId)")
             var tags: [String] = []
             if let value = object["tags"], value != .null {
@@ -56,7 +78,9 @@ extension DeviceCommand {
             if let alias, !Device.isTagOrAlias(alias) {
                 throw WireError("\"alias\" must be 1 to 40 bytes with no control characters; got \"\(alias.prefix(60))\"")
             }
-            self = .add(Device(token: token, app: app, vendor: try fields.choice("vendor", Vendor.self) ?? .apns, tags: tags, alias: alias))
+            let platform = try fields.choice("platform", DevicePlatform.self)
+            if platform != nil && vendor != .fcm { throw WireError("\"platform\" goes with \"vendor\":\"fcm\"") }
+            self = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias, platform: platform))
         case "list":
             _ = try RequestFields(op: "device", object, accepted: ["action"])
             self = .list
@@ -84,6 +108,7 @@ extension DeviceCommand {
                 ]
                 if !device.tags.isEmpty { object["tags"] = .array(device.tags.map(JSON.string)) }
                 if let alias = device.alias { object["alias"] = .string(alias) }
+                if device.vendor == .fcm, let platform = device.platform { object["platform"] = .string(platform.rawValue) }
                 return object
             }()
         case .list: ["op": "device", "action": "list"]
@@ -92,6 +117,8 @@ extension DeviceCommand {
         case .setOffline(let token, let offline):
             token.map { ["op": "device", "action": offline ? "offline" : "online", "token": .string($0)] }
                 ?? ["op": "device", "action": offline ? "offline" : "online"]
+        case .topics(let tokens, let topic, let subscribe):
+            ["op": "device", "action": subscribe ? "subscribe" : "unsubscribe", "tokens": .array(tokens.map(JSON.string)), "topic": .string(topic)]
         }
     }
 }

@@ -37,11 +37,15 @@ extension Inbox {
             // Adding again moves the token to the new app and registers it anew (its state kept).
             var device = device
             device.offline = devices[device.token]?.offline ?? false
+            // An FCM app instance keeps its topic subscriptions (they are FCM's, not the command's).
+            device.topics = devices[device.token]?.topics ?? []
             devices[device.token] = device
             outcome.write(.device(device))
             outcome.reply = .device(device)
         case .list:
             outcome.reply = .devices(devices.values.sorted { $0.token < $1.token }, defaultOffline: settings.deviceOffline)
+        case .topics(let tokens, let topic, let subscribe):
+            changeTopics(tokens: tokens, topic: topic, subscribe: subscribe, into: &outcome)
         case .remove(let token):
             guard devices.removeValue(forKey: token) != nil else {
                 outcome.reply = .error("no device with token \(token); nothing was changed ('pushdeck device list' shows them)")
@@ -62,6 +66,36 @@ extension Inbox {
             }
             outcome.reply = .device(device)
         }
+    }
+
+    /// Subscribes `tokens` to `topic` (or unsubscribes them), all or none: each must be an FCM
+    /// device, and no device may pass `Device.maxTopics`. Unsubscribing from a topic a device
+    /// does not have is no change (FCM's `allow_missing`).
+    mutating func changeTopics(tokens: [String], topic: String, subscribe: Bool, into outcome: inout Outcome) {
+        var changed: [Device] = []
+        for token in tokens {
+            guard var device = devices[token], device.vendor == .fcm else {
+                outcome.reply = .error("no FCM device with token \(token.prefix(200)); nothing was changed")
+                return
+            }
+            let had = device.topics.contains(topic)
+            if subscribe && !had {
+                guard device.topics.count < Device.maxTopics else {
+                    outcome.reply = .error("device \(token.prefix(200)) has \(Device.maxTopics) topics, FCM's most; nothing was changed")
+                    return
+                }
+                device.topics = (device.topics + [topic]).sorted()
+                changed.append(device)
+            } else if !subscribe && had {
+                device.topics.removeAll { $0 == topic }
+                changed.append(device)
+            }
+        }
+        for device in changed {
+            devices[device.token] = device
+            outcome.write(.device(device))
+        }
+        outcome.reply = .ok
     }
 
     mutating func changeKeys(_ command: KeyCommand, into outcome: inout Outcome) {

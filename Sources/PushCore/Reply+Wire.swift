@@ -42,6 +42,9 @@ extension Reply {
             case .getui(let appId, let appKey, let masterSecret, let registered):
                 Self.ok(("vendor", "getui"), ("registered", .bool(registered)), ("address", .string(address)),
                         ("appId", .string(appId)), ("appKey", .string(appKey)), ("masterSecret", .string(masterSecret)))
+            case .fcm(let serviceAccount, let registered):
+                Self.ok(("vendor", "fcm"), ("registered", .bool(registered)), ("address", .string(address)),
+                        ("serviceAccount", .string(serviceAccount)))
             }
         case .state(let report):
             Self.ok(("badge", .int(report.badge.icon)), ("serverBadge", .int(report.badge.server)), ("unread", .int(report.unread)),

@@ -76,6 +76,9 @@ public enum GatewayCredentials: Sendable, Equatable {
     case jpush(appKey: String, masterSecret: String, registered: Bool)
     /// Getui's appId, appKey and master secret (the auth call's `sign` is made from them).
     case getui(appId: String, appKey: String, masterSecret: String, registered: Bool)
+    /// A service account's key file (its JSON text, `token_uri` the gateway's `/token`): a
+    /// registered account's, else one with a throwaway key the gateway takes while none is.
+    case fcm(serviceAccount: String, registered: Bool)
 }
 
 /// What became of a push (the `push` reply): its fate, the icon badge of its app after it,

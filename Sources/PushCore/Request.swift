@@ -45,6 +45,10 @@ public enum DeviceCommand: Sendable, Equatable {
     case unregister(token: String)
     /// `device online|offline [TOKEN]`: nil is the socket's default device.
     case setOffline(token: String?, Bool)
+    /// FCM's topic management (the gateway's subscription APIs): subscribe each of `tokens`
+    /// (FCM devices) to `topic`, or unsubscribe them. All or nothing: a token that is no FCM
+    /// device, or a subscription past `Device.maxTopics`, refuses the whole command.
+    case topics(tokens: [String], topic: String, subscribe: Bool)
 }
 
 /// `{"op":"gateway","credentials":VENDOR}`, for APNs with the `keyId` and `team` the provider

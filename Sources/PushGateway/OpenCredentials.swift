@@ -11,4 +11,8 @@ public enum OpenCredentials {
     public static let getuiAppId = "pushdeckOpenAppId00001"
     public static let getuiAppKey = "pushdeckOpenAppKey0001"
     public static let getuiMasterSecret = "pushdeckOpenSecret0001"
+    /// The FCM service account of `gateway credentials fcm` with no FCM key registered: a
+    /// project id and `client_email` of Google's forms (its key is made afresh each time).
+    public static let fcmProjectId = "pushdeck-open"
+    public static let fcmClientEmail = "pushdeck@pushdeck-open.iam.gserviceaccount.com"
 }

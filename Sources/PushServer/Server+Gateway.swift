@@ -69,6 +69,20 @@ extension Server: GatewaySink {
                                            masterSecret: OpenCredentials.getuiMasterSecret, registered: false), address: address)
             }
             return .credentials(.getui(appId: key.id, appKey: key.appKey ?? "", masterSecret: key.secret, registered: true), address: address)
+        case .fcm:
+            // The key file's `token_uri` is this gateway's `/token`; with no key registered the
+            // file's `private_key` is left for the client to fill with a throwaway key (making an
+            // RSA key takes a tenth of a second, too long for this loop).
+            let tokenURI = "https://\(address)\(FCMRoutes.tokenPath)"
+            guard let key = keys.first else {
+                let account = ServiceAccount(
+                    projectId: OpenCredentials.fcmProjectId, privateKeyId: "", privateKeyPEM: "",
+                    clientEmail: OpenCredentials.fcmClientEmail, clientId: "", tokenURI: tokenURI)
+                return .credentials(.fcm(serviceAccount: account.json.prettyText, registered: false), address: address)
+            }
+            let account = ServiceAccount(
+                projectId: key.team ?? "", privateKeyId: "", privateKeyPEM: key.secret, clientEmail: key.id, clientId: "", tokenURI: tokenURI)
+            return .credentials(.fcm(serviceAccount: account.json.prettyText, registered: true), address: address)
         }
     }
 

@@ -148,6 +148,40 @@ public enum Schema {
         ALTER TABLE messages ADD COLUMN fcm_message_name TEXT;
         ALTER TABLE messages ADD COLUMN fcm_options TEXT;
         """,
+        // 9: FCM devices and keys of vendor 'fcm' (SQLite cannot change a CHECK in place, so both
+        // tables are made again and their rows copied); an FCM device's platform ('android' or
+        // 'ios', NULL for the other vendors) and the topics it is subscribed to, one per line (a
+        // topic name is [a-zA-Z0-9-_.~%]+), '' for none.
+        """
+        CREATE TABLE devices_fcm (
+            token           TEXT    PRIMARY KEY,
+            app             TEXT    NOT NULL,
+            vendor          TEXT    NOT NULL CHECK (vendor IN ('apns', 'jpush', 'getui', 'fcm')),
+            unregistered_at INTEGER,
+            offline         INTEGER NOT NULL DEFAULT 0,
+            tags            TEXT    NOT NULL DEFAULT '',
+            alias           TEXT,
+            platform        TEXT    CHECK (platform IN ('android', 'ios')),
+            topics          TEXT    NOT NULL DEFAULT ''
+        ) WITHOUT ROWID;
+        INSERT INTO devices_fcm (token, app, vendor, unregistered_at, offline, tags, alias)
+            SELECT token, app, vendor, unregistered_at, offline, tags, alias FROM devices;
+        DROP TABLE devices;
+        ALTER TABLE devices_fcm RENAME TO devices;
+
+        -- FCM: id = the service account's client_email, team = its project id, app_key = the
+        -- project's default app (NULL: the project id), secret = its private key's PEM.
+        CREATE TABLE provider_keys_fcm (
+            id      TEXT PRIMARY KEY,
+            vendor  TEXT NOT NULL CHECK (vendor IN ('apns', 'jpush', 'getui', 'fcm')),
+            team    TEXT,
+            app_key TEXT,
+            secret  TEXT NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO provider_keys_fcm SELECT id, vendor, team, app_key, secret FROM provider_keys;
+        DROP TABLE provider_keys;
+        ALTER TABLE provider_keys_fcm RENAME TO provider_keys;
+        """,
     ]
 
     /// A migration starting with this line first rebuilds `messages` with every channel of

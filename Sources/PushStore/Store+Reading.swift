@@ -51,7 +51,7 @@ extension Store {
         var inbox = Inbox(
             badges: badges, unread: unread.filter { $0.value > 0 }, settings: try Self.settings(from: values),
             nextId: max(highestId, idFloor) + 1, held: held, launchId: launchId, bannerSeconds: bannerSeconds)
-        for device in try database.prepare("SELECT token, app, vendor, unregistered_at, offline, tags, alias FROM devices")
+        for device in try database.prepare("SELECT token, app, vendor, unregistered_at, offline, tags, alias, topics, platform FROM devices")
             .rows(Self.device(from:))
         {
             inbox.devices[device.token] = device
@@ -80,7 +80,9 @@ extension Store {
             token: token, app: row.string(at: 1) ?? "", vendor: vendor,
             unregisteredAt: row.isNull(at: 3) ? nil : Date(millisecondsSince1970: row.int64(at: 3)),
             offline: row.bool(at: 4),
-            tags: (row.string(at: 5) ?? "").split(separator: "\n").map(String.init), alias: row.string(at: 6))
+            tags: (row.string(at: 5) ?? "").split(separator: "\n").map(String.init), alias: row.string(at: 6),
+            topics: (row.string(at: 7) ?? "").split(separator: "\n").map(String.init),
+            platform: row.string(at: 8).flatMap(DevicePlatform.init(rawValue:)))
     }
 
     static func providerKey(from row: Statement) throws(SQLiteError) -> ProviderKey {

@@ -244,6 +244,8 @@ public final class Store {
             try writes.device.bind(device.offline, at: 5)
             try writes.device.bind(device.tags.joined(separator: "\n"), at: 6)
             if let alias = device.alias { try writes.device.bind(alias, at: 7) } else { try writes.device.bindNull(at: 7) }
+            try writes.device.bind(device.topics.joined(separator: "\n"), at: 8)
+            if let platform = device.platform { try writes.device.bind(platform.rawValue, at: 9) } else { try writes.device.bindNull(at: 9) }
             try writes.device.run()
         case .removeDevice(let token):
             try writes.removeDevice.bind(token, at: 1)

@@ -292,7 +292,7 @@ enum CommandTable {
     static let device = CommandSpec(
         "device",
         synopsis: [
-            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui] [--tag T]... [--alias A]",
+            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui|fcm] [--platform android|ios] [--tag T]... [--alias A]",
             "| list | remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]",
             "[--json]",
         ],
@@ -304,6 +304,9 @@ enum CommandTable {
             --alias set the tags and alias a JPush audience (tag, tag_and, tag_not, alias) or
             Getui's push/single/alias finds the device by (1 to 40 bytes each; adding again
             replaces them; JPush's Device API sets them too).
+            An FCM registration token (--vendor fcm; letters, digits, ':', '-' and '_', kept as
+            written) is an Android device unless --platform ios; its topics are set by the
+            gateway's topic-management APIs and shown by list.
             list: the devices, a table or with --json a JSON array. The other actions print
             what they did in a line, or with --json the reply line.
             remove: forget TOKEN (under --devices open its next push registers it again).
@@ -322,6 +325,7 @@ enum CommandTable {
             clientSocket,
             OptionSpec("--app", .required("BUNDLE"), "with add: the app the token belongs to"),
             OptionSpec("--vendor", .required("VENDOR"), "with add: the vendor", completion: .words(Vendor.allCases.map(\.rawValue)), defaultValue: "apns"),
+            OptionSpec("--platform", .required("PLATFORM"), "with add --vendor fcm: android or ios", completion: .words(DevicePlatform.allCases.map(\.rawValue)), defaultValue: "android"),
             OptionSpec("--tag", .required("T"), "with add: a JPush/Getui tag of the device (again for more)"),
             OptionSpec("--alias", .required("A"), "with add: the device's JPush/Getui alias"),
             OptionSpec("--json", "list: a JSON array instead of a table; the other actions: the reply line instead of a sentence"),
@@ -334,6 +338,7 @@ enum CommandTable {
             "add apns --key-id K --team T --p8 FILE | list | remove ID",
             "| add jpush --app-key K --master-secret S",
             "| add getui --app-id I --app-key K --master-secret S",
+            "| add fcm --service-account FILE [--app PACKAGE]",
             "[--json]",
         ],
         summary: "the vendors' credentials the gateway checks",
@@ -342,7 +347,10 @@ enum CommandTable {
             provider token (authorization: bearer JWT) signed ES256 with it, whose kid is K, iss
             is T and iat at most an hour old (else 403 InvalidProviderToken or
             ExpiredProviderToken); with none, any well-formed token is taken. FILE is the .p8
-            file Apple hands out (a PKCS#8 EC P-256 private key). 'list' never shows a secret.
+            file Apple hands out (a PKCS#8 EC P-256 private key). With an FCM service account
+            added (FILE: the JSON key file of Firebase's console), /token takes only assertions
+            signed with its key and iss its client_email, and its project's default app is
+            PACKAGE (else the project id). 'list' never shows a secret.
             add and remove print what they did in a line, or with --json the reply line.
             """,
         options: [
@@ -353,12 +361,14 @@ enum CommandTable {
             OptionSpec("--app-key", .required("K"), "add jpush, add getui: the appKey"),
             OptionSpec("--app-id", .required("I"), "add getui: the appId"),
             OptionSpec("--master-secret", .required("S"), "add jpush, add getui: the master secret"),
+            OptionSpec("--service-account", .required("FILE"), "add fcm: the service account's JSON key file", completion: .files),
+            OptionSpec("--app", .required("PACKAGE"), "add fcm: the project's default app (else the project id)"),
             OptionSpec("--json", "list: a JSON array instead of a table; add, remove: the reply line instead of a sentence"),
         ],
         words: KeyCommand.actions + Vendor.allCases.map(\.rawValue))
 
     static let gateway = CommandSpec(
-        "gateway", synopsis: ["[ca | token [--key-id K] [--team T] | credentials apns|jpush|getui [--json]]"],
+        "gateway", synopsis: ["[ca | token [--key-id K] [--team T] | credentials apns|jpush|getui|fcm [--json]]"],
         summary: "print the gateway's address, its CA file, or what a backend calls it with",
         description: """
             Prints where the running pushdeck's provider gateway listens (HOST:PORT), or with
@@ -371,7 +381,10 @@ enum CommandTable {
             credentials VENDOR: prints what VENDOR's SDK is configured with: JPush's app key,
             master secret, Basic authorization header and push URL; Getui's app id, app key,
             master secret and base URL; the registered key's, else made-up ones the gateway takes
-            while no key of VENDOR is registered. fcm: not served yet (exit 2).
+            while no key of VENDOR is registered. fcm: the project, client email, token URI and
+            send URL, and how to point firebase-admin at the gateway; with --json a ready
+            service-account key file whose token_uri is the gateway's /token (with no FCM key
+            registered its private_key is a throwaway RSA key, which the gateway takes).
             """,
         options: [
             clientSocket,

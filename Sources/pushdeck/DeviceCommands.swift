@@ -16,38 +16,58 @@ enum DeviceCommands {
         let vendorName = try arguments.option("--vendor")
         let tags = try arguments.options("--tag")
         let alias = try arguments.option("--alias")
+        let platformName = try arguments.option("--platform")
         let json = arguments.flag("--json")
         let words = try arguments.positionals()
         let actions = DeviceCommand.actions.joined(separator: ", ")
         guard let action = words.first else { throw UsageError("give an action: \(actions)", command: "device") }
         func token() throws(UsageError) -> String {
             guard words.count == 2 else { throw UsageError("device \(action) takes one TOKEN", command: "device") }
+            // An FCM registration token (it has a ':'), taken exactly as written.
+            if words[1].contains(":"), Device.isFCMToken(Substring(words[1])) { return words[1] }
             guard let token = Device.normalizedToken(words[1]) else {
                 throw UsageError("'\(words[1])' is not a device token (APNs: hex digits, an even number of them; JPush/Getui: letters, digits, - and _)", command: "device")
             }
             return token
         }
         func refuseOptions() throws(UsageError) {
-            if app != nil || vendorName != nil || !tags.isEmpty || alias != nil {
-                throw UsageError("--app, --vendor, --tag and --alias go with device add", command: "device")
+            if app != nil || vendorName != nil || !tags.isEmpty || alias != nil || platformName != nil {
+                throw UsageError("--app, --vendor, --platform, --tag and --alias go with device add", command: "device")
             }
         }
         let command: DeviceCommand
         switch action {
         case "add":
-            let token = try token()
-            guard let app, !app.isEmpty else { throw UsageError("device add needs --app BUNDLE (the app the token belongs to)", command: "device") }
             var vendor = Vendor.apns
             if let vendorName {
                 guard let known = Vendor(rawValue: vendorName) else {
-                    throw UsageError("--vendor takes apns, jpush or getui, not '\(vendorName)'", command: "device")
+                    throw UsageError("--vendor takes apns, jpush, getui or fcm, not '\(vendorName)'", command: "device")
                 }
                 vendor = known
+            }
+            let added: String
+            if vendor == .fcm {
+                guard words.count == 2 else { throw UsageError("device add takes one TOKEN", command: "device") }
+                guard Device.isFCMToken(Substring(words[1])) else {
+                    throw UsageError("'\(words[1].prefix(60))' is not an FCM registration token: letters, digits, ':', '-' and '_'", command: "device")
+                }
+                added = words[1]
+            } else {
+                added = try token()
+            }
+            guard let app, !app.isEmpty else { throw UsageError("device add needs --app BUNDLE (the app the token belongs to)", command: "device") }
+            var platform: DevicePlatform?
+            if let platformName {
+                guard vendor == .fcm else { throw UsageError("--platform goes with --vendor fcm", command: "device") }
+                guard let known = DevicePlatform(rawValue: platformName) else {
+                    throw UsageError("--platform takes android or ios, not '\(platformName)'", command: "device")
+                }
+                platform = known
             }
             for name in tags + (alias.map { [$0] } ?? []) where !Device.isTagOrAlias(name) {
                 throw UsageError("'\(name.prefix(60))' is not a tag or alias: 1 to 40 bytes, no control characters", command: "device")
             }
-            command = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias))
+            command = .add(Device(token: added, app: app, vendor: vendor, tags: tags, alias: alias, platform: platform))
         case "list":
             try refuseOptions()
             guard words.count == 1 else { throw UsageError("device list takes no TOKEN", command: "device") }
@@ -83,6 +103,7 @@ enum DeviceCommands {
         switch command {
         case .add(let added):
             var line = "device \(added.token) added: \(added.vendor.rawValue), app \(added.app)"
+            if let platform = added.platform { line += ", " + platform.rawValue }
             if !added.tags.isEmpty { line += ", tags " + added.tags.joined(separator: ",") }
             if let alias = added.alias { line += ", alias " + alias }
             return line
@@ -94,6 +115,8 @@ enum DeviceCommands {
         case .setOffline(let token, let offline):
             let name = token.map { "device \($0)" } ?? "the default device (socket pushes without a device token)"
             return offline ? "\(name) is offline: its pushes are stored until 'pushdeck device online'" : "\(name) is online"
+        case .topics(let tokens, let topic, let subscribe):
+            return "\(tokens.count) device(s) \(subscribe ? "subscribed to" : "unsubscribed from") topic \(topic)"
         }
     }
 
@@ -128,18 +151,29 @@ enum DeviceCommands {
         let appKey = try arguments.option("--app-key")
         let appId = try arguments.option("--app-id")
         let masterSecret = try arguments.option("--master-secret")
+        let serviceAccount = try arguments.option("--service-account")
+        let app = try arguments.option("--app")
         let json = arguments.flag("--json")
         let words = try arguments.positionals()
         let actions = KeyCommand.actions.joined(separator: ", ")
         guard let action = words.first else { throw UsageError("give an action: \(actions)", command: "key") }
-        let given = [keyId, team, p8, appKey, appId, masterSecret].contains { $0 != nil }
+        let given = [keyId, team, p8, appKey, appId, masterSecret, serviceAccount, app].contains { $0 != nil }
         let command: KeyCommand
         switch action {
         case "add":
             guard words.count == 2, let vendor = Vendor(rawValue: words[1]) else {
-                throw UsageError("key add takes a vendor: apns, jpush or getui", command: "key")
+                throw UsageError("key add takes a vendor: apns, jpush, getui or fcm", command: "key")
             }
-            command = .add(try providerKey(vendor, keyId: keyId, team: team, p8: p8, appKey: appKey, appId: appId, masterSecret: masterSecret))
+            if vendor == .fcm {
+                let others = [("--key-id", keyId), ("--team", team), ("--p8", p8), ("--app-key", appKey), ("--app-id", appId), ("--master-secret", masterSecret)]
+                if let extra = others.first(where: { $0.1 != nil }) { throw UsageError("\(extra.0) does not go with key add fcm", command: "key") }
+                command = .add(try fcmKey(serviceAccount: serviceAccount, app: app))
+            } else {
+                if let extra = [("--service-account", serviceAccount), ("--app", app)].first(where: { $0.1 != nil }) {
+                    throw UsageError("\(extra.0) goes with key add fcm", command: "key")
+                }
+                command = .add(try providerKey(vendor, keyId: keyId, team: team, p8: p8, appKey: appKey, appId: appId, masterSecret: masterSecret))
+            }
         case "list":
             guard words.count == 1, !given else { throw UsageError("key list takes nothing more", command: "key") }
             command = .list
@@ -168,15 +202,37 @@ enum DeviceCommands {
             let line: String
             switch command {
             case .add(let key):
-                let detail = [key.team.map { "team \($0)" }, key.appKey.map { "appKey \($0)" }].compactMap { $0 }
-                line = "\(key.vendor.rawValue) key \(key.id) added" + (detail.isEmpty ? "" : " (" + detail.joined(separator: ", ") + ")")
-                    + (key.vendor == .apns ? ": gateway requests must now carry a provider token it signed" : "")
+                if key.vendor == .fcm {
+                    let project = key.team ?? ""
+                    line = "fcm key \(key.id) added (project \(project), default app \(key.appKey ?? project)): /token now takes only assertions it signed"
+                } else {
+                    let detail = [key.team.map { "team \($0)" }, key.appKey.map { "appKey \($0)" }].compactMap { $0 }
+                    line = "\(key.vendor.rawValue) key \(key.id) added" + (detail.isEmpty ? "" : " (" + detail.joined(separator: ", ") + ")")
+                        + (key.vendor == .apns ? ": gateway requests must now carry a provider token it signed" : "")
+                }
             case .remove(let id): line = "key \(id) removed"
             case .list: line = ""
             }
             ClientCommands.printReply(reply, json: json, line)
         }
         return 0
+    }
+
+    /// `key add fcm --service-account FILE [--app PACKAGE]`: the key file Firebase's console hands
+    /// out, checked (a service account's, with an RSA private key) before it is sent.
+    private static func fcmKey(serviceAccount: String?, app: String?) throws -> ProviderKey {
+        guard let serviceAccount else {
+            throw UsageError("key add fcm needs --service-account FILE (the JSON key file of Firebase's console: Project settings, Service accounts)", command: "key")
+        }
+        if let app, app.isEmpty { throw UsageError("--app takes a package name, not nothing", command: "key") }
+        guard let data = FileManager.default.contents(atPath: serviceAccount) else {
+            throw Failure(code: 2, message: "cannot read \(serviceAccount): no such file or not readable")
+        }
+        do {
+            return try ServiceAccount(parsing: Array(data)).providerKey(app: app)
+        } catch {
+            throw Failure(code: 2, message: "\(serviceAccount) is not a service account's key file: \(error.description)")
+        }
     }
 
     /// The key `key add VENDOR` describes, checked before it is sent (an APNs .p8 must be a P-256 key).
@@ -216,6 +272,8 @@ enum DeviceCommands {
                 throw UsageError("key add getui needs --app-id I --app-key K --master-secret S", command: "key")
             }
             return ProviderKey(id: appId, vendor: .getui, appKey: appKey, secret: masterSecret)
+        case .fcm:
+            return try fcmKey(serviceAccount: nil, app: nil)
         }
     }
 }

@@ -67,8 +67,8 @@ struct GatewaySetup {
 /// `pushdeck gateway [ca | token [--key-id K] [--team T] | credentials VENDOR [--json]]`: asks the
 /// running pushdeck where its gateway listens, or what a backend calls it with.
 enum GatewayCommand {
-    /// The vendors `credentials` names: the gateway's, and FCM, which it does not serve yet.
-    static let credentialVendors = Vendor.allCases.map(\.rawValue) + ["fcm"]
+    /// The vendors `credentials` names.
+    static let credentialVendors = Vendor.allCases.map(\.rawValue)
 
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let socket = try ClientCommands.socketPath(&arguments)
@@ -104,9 +104,10 @@ enum GatewayCommand {
                 throw UsageError("'credentials' takes one vendor: \(vendors)", command: arguments.command)
             }
             guard let vendor = Vendor(rawValue: words[1]) else {
-                throw Failure(code: 2, message: "\(words[1]) is not served yet: the gateway answers APNs, JPush and Getui")
+                throw UsageError("'credentials' takes one vendor: \(vendors)", command: arguments.command)
             }
             let reply = try ClientCommands.expectOK(try SocketClient(path: socket).request(.credentials(CredentialsQuery(vendor: vendor))))
+            if vendor == .fcm { return try fcmCredentials(reply, json: json) }
             let lines = credentialLines(reply)
             if json {
                 let members = lines.map { (key: $0.key, value: JSON.string($0.value)) } + [(key: "registered", value: reply["registered"] ?? false)]
@@ -122,6 +123,44 @@ enum GatewayCommand {
         default:
             throw UsageError("takes nothing, 'ca', 'token' or 'credentials VENDOR', not '\(words.joined(separator: " "))'", command: arguments.command)
         }
+        return 0
+    }
+
+    /// `credentials fcm`: a ready service-account key file whose `token_uri` is the gateway's
+    /// `/token` (on its TLS address); with no FCM key registered, its `private_key` a throwaway
+    /// RSA key made here, which the gateway takes while none is. `--json` prints the file itself.
+    static func fcmCredentials(_ reply: JSONObject, json: Bool) throws -> Int32 {
+        guard let text = reply["serviceAccount"]?.stringValue, case .object(var file)? = try? JSON.parse(Array(text.utf8)) else {
+            throw Failure.refused("the running pushdeck sent no service account")
+        }
+        let base = "https://" + tlsAddress(reply["address"]?.stringValue ?? "")
+        file["token_uri"] = .string(base + FCMRoutes.tokenPath)
+        if file["private_key"]?.stringValue?.isEmpty ?? true {
+            do {
+                file["private_key"] = .string(try RS256.makePrivateKeyPEM())
+            } catch {
+                throw Failure(code: 1, message: "cannot make an RSA key: \(error.description)")
+            }
+        }
+        if json {
+            writeLine(JSON.object(file).prettyText)
+            return 0
+        }
+        let project = file["project_id"]?.stringValue ?? ""
+        let lines: [(String, String)] = [
+            ("project", project), ("client email", file["client_email"]?.stringValue ?? ""),
+            ("token URI", base + FCMRoutes.tokenPath), ("send URL", base + "/v1/projects/\(project)/messages:send"),
+        ]
+        let width = lines.map(\.0.count).max() ?? 0
+        for line in lines { writeLine(line.0 + ":" + String(repeating: " ", count: width - line.0.count + 2) + line.1) }
+        if reply["registered"] != .bool(true) {
+            writeLine("(no fcm key is registered, so the gateway takes any well-formed assertion; the --json")
+            writeLine(" file's private_key is a throwaway key made now; 'pushdeck key add fcm ...' makes it check them)")
+        }
+        writeLine("'pushdeck gateway credentials fcm --json > service-account.json' writes the key file; with firebase-admin:")
+        writeLine("  firebase_admin.initialize_app(credentials.Certificate(\"service-account.json\"))")
+        writeLine("  messaging._MessagingService.FCM_URL = \"\(base)/v1/projects/{0}/messages:send\"")
+        writeLine("and trust the gateway's CA: REQUESTS_CA_BUNDLE=$(pushdeck gateway ca)")
         return 0
     }
 

@@ -242,12 +242,8 @@ import TestSupport
         }
     }
 
-    @Test func fcmIsNotServedYetInOneLineAndUsageIsChecked() throws {
+    @Test func usageIsChecked() throws {
         let gateway = try GatewayServer()
-        let fcm = try gateway.run(["gateway", "credentials", "fcm"])
-        #expect(fcm.status == 2)
-        #expect(fcm.stdout.isEmpty)
-        #expect(fcm.stderr == "pushdeck gateway: fcm is not served yet: the gateway answers APNs, JPush and Getui\n", "\(fcm.stderr)")
         for wrong in [["gateway", "credentials"], ["gateway", "credentials", "nosuch"], ["gateway", "token", "extra"],
                       ["gateway", "--json"], ["gateway", "credentials", "jpush", "--key-id", "K"], ["gateway", "token", "--team", ""],
                       ["gateway", "ca", "extra"]] {

@@ -142,7 +142,7 @@ import PushJSON
         (#"{"op":"device","action":"add","token":"ab cd","app":"a"}"#, "hex digits, or a registration id"),
         (#"{"op":"device","action":"add","token":"zz!","app":"a"}"#, "hex digits, or a registration id"),
         (#"{"op":"device","action":"add","token":"abcd"}"#, "\"app\" is required"),
-        (#"{"op":"device","action":"add","token":"abcd","app":"a","vendor":"fcm"}"#, "\"vendor\" must be one of apns, jpush, getui"),
+        (#"{"op":"device","action":"add","token":"abcd","app":"a","vendor":"hms"}"#, "\"vendor\" must be one of apns, jpush, getui, fcm"),
         (#"{"op":"device","action":"remove"}"#, "\"token\" is required"),
         (#"{"op":"device","action":"add","token":"abcd","app":"a","tags":"vip"}"#, "\"tags\" must be a list of tags"),
         (#"{"op":"device","action":"add","token":"abcd","app":"a","tags":["a\nb"]}"#, "\"tags\" must be a list of tags"),

@@ -67,6 +67,8 @@ import Testing
          #"{"ok":true,"vendor":"jpush","registered":false,"address":"[::1]:2197","appKey":"k","masterSecret":"s"}"#),
         (.credentials(.getui(appId: "i", appKey: "k", masterSecret: "s", registered: true), address: "127.0.0.1:2197"),
          #"{"ok":true,"vendor":"getui","registered":true,"address":"127.0.0.1:2197","appId":"i","appKey":"k","masterSecret":"s"}"#),
+        (.credentials(.fcm(serviceAccount: "{}", registered: false), address: "127.0.0.1:2197"),
+         #"{"ok":true,"vendor":"fcm","registered":false,"address":"127.0.0.1:2197","serviceAccount":"{}"}"#),
         (.error("\"limit\" must be an integer from 1 to 1000; got 0"),
          #"{"ok":false,"error":"\"limit\" must be an integer from 1 to 1000; got 0"}"#),
     ]

@@ -70,7 +70,7 @@ struct RequestTests {
         (#"{"op":"push","payload":{},"offline":"yes"}"#, ["\"offline\" must be true or false"]),
         (#"{"op":"push","payload":{},"app":""}"#, ["\"app\" must be an app id"]),
         (#"{"op":"push","payload":{},"badge":1}"#, ["unknown field \"badge\" for op push", "accepted: payload, app, channel, offline"]),
-        (#"{"op":"gateway","credentials":"fcm"}"#, ["\"credentials\" must be one of apns, jpush, getui", "\"fcm\""]),
+        (#"{"op":"gateway","credentials":"hms"}"#, ["\"credentials\" must be one of apns, jpush, getui, fcm", "\"hms\""]),
         (#"{"op":"gateway","keyId":"K"}"#, ["\"keyId\" and \"team\" go with \"credentials\":\"apns\""]),
         (#"{"op":"gateway","credentials":"jpush","team":"T"}"#, ["go with \"credentials\":\"apns\", not jpush"]),
         (#"{"op":"gateway","credentials":"apns","keyId":""}"#, ["\"keyId\" must be an APNs key id"]),

@@ -130,4 +130,37 @@ import TestSupport
         #expect(message.token == nil)
         #expect(try store.loadInbox().devices.isEmpty)
     }
+
+    /// FCM devices (their tokens as written, their topics) and service-account keys are kept, and a
+    /// database from before FCM keeps its devices and keys through the migration that lets them in.
+    @Test func fcmDevicesTopicsAndKeysSurviveAReopenAndTheMigration() throws {
+        let folder = TempFolder()
+        let path = folder.file("inbox.sqlite")
+        let before = Schema.migrations.firstIndex { $0.contains("devices_fcm") } ?? Schema.migrations.count
+        do {
+            let database = try Database(path: path)
+            try database.execute("PRAGMA application_id = \(Schema.applicationId)")
+            for migration in Schema.migrations.prefix(before) { try database.execute(migration) }
+            try database.execute("INSERT INTO devices (token, app, vendor, tags) VALUES ('0f0f', 'com.example.shop', 'getui', 'vip')")
+            try database.execute("INSERT INTO provider_keys (id, vendor, team, secret) VALUES ('ABC123DEFG', 'apns', 'TEAM123456', 'pem')")
+            try database.execute("PRAGMA user_version = \(before)")
+            database.close()
+        }
+        let fcm = Device(token: "cK9x:APA91b-Q_z", app: "com.example.shop", vendor: .fcm, topics: ["weather", "news", "news"])
+        let key = ProviderKey(id: "sa@p.iam.gserviceaccount.com", vendor: .fcm, team: "my-project", appKey: "com.example.shop", secret: "pem")
+        do {
+            let store = try Store(path: path)
+            defer { store.close() }
+            let inbox = try store.loadInbox()
+            #expect(inbox.devices["0f0f"] == Device(token: "0f0f", app: "com.example.shop", vendor: .getui, tags: ["vip"]))
+            #expect(inbox.providerKeys["ABC123DEFG"]?.team == "TEAM123456")
+            try store.write([.device(fcm), .providerKey(key)])
+        }
+        let store = try Store(path: path)
+        defer { store.close() }
+        let inbox = try store.loadInbox()
+        #expect(inbox.devices[fcm.token] == fcm)
+        #expect(inbox.devices[fcm.token]?.topics == ["news", "weather"])
+        #expect(inbox.providerKeys[key.id] == key)
+    }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import PushCore
+import PushJSON
+
+extension FCMRoutes {
+    /// `POST /v1/projects/{project}/messages:send` (FCM's v1 reference, "projects.messages.send"):
+    /// body `{"message":{…},"validate_only":bool}`; 200 `{"name":"projects/{project}/messages/{id}"}`.
+    /// The message is decoded and refused as FCM does (`FCMMessage.decode`), its target resolved
+    /// to devices (a token; a topic's or a condition's subscribers), and each device gets the push
+    /// the message is on its platform, all in one request list: a refusal changes nothing.
+    /// `validate_only` checks the same and delivers nothing (`…/messages/fake_message_id`).
+    func send(_ request: HTTPRequest, project: String, context: GatewayContext) -> GatewayDecision {
+        guard let tape = try? JSONTape.parse(request.body), tape.root.kind == .object else {
+            // Google's JSON front end on a body that is not a JSON object.
+            let text = "Invalid JSON payload received. Unexpected token."
+            return .respond(FCMAPIError(status: 400, grpcStatus: "INVALID_ARGUMENT", message: text, violations: [(field: "", description: text)]).response)
+        }
+        let body = tape.root
+        for member in body.members where member.name != "message" && member.name != "validate_only" && member.name != "validateOnly" {
+            let text = "Invalid JSON payload received. Unknown name \(JSON.string(member.name).compactText): Cannot find field."
+            return .respond(FCMAPIError(status: 400, grpcStatus: "INVALID_ARGUMENT", message: text, violations: [(field: "", description: text)]).response)
+        }
+        var validateOnly = false
+        if let value = body["validate_only"] ?? body["validateOnly"], !value.isNull {
+            guard let flag = value.bool else {
+                let text = "Invalid value at 'validate_only' (TYPE_BOOL), \(value.json.compactText.prefix(60))"
+                return .respond(FCMAPIError(status: 400, grpcStatus: "INVALID_ARGUMENT", message: text, violations: [(field: "validate_only", description: text)]).response)
+            }
+            validateOnly = flag
+        }
+        guard let messageView = body["message"], messageView.kind == .object else {
+            return .respond(FCMAPIError(.invalidArgument, FCMMessage.noRecipientMessage, violations: [(field: "message", description: FCMMessage.noRecipientMessage)]).response)
+        }
+        let message: FCMMessage
+        switch FCMMessage.decode(messageView) {
+        case .failure(let invalid): return .respond(Self.refusal(invalid).response)
+        case .success(let decoded): message = decoded
+        }
+        let messageText = String(decoding: tape.bytes[messageView.sourceRange], as: UTF8.self)
+
+        // The devices the message goes to, each with its registration when it is new.
+        var targets: [(device: Device, register: Bool)] = []
+        switch message.target {
+        case .token(let token):
+            switch known(token, project: project, context: context) {
+            case .none:
+                if let device = context.inbox.devices[token], device.vendor != .fcm {
+                    return .respond(FCMAPIError(.invalidArgument, "The registration token is not a valid FCM registration token",
+                                                violations: [(field: "message.token", description: "The registration token is not a valid FCM registration token")]).response)
+                }
+                return .respond(FCMAPIError(.unregistered).response)
+            case .register(let device):
+                targets.append((device, true))
+            case .device(let device):
+                if device.unregisteredAt != nil { return .respond(FCMAPIError(.unregistered).response) }
+                if let owner = Self.project(of: device, context: context), owner != project {
+                    return .respond(FCMAPIError(.senderIdMismatch).response)
+                }
+                targets.append((device, false))
+            }
+        case .topic(let topic):
+            targets = Self.subscribers(context) { $0.topics.contains(topic) }
+        case .condition(let text):
+            let condition: FCMCondition
+            do {
+                condition = try FCMCondition(parsing: text)
+            } catch {
+                return .respond(FCMAPIError(.invalidArgument, violations: [(field: "message.condition", description: FCMCondition.invalidDescription)]).response)
+            }
+            targets = Self.subscribers(context) { condition.matches(Set($0.topics)) }
+        }
+        // An iOS token is an APNs push FCM makes with the project's APNs key: none registered,
+        // FCM answers THIRD_PARTY_AUTH_ERROR ("APNs certificate or web push auth key was invalid or missing").
+        if case .token = message.target, targets.contains(where: { $0.device.platform == .ios }), context.inbox.apnsKeys.isEmpty {
+            return .respond(FCMAPIError(.thirdPartyAuthError).response)
+        }
+
+        let name = "projects/\(project)/messages/" + (validateOnly ? "fake_message_id" : Self.messageId())
+        var requests: [Request] = []
+        for (device, register) in targets {
+            let platform = device.platform ?? .android
+            // Checked here too (an iOS message's `apns` block under the APNs rules), so a refusal
+            // answers before anything changes.
+            if case .failure(let invalid) = message.push(
+                app: device.app, platform: platform, token: device.token, project: project, messageName: name, payload: messageText)
+            {
+                return .respond(Self.refusal(invalid).response)
+            }
+            if register { requests.append(.device(.add(device))) }
+            requests.append(.push(.fcm(
+                messageText: messageText, app: device.app, token: device.token,
+                route: FCMRoute(platform: platform, project: project, messageName: name))))
+        }
+        let ok = Self.json(.object(["name": .string(name)]))
+        if validateOnly || requests.isEmpty { return .respond(ok) }
+        return .requests(requests) { replies in
+            // The store failed, or the inbox refused what the route let through: FCM's INTERNAL.
+            replies.allSatisfy(\.isOK) ? ok : FCMAPIError(.internal).response
+        }
+    }
+
+    /// FCM's 400 for a message it refuses: INVALID_ARGUMENT, the decoder's message and violations.
+    static func refusal(_ invalid: FCMInvalid) -> FCMAPIError {
+        FCMAPIError(.invalidArgument, invalid.message, violations: invalid.violations.map { (field: $0.field, description: $0.description) })
+    }
+
+    /// The registered project a device's app is the default app of, if any.
+    static func project(of device: Device, context: GatewayContext) -> String? {
+        context.inbox.providerKeys.values.first { $0.vendor == .fcm && ($0.appKey ?? $0.team) == device.app }?.team
+    }
+
+    /// The FCM devices `matches` takes (a topic's or a condition's), in token order.
+    static func subscribers(_ context: GatewayContext, _ matches: (Device) -> Bool) -> [(device: Device, register: Bool)] {
+        context.inbox.devices.values
+            .filter { $0.vendor == .fcm && $0.unregisteredAt == nil && !$0.topics.isEmpty && matches($0) }
+            .sorted { $0.token < $1.token }
+            .map { ($0, false) }
+    }
+
+    /// A message id as FCM writes them (`0:1500415314455276%31bd1c9631bd1c96`): a time in
+    /// microseconds and 16 hex digits.
+    static func messageId() -> String {
+        let micros = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        return "0:\(micros)%" + GetuiSessions.randomHex(bytes: 8)
+    }
+}
