@@ -42,7 +42,7 @@ printf 'module CSystem {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CSys
 clang -O1 -g -fsanitize=address -I Sources/CSystem/include -c Sources/CSystem/CSystem.c -o "$build/CSystem.o"
 flags+=(-I "$build/csystem")
 module PushJSON Sources/PushJSON/*.swift
-module PushCore Sources/PushCore/*.swift
+module PushCore $(find Sources/PushCore -name '*.swift')
 module PushStore Sources/PushStore/*.swift
 module PushGateway -enable-testing $(find Sources/PushGateway -name '*.swift')
 module PushServer Sources/PushServer/*.swift
@@ -62,6 +62,7 @@ target request Fuzz/RequestFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$
     -lssl -lcrypto -lnghttp2 -lhttp_parser
 target http1 Fuzz/HTTP1Fuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 target apns Fuzz/APNsFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target fcm Fuzz/FCMFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
 target vendors Fuzz/VendorFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 
 # Seeds: every sample payload and test vector, plus the hand-written request sessions.

@@ -126,7 +126,18 @@ public struct InstantPlayer {
         var headers = push.headers
         func lacks(_ name: String) -> Bool { !headers.contains { $0.name == name } }
         let path: String
-        if push.via == .jpush {
+        var body = Array(push.payloadText.utf8)
+        if push.via == .fcm {
+            // `messages:send` of the step's app as the project (its unknown token registered to
+            // that app), the payload the `message`; the step's token its target when it has none.
+            path = "/v1/projects/\(app)/messages:send"
+            if lacks("authorization") { headers.append(HTTPHeader("authorization", "Bearer pushdeck-scenario")) }
+            var message = (try? JSON.parse(body))?.objectValue ?? [:]
+            if let token = push.token, message["token"] == nil, message["topic"] == nil, message["condition"] == nil {
+                message["token"] = .string(token)
+            }
+            body = Array(JSON.object(["message": .object(message)]).compactText.utf8)
+        } else if push.via == .jpush {
             path = JPushRoutes.pushPath
             if lacks("authorization") {
                 headers.append(HTTPHeader("authorization", "Basic " + Data("\(app):pushdeck-scenario".utf8).base64EncodedString()))
@@ -136,7 +147,7 @@ public struct InstantPlayer {
             if lacks("authorization") { headers.append(HTTPHeader("authorization", providerToken(issuedAt: now))) }
             if lacks("apns-topic") { headers.append(HTTPHeader("apns-topic", app)) }
         }
-        return HTTPRequest(method: "POST", path: path, headers: headers, body: Array(push.payloadText.utf8), version: .http2, isTLS: false)
+        return HTTPRequest(method: "POST", path: path, headers: headers, body: body, version: .http2, isTLS: false)
     }
 
     /// `bearer` and a well-formed ES256 JWT issued `issuedAt`, its signature zeros.
@@ -154,6 +165,11 @@ public struct InstantPlayer {
         if case .object(let body)? = try? JSON.parse(response.body) {
             if let text = body["reason"]?.stringValue {
                 reason = text
+            } else if case .object(let error)? = body["error"], case .string(let status)? = error["status"] {
+                // Google's error (FCM): FCM's errorCode when it gives one, else the gRPC status.
+                let fcm = error["details"]?.arrayValue?.compactMap(\.objectValue)
+                    .first { $0["@type"] == "type.googleapis.com/google.firebase.fcm.v1.FcmError" }
+                reason = fcm?["errorCode"]?.stringValue ?? status
             } else if case .object(let error)? = body["error"], let code = error["code"]?.intValue {
                 reason = String(code)
             }

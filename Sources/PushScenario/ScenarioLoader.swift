@@ -246,7 +246,7 @@ private struct Reader {
         var headers: [HTTPHeader] = []
         if via == .socket {
             for key in ["token", "headers"] where fields[key] != nil {
-                throw fail("\(path).\(key)", "goes with \"via\": \"apns\" or \"jpush\" (a socket push has no \(key))")
+                throw fail("\(path).\(key)", "goes with \"via\": \"apns\", \"jpush\" or \"fcm\" (a socket push has no \(key))")
             }
         } else {
             if fields["channel"] != nil {
@@ -300,15 +300,17 @@ private struct Reader {
         return ScenarioPush(payloadText: text, channel: channel, via: via, token: token, headers: headers)
     }
 
-    /// A push step's `via`: socket (the default), apns or jpush.
+    /// A push step's `via`: socket (the default), apns, jpush or fcm (the payload is the v1
+    /// `message` object; the step's `token`, when given, is its target).
     func gatewayVia(_ value: JSON?, _ path: String) throws(ScenarioError) -> Via {
         guard let value else { return .socket }
         switch value {
         case .string("socket"): return .socket
         case .string("apns"): return .apns
         case .string("jpush"): return .jpush
+        case .string("fcm"): return .fcm
         case .string("getui"): throw notSupported(path, "Getui needs its auth exchange (a token from /v2/{appId}/auth first)")
-        default: throw fail(path, "must be one of socket, apns, jpush; got \(value.compactText)")
+        default: throw fail(path, "must be one of socket, apns, jpush, fcm; got \(value.compactText)")
         }
     }
 

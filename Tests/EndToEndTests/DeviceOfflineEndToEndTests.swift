@@ -35,7 +35,8 @@ import PushJSON
         let server = try ServerProcess(folder: TempFolder())
         let unknown = try server.run(["device", "offline", "abcd"])
         #expect(unknown.status == 1 && unknown.stderr.contains("no device with token abcd"))
-        let bad = try server.run(["device", "online", "ab:cd"])
+        // ("ab:cd" is an FCM registration token's shape, taken as one.)
+        let bad = try server.run(["device", "online", "ab/cd"])
         #expect(bad.status == 2 && bad.stderr.contains("is not a device token"))
         #expect(try server.run(["device", "online", "ab", "cd"]).status == 2)
     }

@@ -42,6 +42,8 @@ import TestSupport
         (apns("x", headers: #"{"apns-topic":"com.example.shop","APNS-TOPIC":"com.example.shop"}"#), "DuplicateHeaders"),
         (#"{"app":"shopkey","push":{"payload":{"platform":["android"],"audience":"all","notification":{"android":{"alert":"x"}}},"via":"jpush"}}"#, "1011"),
         (#"{"app":"shopkey","push":{"payload":{"platform":["ios"],"audience":"all"},"via":"jpush","headers":{"authorization":"Bearer x"}}}"#, "1004"),
+        (#"{"app":"shop-project","push":{"payload":{"data":{"k":"v"}},"via":"fcm"}}"#, "INVALID_ARGUMENT"),
+        (#"{"app":"shop-project","push":{"payload":{"token":"cK9x:APA91b-s","data":{"k":"v"}},"via":"fcm","headers":{"authorization":"Basic x"}}}"#, "UNAUTHENTICATED"),
     ])
     func aRefusedPushIsNotDeliveredAndSaysTheVendorsReason(_ push: String, _ reason: String) throws {
         let app = push.contains("shopkey") ? "shopkey" : "com.example.shop"
@@ -66,6 +68,20 @@ import TestSupport
             {"app":"shopkey","push":{"via":"jpush","payload":{"platform":["ios"],"audience":{"registration_id":["1a0018970a"]},"notification":{"ios":{"alert":"hello","badge":"+1"}},"message":{"msg_content":"data"}}}},
             {"app":"shopkey","expect":{"delivered":true,"unread":2}},
             {"app":"other","expect":{"unread":0}}
+            """)
+        #expect(result.expects.count == 2)
+        #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
+    }
+
+    /// A push step `via: fcm`: the payload a v1 message, the step's app its project; an Android
+    /// notification message in the background is shown, a data message reaches the app.
+    @Test func anFCMMessageIsPlayedThroughTheGatewaysRoutes() throws {
+        let result = try play("""
+            {"app":"shop-project","state":"background"},
+            {"app":"shop-project","push":{"via":"fcm","token":"cK9x:APA91b-scenario","payload":{"notification":{"title":"Order shipped","body":"On its way"}}}},
+            {"app":"shop-project","expect":{"delivered":true,"unread":1,"banner":"Order shipped"}},
+            {"app":"shop-project","push":{"via":"fcm","payload":{"token":"cK9x:APA91b-scenario","data":{"sync":"1"}}}},
+            {"app":"shop-project","expect":{"delivered":true,"unread":1}}
             """)
         #expect(result.expects.count == 2)
         #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
