@@ -6,6 +6,16 @@ public enum Channel: String, Sendable, Equatable, CaseIterable {
     case transparent
     case android
 
+    /// The channels a push request may name (`send --channel`, the socket's and a scenario's
+    /// `channel`): an Android notification comes only from an FCM message to an Android device.
+    public static let requestable: [Channel] = [.apns, .transparent]
+
+    /// A requested channel, refused (with the accepted ones) when a request may not name it.
+    static func requested(_ channel: Channel?) throws(WireError) -> Channel? {
+        guard let channel, !requestable.contains(channel) else { return channel }
+        throw WireError("\"channel\" must be one of \(requestable.map(\.rawValue).joined(separator: ", ")); got \"\(channel.rawValue)\" (an Android notification comes through FCM)")
+    }
+
     /// Whether a later push with the same collapse id replaces a shown one: APNs'
     /// `apns-collapse-id`, Android's `android.notification.tag` ("If not specified, each request
     /// creates a new notification. If specified and a notification with the same tag is already

@@ -205,7 +205,7 @@ extension Request {
             }
             let text = frame.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[view.sourceRange]), as: UTF8.self) }
             return .push(PushRequest(
-                payloadText: text, app: try fields.app("app"), channel: try fields.choice("channel", Channel.self),
+                payloadText: text, app: try fields.app("app"), channel: try Channel.requested(fields.choice("channel", Channel.self)),
                 offline: try fields.bool("offline") ?? false, parsed: view,
                 collapseId: try fields.text("collapseId", expected: "a string of at most 64 bytes (apns-collapse-id)", maxBytes: 64),
                 pushType: try fields.text("pushType", expected: "alert, background, voip, complication, fileprovider, mdm, liveactivity, location or pushtotalk", among: Request.pushTypes),

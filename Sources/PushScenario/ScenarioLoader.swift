@@ -271,7 +271,14 @@ private struct Reader {
                 }
             }
         }
-        let channel = try fields["channel"].map { value throws(ScenarioError) in try choice(value, "\(path).channel", Channel.self) }
+        let channel = try fields["channel"].map { value throws(ScenarioError) in
+            let channel = try choice(value, "\(path).channel", Channel.self)
+            // An Android notification comes only from an FCM message, not a named channel.
+            guard Channel.requestable.contains(channel) else {
+                throw fail("\(path).channel", "must be one of \(Channel.requestable.map(\.rawValue).joined(separator: ", ")); got \(value.compactText)")
+            }
+            return channel
+        }
         let text: String
         switch (fields["payload"], fields["file"]) {
         case (let payload?, nil):

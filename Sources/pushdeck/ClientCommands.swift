@@ -11,7 +11,7 @@ enum ClientCommands {
         let socket = try socketPath(&arguments)
         let app = try arguments.option("--app")
         let channel = try arguments.option("--channel").map { text throws(UsageError) -> Channel in
-            guard let channel = Channel(rawValue: text) else {
+            guard let channel = Channel(rawValue: text), Channel.requestable.contains(channel) else {
                 throw UsageError("--channel takes apns or transparent, not '\(text)'", command: "send")
             }
             return channel

@@ -150,7 +150,7 @@ enum CommandTable {
             OptionSpec("--app", .required("BUNDLE"), "the app it is for (else the payload's \"Simulator Target Bundle\", appId or appKey, else default)"),
             OptionSpec(
                 "--channel", .required("apns|transparent"), "the channel (else apns when the payload has an aps key)",
-                completion: .words(Channel.allCases.map(\.rawValue))),
+                completion: .words(Channel.requestable.map(\.rawValue))),
             OptionSpec("--offline", "mark it as delivered from the offline queue"),
             OptionSpec("--title", .required("T"), "the built APNs payload's title"),
             OptionSpec("--body", .required("B"), "the built APNs payload's body"),

@@ -109,6 +109,13 @@ struct FCMInboxTests {
         #expect(message.sourceName == "FCM")
     }
 
+    @Test func aSocketPushCannotNameTheAndroidChannel() {
+        #expect(throws: WireError.self) {
+            try Request.decode(frame: Array(#"{"op":"push","channel":"android","payload":{"aps":{"alert":"x"}}}"#.utf8))
+        }
+        #expect(Channel.requestable == [.apns, .transparent])
+    }
+
     // MARK: Offline
 
     private func offline(_ s: inout Scenario) {
