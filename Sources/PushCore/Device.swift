@@ -27,11 +27,15 @@ public struct Device: Sendable, Equatable {
     /// The device's alias (`device add --alias`; one per device, as JPush and Getui bind it): a
     /// JPush `audience.alias` or Getui's `push/single/alias` finds the device by it.
     public var alias: String?
+    /// What the token is for: the app's notifications, or (APNs) a Live Activity's push-to-start
+    /// or push token.
+    public var kind: DeviceKind = .app
 
     public init(
         token: String, app: String, vendor: Vendor = .apns, unregisteredAt: Date? = nil, offline: Bool = false,
-        tags: [String] = [], alias: String? = nil
+        tags: [String] = [], alias: String? = nil, kind: DeviceKind = .app
     ) {
+        self.kind = kind
         self.offline = offline
         self.token = token
         self.app = app
@@ -60,6 +64,7 @@ public struct Device: Sendable, Equatable {
         ]
         if !tags.isEmpty { members.append((key: "tags", value: .array(tags.map(JSON.string)))) }
         if let alias { members.append((key: "alias", value: .string(alias))) }
+        if kind != .app { members.append((key: "kind", value: .string(kind.rawValue))) }
         return .object(JSONObject(members))
     }
 
@@ -81,6 +86,20 @@ public struct Device: Sendable, Equatable {
             (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
         }
     }
+}
+
+/// What an APNs token is for. ActivityKit hands an app two more kinds of token besides its
+/// notification token ("Starting and updating Live Activities with ActivityKit push
+/// notifications"): `pushToStartTokenUpdates` gives the push-to-start token a `start` push goes
+/// to, and each activity's `pushTokenUpdates` its own token for `update` and `end`. All of them
+/// take `liveactivity` pushes only, on the topic `{bundle}.push-type.liveactivity`.
+public enum DeviceKind: String, Sendable, Equatable, CaseIterable {
+    case app
+    case pushToStart = "push-to-start"
+    case activity
+
+    /// Whether the token takes Live Activity pushes (and only those).
+    public var isLiveActivity: Bool { self != .app }
 }
 
 /// What the gateway does with a token it does not know (`--devices`).

@@ -40,7 +40,7 @@ extension DeviceCommand {
     init(_ object: JSONObject) throws(WireError) {
         switch try RequestFields.action(of: "device", object, Self.actions) {
         case "add":
-            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor", "tags", "alias"])
+            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor", "tags", "alias", "kind"])
             let token = try fields.token("token")
             let app = try fields.requiredText("app", "the app the token belongs to (bundle id, appKey or appId)")
             var tags: [String] = []
@@ -56,7 +56,15 @@ extension DeviceCommand {
             if let alias, !Device.isTagOrAlias(alias) {
                 throw WireError("\"alias\" must be 1 to 40 bytes with no control characters; got \"\(alias.prefix(60))\"")
             }
-            self = .add(Device(token: token, app: app, vendor: try fields.choice("vendor", Vendor.self) ?? .apns, tags: tags, alias: alias))
+            let vendor = try fields.choice("vendor", Vendor.self) ?? .apns
+            let kind = try fields.choice("kind", DeviceKind.self) ?? .app
+            if kind.isLiveActivity && vendor != .apns {
+                throw WireError("\"kind\": \(kind.rawValue) is a Live Activity token, which only APNs has; got vendor \(vendor.rawValue)")
+            }
+            if kind.isLiveActivity && !Device.isHexToken(token) {
+                throw WireError("\"kind\": \(kind.rawValue) needs an APNs token (hex digits); got \"\(token)\"")
+            }
+            self = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias, kind: kind))
         case "list":
             _ = try RequestFields(op: "device", object, accepted: ["action"])
             self = .list
@@ -84,6 +92,7 @@ extension DeviceCommand {
                 ]
                 if !device.tags.isEmpty { object["tags"] = .array(device.tags.map(JSON.string)) }
                 if let alias = device.alias { object["alias"] = .string(alias) }
+                if device.kind != .app { object["kind"] = .string(device.kind.rawValue) }
                 return object
             }()
         case .list: ["op": "device", "action": "list"]

@@ -134,6 +134,22 @@ public enum Schema {
         ) WITHOUT ROWID;
         CREATE INDEX getui_request_ids_by_time ON getui_request_ids (seen_at);
         """,
+        // Live Activities: a device's token can be a Live Activity's push-to-start token or an
+        // activity's push token; each activity is kept whole as its JSON object (its history of
+        // pushes in it), and the liveactivity pushes that reached no activity, newest last.
+        """
+        ALTER TABLE devices ADD COLUMN kind TEXT NOT NULL DEFAULT 'app';
+        CREATE TABLE activities (
+            id   TEXT PRIMARY KEY,
+            app  TEXT NOT NULL,
+            body TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE activity_unmatched (
+            seq  INTEGER PRIMARY KEY AUTOINCREMENT,
+            app  TEXT NOT NULL,
+            body TEXT NOT NULL
+        );
+        """,
     ]
 
     /// The columns of `messages` in the order every query selects them.

@@ -51,7 +51,7 @@ extension Store {
         var inbox = Inbox(
             badges: badges, unread: unread.filter { $0.value > 0 }, settings: try Self.settings(from: values),
             nextId: max(highestId, idFloor) + 1, held: held, launchId: launchId, bannerSeconds: bannerSeconds)
-        for device in try database.prepare("SELECT token, app, vendor, unregistered_at, offline, tags, alias FROM devices")
+        for device in try database.prepare("SELECT token, app, vendor, unregistered_at, offline, tags, alias, kind FROM devices")
             .rows(Self.device(from:))
         {
             inbox.devices[device.token] = device
@@ -60,6 +60,17 @@ extension Store {
             .rows(Self.providerKey(from:))
         {
             inbox.providerKeys[key.id] = key
+        }
+        for body in try database.prepare("SELECT body FROM activities").rows({ row in row.string(at: 0) ?? "" }) {
+            guard let activity = (try? JSON.parse(body)).flatMap(Activity.init(stored:)) else {
+                throw SQLiteError(code: SQLITE_MISMATCH, message: "a stored Live Activity is not one: \(body.prefix(80))")
+            }
+            inbox.activities.put(activity)
+        }
+        for body in try database.prepare(
+            "SELECT body FROM activity_unmatched ORDER BY seq DESC LIMIT \(ActivityBook.unmatchedLimit)"
+        ).rows({ row in row.string(at: 0) ?? "" }).reversed() {
+            if let update = (try? JSON.parse(body)).flatMap(ActivityUpdate.init(stored:)) { inbox.activities.note(unmatched: update) }
         }
         // The newest ids (rows older than a day go as pushes are written), recorded oldest first.
         let requestIds = try database.prepare(
@@ -80,7 +91,8 @@ extension Store {
             token: token, app: row.string(at: 1) ?? "", vendor: vendor,
             unregisteredAt: row.isNull(at: 3) ? nil : Date(millisecondsSince1970: row.int64(at: 3)),
             offline: row.bool(at: 4),
-            tags: (row.string(at: 5) ?? "").split(separator: "\n").map(String.init), alias: row.string(at: 6))
+            tags: (row.string(at: 5) ?? "").split(separator: "\n").map(String.init), alias: row.string(at: 6),
+            kind: DeviceKind(rawValue: row.string(at: 7) ?? "") ?? .app)
     }
 
     static func providerKey(from row: Statement) throws(SQLiteError) -> ProviderKey {

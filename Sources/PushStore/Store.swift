@@ -244,6 +244,7 @@ public final class Store {
             try writes.device.bind(device.offline, at: 5)
             try writes.device.bind(device.tags.joined(separator: "\n"), at: 6)
             if let alias = device.alias { try writes.device.bind(alias, at: 7) } else { try writes.device.bindNull(at: 7) }
+            try writes.device.bind(device.kind.rawValue, at: 8)
             try writes.device.run()
         case .removeDevice(let token):
             try writes.removeDevice.bind(token, at: 1)
@@ -266,6 +267,10 @@ public final class Store {
             // The ones a day older go (an index range: the few that aged out since the last push).
             try writes.pruneGetuiRequestIds.bind(at.millisecondsSince1970 - Int64(GetuiRequestIds.window * 1000), at: 1)
             try writes.pruneGetuiRequestIds.run()
+        case .activity(let activity):
+            try activityWrite(activity)
+        case .activityUnmatched(let update):
+            try activityUnmatchedWrite(update)
         }
     }
 
@@ -289,6 +294,38 @@ public final class Store {
             try database.prepare("DELETE FROM provider_keys").run()
             try database.prepare("DELETE FROM getui_request_ids").run()
         }
+        for table in ["activities", "activity_unmatched"] {
+            if let app {
+                let delete = try database.prepare("DELETE FROM \(table) WHERE app = ?1")
+                try delete.bind(app, at: 1)
+                try delete.run()
+            } else {
+                try database.prepare("DELETE FROM \(table)").run()
+            }
+        }
+    }
+
+    /// A Live Activity, kept whole as its stored JSON object (its history with it): activities
+    /// are few and each is read and written as one. Compiled when used, as activity pushes are
+    /// not the common push.
+    private func activityWrite(_ activity: Activity) throws(SQLiteError) {
+        let statement = try database.prepare(
+            "INSERT INTO activities (id, app, body) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO UPDATE SET app = excluded.app, body = excluded.body")
+        try statement.bind(activity.id, at: 1)
+        try statement.bind(activity.app, at: 2)
+        try statement.bind(activity.wireJSON(at: nil).compactText, at: 3)
+        try statement.run()
+    }
+
+    /// A `liveactivity` push that reached no activity; only the newest `unmatchedLimit` are kept.
+    private func activityUnmatchedWrite(_ update: ActivityUpdate) throws(SQLiteError) {
+        let insert = try database.prepare("INSERT INTO activity_unmatched (app, body) VALUES (?1, ?2)")
+        try insert.bind(update.app, at: 1)
+        try insert.bind(update.wireJSON.compactText, at: 2)
+        try insert.run()
+        try database.prepare(
+            "DELETE FROM activity_unmatched WHERE seq <= (SELECT max(seq) FROM activity_unmatched) - \(ActivityBook.unmatchedLimit)"
+        ).run()
     }
 
     private func insert(_ message: Message) throws(SQLiteError) {

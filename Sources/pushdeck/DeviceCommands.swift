@@ -16,6 +16,7 @@ enum DeviceCommands {
         let vendorName = try arguments.option("--vendor")
         let tags = try arguments.options("--tag")
         let alias = try arguments.option("--alias")
+        let kindName = try arguments.option("--kind")
         let json = arguments.flag("--json")
         let words = try arguments.positionals()
         let actions = DeviceCommand.actions.joined(separator: ", ")
@@ -28,8 +29,8 @@ enum DeviceCommands {
             return token
         }
         func refuseOptions() throws(UsageError) {
-            if app != nil || vendorName != nil || !tags.isEmpty || alias != nil {
-                throw UsageError("--app, --vendor, --tag and --alias go with device add", command: "device")
+            if app != nil || vendorName != nil || !tags.isEmpty || alias != nil || kindName != nil {
+                throw UsageError("--app, --vendor, --kind, --tag and --alias go with device add", command: "device")
             }
         }
         let command: DeviceCommand
@@ -47,7 +48,17 @@ enum DeviceCommands {
             for name in tags + (alias.map { [$0] } ?? []) where !Device.isTagOrAlias(name) {
                 throw UsageError("'\(name.prefix(60))' is not a tag or alias: 1 to 40 bytes, no control characters", command: "device")
             }
-            command = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias))
+            var kind = DeviceKind.app
+            if let kindName {
+                guard let known = DeviceKind(rawValue: kindName) else {
+                    throw UsageError("--kind takes \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(kindName)'", command: "device")
+                }
+                guard vendor == .apns, Device.isHexToken(token) || !known.isLiveActivity else {
+                    throw UsageError("--kind \(known.rawValue) is a Live Activity token: an APNs token (hex digits)", command: "device")
+                }
+                kind = known
+            }
+            command = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias, kind: kind))
         case "list":
             try refuseOptions()
             guard words.count == 1 else { throw UsageError("device list takes no TOKEN", command: "device") }
@@ -85,6 +96,7 @@ enum DeviceCommands {
             var line = "device \(added.token) added: \(added.vendor.rawValue), app \(added.app)"
             if !added.tags.isEmpty { line += ", tags " + added.tags.joined(separator: ",") }
             if let alias = added.alias { line += ", alias " + alias }
+            if added.kind != .app { line += ", kind " + added.kind.rawValue }
             return line
         case .list: return ""
         case .remove(let token): return "device \(token) removed"

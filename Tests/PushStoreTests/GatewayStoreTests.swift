@@ -131,3 +131,42 @@ import TestSupport
         #expect(try store.loadInbox().devices.isEmpty)
     }
 }
+
+/// Live Activities in the store (their migration): a device's kind, each activity whole with
+/// its history, the pushes that reached none — written, loaded again, and forgotten by reset.
+@Suite struct ActivityStoreTests {
+    @Test(arguments: StoreKind.allCases)
+    func activitiesAndTokenKindsAreWrittenAndLoaded(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        defer { store.close() }
+        let at = Date(millisecondsSince1970: 1_764_547_200_000)
+        let startToken = Device(token: "5a5a", app: "com.example.food", kind: .pushToStart)
+        var activity = Activity(
+            id: "activity-3", app: "com.example.food", attributesType: "DeliveryAttributes", attributes: ["order": "A-17"],
+            contentState: ["status": "on the way", "eta": 10], pushToken: "1ac7", startToken: "5a5a", channel: "dGVzdA==",
+            startedAt: at)
+        activity.timestamp = 1_764_547_300
+        activity.staleDate = at.addingTimeInterval(1800)
+        activity.relevanceScore = 0.75
+        activity.history = [
+            ActivityUpdate(at: at, token: "5a5a", app: "com.example.food", event: "start", timestamp: 1_764_547_200,
+                           contentState: ["status": "preparing"], accepted: true),
+            ActivityUpdate(at: at, token: "1ac7", app: "com.example.food", event: "update", timestamp: 1_764_547_100,
+                           contentState: "x", alert: "Late", accepted: false, why: "timestamp 1764547100 is older than the last applied (1764547200)"),
+        ]
+        let unmatched = ActivityUpdate(at: at, token: "5a5a", app: "com.example.food", event: "update", timestamp: nil,
+                                       contentState: nil, accepted: false, why: "no timestamp")
+        try store.write([.device(startToken), .activity(activity), .activityUnmatched(unmatched)])
+        var inbox = try store.loadInbox()
+        #expect(inbox.devices["5a5a"] == startToken)
+        #expect(inbox.activities.byId == ["activity-3": activity])
+        #expect(inbox.activities.idByToken == ["1ac7": "activity-3"])
+        #expect(inbox.activities.unmatched == [unmatched])
+        #expect(inbox.activities.nextNumber == 4)
+
+        try store.write([.reset(app: "com.example.food", all: false, idFloor: 0)])
+        inbox = try store.loadInbox()
+        #expect(inbox.activities.all.isEmpty && inbox.activities.unmatched.isEmpty)
+    }
+}

@@ -107,6 +107,7 @@ public struct APNsRoutes: GatewayRoutes {
             guard let known = APNsPushType(rawValue: text) else { return .refused(APNsRefusal(.invalidPushType)) }
             pushType = known
         }
+        if let refusal = Self.liveActivityTopicRefusal(topic: topic, pushType: pushType) { return .refused(refusal) }
         if let priority = header("apns-priority") {
             guard ["10", "5", "1"].contains(priority) else { return .refused(APNsRefusal(.badPriority)) }
             // Apple: background pushes always use priority 5; "using priority 10 is an error".
@@ -124,7 +125,9 @@ public struct APNsRoutes: GatewayRoutes {
         guard request.body.count <= pushType.payloadLimit else { return .refused(APNsRefusal(.payloadTooLarge)) }
         let payloadText = String(decoding: request.body, as: UTF8.self)
         guard let tape = try? JSONTape.parse(request.body),
-              (try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(
+              // APNs does not read a Live Activity's ActivityKit content (the device judges it),
+              // so such a payload need only be a JSON object.
+              pushType == .liveactivity ? tape.root.kind == .object : (try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(
                   PushRequest(payloadText: payloadText, channel: .apns, parsed: tape.root, via: .apns))) != nil
         else {
             return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
@@ -135,6 +138,11 @@ public struct APNsRoutes: GatewayRoutes {
         if let device = context.inbox.devices[deviceToken] {
             guard device.vendor == .apns else { return .refused(APNsRefusal(.badDeviceToken)) }
             guard device.app == app else { return .refused(APNsRefusal(.deviceTokenNotForTopic)) }
+            // A Live Activity's tokens (push-to-start, an activity's own) take liveactivity
+            // pushes on the `.push-type.liveactivity` topic only, and the app's token none.
+            guard device.kind.isLiveActivity == (pushType == .liveactivity) else {
+                return .refused(APNsRefusal(.deviceTokenNotForTopic))
+            }
             if let unregisteredAt = device.unregisteredAt {
                 return .refused(APNsRefusal(.unregistered, timestamp: Int64((unregisteredAt.timeIntervalSince1970 * 1000).rounded())))
             }
@@ -145,6 +153,18 @@ public struct APNsRoutes: GatewayRoutes {
         var kept: [String: String] = [:]
         for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
         return .accepted(Accepted(token: deviceToken, app: app, headers: kept, payloadText: payloadText, parsed: tape.root))
+    }
+
+    /// Apple's "Sending notification requests to APNs": a `liveactivity` push's `apns-topic` is
+    /// the bundle id with `.push-type.liveactivity`. Without it the topic is not one a Live
+    /// Activity push may go to (`TopicDisallowed`); that topic with another push type is a push
+    /// type the topic does not take (`InvalidPushType`).
+    static func liveActivityTopicRefusal(topic: String, pushType: APNsPushType) -> APNsRefusal? {
+        guard let suffix = APNsPushType.liveactivity.topicSuffix else { return nil }
+        let named = topic.hasSuffix(suffix) && topic.count > suffix.count
+        if pushType == .liveactivity && !named { return APNsRefusal(.topicDisallowed) }
+        if pushType != .liveactivity && named { return APNsRefusal(.invalidPushType) }
+        return nil
     }
 
     /// A header value safe to answer back: printable ASCII, at most 128 bytes.
