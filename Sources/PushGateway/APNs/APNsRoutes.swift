@@ -15,6 +15,8 @@ public struct APNsRoutes: GatewayRoutes {
 
     public init(devices: DevicePolicy = .open) { self.devices = devices }
 
+    /// The header an accepted push's answer names it by in the delivery log.
+    public static let uniqueIdHeader = "apns-unique-id"
     /// The request path's prefix; the token follows it.
     public static let pathPrefix = "/3/device/"
     /// The headers Apple refuses to see twice (`DuplicateHeaders`).
@@ -48,7 +50,12 @@ public struct APNsRoutes: GatewayRoutes {
                     // The store failed (or the inbox refused what the route let through): Apple's 500.
                     return APNsRefusal(.internalServerError).response(apnsId: apnsId)
                 }
-                return HTTPResponse(status: 200, headers: [HTTPHeader("apns-id", apnsId)])
+                // Apple's "Handling notification responses from APNs": `apns-unique-id`, a UUID
+                // the development environment sends with an accepted push (to look it up in the
+                // Push Notifications Console's delivery log) — pushdeck is a development server.
+                return HTTPResponse(status: 200, headers: [
+                    HTTPHeader("apns-id", apnsId), HTTPHeader(Self.uniqueIdHeader, UUID().uuidString.lowercased()),
+                ])
             }
         }
     }
