@@ -145,7 +145,7 @@ public enum Schema {
             body TEXT NOT NULL
         ) WITHOUT ROWID;
         CREATE TABLE activity_unmatched (
-            seq  INTEGER PRIMARY KEY AUTOINCREMENT,
+            seq  INTEGER PRIMARY KEY,  -- the rowid: one more than the highest kept
             app  TEXT NOT NULL,
             body TEXT NOT NULL
         );
