@@ -100,6 +100,28 @@ extension APNsGatewayTests {
         let activity = try #require(try activityList(gateway)["activities"]?.arrayValue?.first?.objectValue)
         #expect(activity["pushToken"] == .string(unknown) && activity["contentState"] == ["score": "1-0"])
     }
+
+    @Test func anActivityAndItsHistorySurviveARestartOnTheSQLiteFile() throws {
+        let folder = TempFolder()
+        var gateway = try GatewayServer(folder: folder, memory: false)
+        let headers = ["authorization: \(APNsKeys.wellFormedAuthorization)", "apns-topic: \(Self.liveTopic)", "apns-push-type: liveactivity"]
+        let start = #"{"aps":{"timestamp":1764547200,"event":"start","attributes-type":"Score","attributes":{"match":"A-B"},"content-state":{"score":"0-0"},"input-push-token":1}}"#
+        #expect(try curl(gateway, path: "/3/device/\(Self.startToken)", headers: headers, body: start).status == 200)
+        let before = try #require(try activityList(gateway)["activities"]?.arrayValue?.first?.objectValue)
+        let token = try #require(before["pushToken"]?.stringValue)
+        let stale = #"{"aps":{"timestamp":1764547100,"event":"update","content-state":{"score":"9-9"}}}"#
+        #expect(try curl(gateway, path: "/3/device/\(token)", headers: headers, body: stale).status == 200)
+        #expect(gateway.server.stop() == 0)
+
+        gateway = try GatewayServer(folder: folder, memory: false)
+        let after = try #require(try activityList(gateway)["activities"]?.arrayValue?.first?.objectValue)
+        #expect(after["id"] == before["id"] && after["contentState"] == ["score": "0-0"] && after["discarded"] == 1)
+        // Its token is still its own: the next update reaches it.
+        let update = #"{"aps":{"timestamp":1764547300,"event":"update","content-state":{"score":"1-0"}}}"#
+        #expect(try curl(gateway, path: "/3/device/\(token)", headers: headers, body: update).status == 200)
+        let updated = try #require(try activityList(gateway)["activities"]?.arrayValue)
+        #expect(updated.count == 1 && updated.first?.objectValue?["contentState"] == ["score": "1-0"])
+    }
 }
 
 extension JSON {
