@@ -5,8 +5,9 @@ import PushJSON
 
 extension Activity {
     /// The activity's wire object: with `state` at `now` (the `activity` op's list), or without
-    /// it (how the store keeps it: the state is read off the clock when asked).
-    public func wireJSON(at now: Date?) -> JSON {
+    /// it (how the store keeps it: the state is read off the clock when asked). Without
+    /// `history` (the bus event's form) the updates are left out: `history` is then `[]`.
+    public func wireJSON(at now: Date?, history withHistory: Bool = true) -> JSON {
         var members: [(key: String, value: JSON)] = [(key: "id", value: .string(id)), (key: "app", value: .string(app))]
         if let now { members.append((key: "state", value: .string(state(at: now).rawValue))) }
         members += [
@@ -29,7 +30,7 @@ extension Activity {
             members.append((key: "discarded", value: .number(JSONNumber(discarded))))
         }
         members.append((key: "earlier", value: .number(JSONNumber(earlier))))
-        members.append((key: "history", value: .array(history.map(\.wireJSON))))
+        members.append((key: "history", value: .array(withHistory ? history.map(\.wireJSON) : [])))
         return .object(JSONObject(members))
     }
 

@@ -91,7 +91,7 @@ public struct Activity: Sendable, Equatable {
     public var discarded: Int { history.count { !$0.accepted } }
 
     /// Appends to the history, keeping the newest `historyLimit`.
-    mutating func record(_ update: ActivityUpdate) {
+    public mutating func record(_ update: ActivityUpdate) {
         history.append(update)
         if history.count > Self.historyLimit {
             earlier += history.count - Self.historyLimit

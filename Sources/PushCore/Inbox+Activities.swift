@@ -165,7 +165,9 @@ extension Inbox {
     private func changed(_ activity: Activity, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
         outcome.write(.activity(activity))
         outcome.publish(.activityChanged, [
-            "activity": activity.wireJSON(at: date), "accepted": .bool(update.accepted), "discarded": .string(orNull: update.why),
+            // Without its history: the event says what this push did, and building every earlier
+            // update into each event made an update to a long-lived activity cost as many.
+            "activity": activity.wireJSON(at: date, history: false), "accepted": .bool(update.accepted), "discarded": .string(orNull: update.why),
         ])
         outcome.reply = .activityPush(ActivityPushReply(
             activity: activity.id, accepted: update.accepted, why: update.why,

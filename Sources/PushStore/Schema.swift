@@ -135,14 +135,22 @@ public enum Schema {
         CREATE INDEX getui_request_ids_by_time ON getui_request_ids (seen_at);
         """,
         // Live Activities: a device's token can be a Live Activity's push-to-start token or an
-        // activity's push token; each activity is kept whole as its JSON object (its history of
-        // pushes in it), and the liveactivity pushes that reached no activity, newest last.
+        // activity's push token; each activity is kept as its JSON object (its history of
+        // pushes beside it, one row each, so a push writes its own row and not the whole history),
+        // and the liveactivity pushes that reached no activity, newest last.
         """
         ALTER TABLE devices ADD COLUMN kind TEXT NOT NULL DEFAULT 'app';
         CREATE TABLE activities (
             id   TEXT PRIMARY KEY,
             app  TEXT NOT NULL,
             body TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE activity_history (
+            activity_id TEXT    NOT NULL,
+            seq         INTEGER NOT NULL,  -- the push's place among all that reached the activity
+            app         TEXT    NOT NULL,
+            body        TEXT    NOT NULL,
+            PRIMARY KEY (activity_id, seq)
         ) WITHOUT ROWID;
         CREATE TABLE activity_unmatched (
             seq  INTEGER PRIMARY KEY,  -- the rowid: one more than the highest kept

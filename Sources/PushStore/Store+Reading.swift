@@ -67,6 +67,14 @@ extension Store {
             }
             inbox.activities.put(activity)
         }
+        for (id, body) in try database.prepare("SELECT activity_id, body FROM activity_history ORDER BY activity_id, seq")
+            .rows({ row in (row.string(at: 0) ?? "", row.string(at: 1) ?? "") })
+        {
+            guard let update = (try? JSON.parse(body)).flatMap(ActivityUpdate.init(stored:)) else {
+                throw SQLiteError(code: SQLITE_MISMATCH, message: "a stored Live Activity update is not one: \(body.prefix(80))")
+            }
+            inbox.activities.byId[id]?.history.append(update)
+        }
         for body in try database.prepare(
             "SELECT body FROM activity_unmatched ORDER BY seq DESC LIMIT \(ActivityBook.unmatchedLimit)"
         ).rows({ row in row.string(at: 0) ?? "" }).reversed() {
