@@ -27,6 +27,10 @@ public enum Topic: String, Sendable, Equatable, CaseIterable {
     /// The `badge` op as asked: `app`, `set` or `clear`, `sync` (what `record` writes down;
     /// `badge.changed` says what it did). Published by the server before the op's own events.
     case badgeRequest = "badge.request"
+    /// A `liveactivity` push reached an activity, applied or discarded: `activity` (its wire
+    /// object, a new one's `pushToken` in it, as `pushTokenUpdates` hands it to the app),
+    /// `accepted`, `discarded` (why, or null).
+    case activityChanged = "activity.changed"
 }
 
 /// One event on the bus. On the wire it is one compact JSON line: `{"topic":"…", …fields}`.

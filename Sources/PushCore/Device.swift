@@ -41,10 +41,16 @@ public struct Device: Sendable, Equatable {
     /// "Topic messaging" → "Manage topic subscriptions from the server").
     public static let maxTopics = 2000
 
+    /// What the token is for: the app's notifications, or (APNs) a Live Activity's push-to-start
+    /// or push token.
+    public var kind: DeviceKind = .app
+
     public init(
         token: String, app: String, vendor: Vendor = .apns, unregisteredAt: Date? = nil, offline: Bool = false,
-        tags: [String] = [], alias: String? = nil, topics: [String] = [], platform: DevicePlatform? = nil
+        tags: [String] = [], alias: String? = nil, topics: [String] = [], platform: DevicePlatform? = nil,
+        kind: DeviceKind = .app
     ) {
+        self.kind = kind
         self.platform = platform ?? (vendor == .fcm ? .android : nil)
         self.offline = offline
         self.token = token
@@ -77,6 +83,7 @@ public struct Device: Sendable, Equatable {
         if let alias { members.append((key: "alias", value: .string(alias))) }
         if let platform { members.append((key: "platform", value: .string(platform.rawValue))) }
         if !topics.isEmpty { members.append((key: "topics", value: .array(topics.map(JSON.string)))) }
+        if kind != .app { members.append((key: "kind", value: .string(kind.rawValue))) }
         return .object(JSONObject(members))
     }
 
@@ -108,6 +115,20 @@ public struct Device: Sendable, Equatable {
             (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
         }
     }
+}
+
+/// What an APNs token is for. ActivityKit hands an app two more kinds of token besides its
+/// notification token ("Starting and updating Live Activities with ActivityKit push
+/// notifications"): `pushToStartTokenUpdates` gives the push-to-start token a `start` push goes
+/// to, and each activity's `pushTokenUpdates` its own token for `update` and `end`. All of them
+/// take `liveactivity` pushes only, on the topic `{bundle}.push-type.liveactivity`.
+public enum DeviceKind: String, Sendable, Equatable, CaseIterable {
+    case app
+    case pushToStart = "push-to-start"
+    case activity
+
+    /// Whether the token takes Live Activity pushes (and only those).
+    public var isLiveActivity: Bool { self != .app }
 }
 
 /// What the gateway does with a token it does not know (`--devices`).

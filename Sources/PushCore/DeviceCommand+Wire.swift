@@ -56,7 +56,7 @@ extension DeviceCommand {
             }
             self = .topics(tokens: tokens, topic: topic, subscribe: action == "subscribe")
         case "add":
-            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor", "tags", "alias", "platform"])
+            let fields = try RequestFields(op: "device", object, accepted: ["action", "token", "app", "vendor", "tags", "alias", "platform", "kind"])
             let vendor = try fields.choice("vendor", Vendor.self) ?? .apns
             let token: String
             if vendor == .fcm, case .string(let text)? = object["token"], Device.isFCMToken(Substring(text)) {
@@ -80,7 +80,14 @@ extension DeviceCommand {
             }
             let platform = try fields.choice("platform", DevicePlatform.self)
             if platform != nil && vendor != .fcm { throw WireError("\"platform\" goes with \"vendor\":\"fcm\"") }
-            self = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias, platform: platform))
+            let kind = try fields.choice("kind", DeviceKind.self) ?? .app
+            if kind.isLiveActivity && vendor != .apns {
+                throw WireError("\"kind\": \(kind.rawValue) is a Live Activity token, which only APNs has; got vendor \(vendor.rawValue)")
+            }
+            if kind.isLiveActivity && !Device.isHexToken(token) {
+                throw WireError("\"kind\": \(kind.rawValue) needs an APNs token (hex digits); got \"\(token)\"")
+            }
+            self = .add(Device(token: token, app: app, vendor: vendor, tags: tags, alias: alias, platform: platform, kind: kind))
         case "list":
             _ = try RequestFields(op: "device", object, accepted: ["action"])
             self = .list
@@ -109,6 +116,7 @@ extension DeviceCommand {
                 if !device.tags.isEmpty { object["tags"] = .array(device.tags.map(JSON.string)) }
                 if let alias = device.alias { object["alias"] = .string(alias) }
                 if device.vendor == .fcm, let platform = device.platform { object["platform"] = .string(platform.rawValue) }
+                if device.kind != .app { object["kind"] = .string(device.kind.rawValue) }
                 return object
             }()
         case .list: ["op": "device", "action": "list"]

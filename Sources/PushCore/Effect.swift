@@ -47,6 +47,10 @@ public enum StoreChange: Sendable, Equatable {
     /// come as their own changes). With `all`, the
     /// store also forgets devices, keys and Getui request ids.
     case reset(app: String?, all: Bool, idFloor: Int64)
+    /// A Live Activity added or changed (by id).
+    case activity(Activity)
+    /// A `liveactivity` push that reached no activity (kept, the newest `unmatchedLimit`).
+    case activityUnmatched(ActivityUpdate)
 }
 
 /// The small persisted settings of the inbox.

@@ -32,6 +32,8 @@ public enum Engine {
         }
         do {
             switch request {
+            case .push(let pushRequest) where pushRequest.pushType == Self.liveActivityPushType:
+                apply(.activityPush(try Self.activityPush(pushRequest), at: wallNow))
             case .push(let pushRequest):
                 // Decoded once: by the route that checked it, else here.
                 var push = try pushRequest.decoded ?? inbox.decoder.decode(pushRequest)
@@ -84,6 +86,10 @@ public enum Engine {
                 apply(.key(command))
             case .reset(let app, let all):
                 apply(.reset(app: app, all: all))
+            case .activity(.list(let app)):
+                let listed = inbox.activities.all.filter { app == nil || $0.app == app }
+                let unmatched = inbox.activities.unmatched.filter { app == nil || $0.app == app }
+                handled.reply = .activities(listed, unmatched: unmatched, at: wallNow)
             case .state(let app, let id):
                 let message = try id.flatMap { try store.messages(ids: [$0], includeHeld: false).first }
                 handled.reply = .state(inbox.report(app: app, at: now, message: message))
@@ -102,6 +108,22 @@ public enum Engine {
             return Handled(reply: .error("\(error)"))
         }
         return handled
+    }
+
+    /// `apns-push-type: liveactivity`.
+    public static let liveActivityPushType = "liveactivity"
+
+    /// A `liveactivity` push: it goes to a token (the gateway's `/3/device/{token}`) and its
+    /// payload is a JSON object; the rest is the device's to judge.
+    static func activityPush(_ request: PushRequest) throws -> ActivityPush {
+        guard let token = request.token else {
+            throw WireError("a liveactivity push goes to a Live Activity token: send it to the gateway's /3/device/{token}")
+        }
+        let root = try request.parsed?.json ?? JSON.parse(request.payloadText)
+        guard let object = root.objectValue else {
+            throw WireError("a liveactivity payload must be a JSON object; got \(root.kindName)")
+        }
+        return ActivityPush(app: request.app ?? Inbox.defaultApp, token: token, aps: object["aps"]?.objectValue)
     }
 
     /// `push.undelivered`: a held or dropped push with its payload, so `record` sees every push.

@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 /// Everything that can change the inbox, whoever asked: a socket request, a key, a timer.
 public enum Event: Sendable, Equatable {
@@ -43,6 +44,23 @@ public enum Event: Sendable, Equatable {
     case device(DeviceCommand, at: Date)
     /// A change to the vendors' keys.
     case key(KeyCommand)
+    /// A `liveactivity` push arrived at wall time `at`.
+    case activityPush(ActivityPush, at: Date)
+}
+
+/// A `liveactivity` push as the route let it through: APNs checks its headers, not its
+/// ActivityKit content, so everything here is the device's to judge.
+public struct ActivityPush: Sendable, Equatable {
+    public var app: String
+    public var token: String
+    /// The payload's `aps` object (nil when it has none, or it is not an object).
+    public var aps: JSONObject?
+
+    public init(app: String, token: String, aps: JSONObject?) {
+        self.app = app
+        self.token = token
+        self.aps = aps
+    }
 }
 
 /// A badge change asked for by a user or script.

@@ -16,6 +16,7 @@ extension Inbox {
             unread[target] = nil
         }
         removeHeld { app == nil || $0.app == app }
+        activities.remove(app: app)
         if app == nil { launchId = nil }
         if all {
             devices = [:]

@@ -37,6 +37,8 @@ public struct Inbox: Sendable, Equatable {
     public var providerKeys: [String: ProviderKey] = [:]
     /// The Getui `request_id`s pushed within the last day (a repeat is refused).
     public var getuiRequestIds = GetuiRequestIds()
+    /// The Live Activities and the `liveactivity` pushes that reached none.
+    public var activities = ActivityBook()
     /// The time zone quiet hours are read in (the machine's; tests choose one).
     public var timeZone: TimeZone = .current
 

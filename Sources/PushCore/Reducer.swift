@@ -57,6 +57,8 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.changeDevices(command, at: at, now: now, into: &outcome)
     case .key(let command):
         inbox.changeKeys(command, into: &outcome)
+    case .activityPush(let push, let at):
+        inbox.receive(push, at: at, into: &outcome)
     }
     if let banner = inbox.banner,
         bannerBefore?.id != banner.message.id || bannerBefore?.count != banner.count

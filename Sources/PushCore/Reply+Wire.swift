@@ -50,6 +50,11 @@ extension Reply {
             Self.ok(("badge", .int(report.badge.icon)), ("serverBadge", .int(report.badge.server)), ("unread", .int(report.unread)),
                     ("held", .int(report.held)), ("dropped", .int(report.dropped)), ("banner", .string(orNull: report.banner)),
                     ("callback", .string(orNull: report.callback)))
+        case .activityPush(let push):
+            Self.ok(("activity", .string(orNull: push.activity)), ("accepted", .bool(push.accepted)),
+                    ("discarded", .string(orNull: push.why)), ("pushToken", .string(orNull: push.pushToken)))
+        case .activities(let activities, let unmatched, let at):
+            Self.ok(("activities", .array(activities.map { $0.wireJSON(at: at) })), ("unmatched", .array(unmatched.map(\.wireJSON))))
         case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
         }
     }

@@ -46,6 +46,11 @@ public enum Reply: Sendable, Equatable {
     /// `{"ok":false,"error":"…"}`: what was wrong, where, and what is accepted.
     /// What an expectation checks of the inbox now.
     case state(InboxReport)
+    /// `{"ok":true,"activity":ID,"accepted":B,"discarded":WHY}`: what the device did with a
+    /// `liveactivity` push (APNs answers 200 either way).
+    case activityPush(ActivityPushReply)
+    /// `{"ok":true,"activities":[…],"unmatched":[…]}`: the `activity` op's list, states at `at`.
+    case activities([Activity], unmatched: [ActivityUpdate], at: Date)
     case error(String)
 
     /// False for an error.
@@ -64,6 +69,22 @@ public enum Reply: Sendable, Equatable {
     public var pushReply: PushReply? {
         if case .push(let push) = self { return push }
         return nil
+    }
+}
+
+/// What the device did with one `liveactivity` push: the activity it reached (none for a
+/// `start` it refused), whether it applied it, why not, and a new activity's push token.
+public struct ActivityPushReply: Sendable, Equatable {
+    public var activity: String?
+    public var accepted: Bool
+    public var why: String?
+    public var pushToken: String?
+
+    public init(activity: String?, accepted: Bool, why: String? = nil, pushToken: String? = nil) {
+        self.activity = activity
+        self.accepted = accepted
+        self.why = why
+        self.pushToken = pushToken
     }
 }
 

@@ -90,6 +90,9 @@ extension Request {
             object["app"] = .string(app)
         case .quiet(let quiet):
             if let quiet { object["set"] = .string(quiet?.description ?? "off") }
+        case .activity(.list(let app)):
+            object["action"] = "list"
+            if let app { object["app"] = .string(app) }
         }
         return object
     }
@@ -115,6 +118,7 @@ extension Request {
         case .mute: "mute"
         case .unmute: "unmute"
         case .quiet: "quiet"
+        case .activity: "activity"
         }
     }
 

@@ -35,6 +35,13 @@ public enum Request: Sendable, Equatable {
     /// What an expectation checks of the inbox now (`InboxReport`): of `app` (the totals when
     /// nil), with the callback of the listed message `message` when given.
     case state(app: String?, message: Int64?)
+    /// `pushdeck activity …`: the Live Activities.
+    case activity(ActivityCommand)
+}
+
+/// The `activity` op: `action` list (of one app, or all).
+public enum ActivityCommand: Sendable, Equatable {
+    case list(app: String?)
 }
 
 /// The `device` op: `action` add, list, remove or unregister.
@@ -160,7 +167,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The wire's ops, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
@@ -271,6 +278,10 @@ extension Request {
             return .device(try DeviceCommand(object))
         case "key":
             return .key(try KeyCommand(object))
+        case "activity":
+            _ = try RequestFields.action(of: op, object, ["list"])
+            let fields = try RequestFields(op: op, object, accepted: ["action", "app"])
+            return .activity(.list(app: try fields.app("app")))
         case "state":
             let fields = try RequestFields(op: op, object, accepted: ["app", "message"])
             return .state(app: try fields.app("app"), message: try fields.id("message"))

@@ -99,7 +99,8 @@ public final class MemoryStore: InboxStore {
             messages = messages.filter { app != nil && $0.value.app != app }
             if let app { maybeUnread[app] = nil } else { maybeUnread = [:] }
             compact()
-        case .badge, .unread, .settings, .device, .removeDevice, .providerKey, .removeProviderKey, .getuiRequestId:
+        case .badge, .unread, .settings, .device, .removeDevice, .providerKey, .removeProviderKey, .getuiRequestId, .activity,
+            .activityUnmatched:
             break
         }
     }

@@ -183,6 +183,30 @@ public enum Schema {
         DROP TABLE provider_keys;
         ALTER TABLE provider_keys_fcm RENAME TO provider_keys;
         """,
+        // 11: Live Activities: a device's token can be a Live Activity's push-to-start token or an
+        // activity's push token; each activity is kept as its JSON object (its history of
+        // pushes beside it, one row each, so a push writes its own row and not the whole history),
+        // and the liveactivity pushes that reached no activity, newest last.
+        """
+        ALTER TABLE devices ADD COLUMN kind TEXT NOT NULL DEFAULT 'app';
+        CREATE TABLE activities (
+            id   TEXT PRIMARY KEY,
+            app  TEXT NOT NULL,
+            body TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE activity_history (
+            activity_id TEXT    NOT NULL,
+            seq         INTEGER NOT NULL,  -- the push's place among all that reached the activity
+            app         TEXT    NOT NULL,
+            body        TEXT    NOT NULL,
+            PRIMARY KEY (activity_id, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE activity_unmatched (
+            seq  INTEGER PRIMARY KEY,  -- the rowid: one more than the highest kept
+            app  TEXT NOT NULL,
+            body TEXT NOT NULL
+        );
+        """,
     ]
 
     /// The decoded push's badge directive and time to live, kept on its message so a held one

@@ -51,7 +51,7 @@ extension Store {
         var inbox = Inbox(
             badges: badges, unread: unread.filter { $0.value > 0 }, settings: try Self.settings(from: values),
             nextId: max(highestId, idFloor) + 1, held: held, launchId: launchId, bannerSeconds: bannerSeconds)
-        for device in try database.prepare("SELECT token, app, vendor, unregistered_at, offline, tags, alias, topics, platform FROM devices")
+        for device in try database.prepare("SELECT token, app, vendor, unregistered_at, offline, tags, alias, topics, platform, kind FROM devices")
             .rows(Self.device(from:))
         {
             inbox.devices[device.token] = device
@@ -60,6 +60,25 @@ extension Store {
             .rows(Self.providerKey(from:))
         {
             inbox.providerKeys[key.id] = key
+        }
+        for body in try database.prepare("SELECT body FROM activities").rows({ row in row.string(at: 0) ?? "" }) {
+            guard let activity = (try? JSON.parse(body)).flatMap(Activity.init(stored:)) else {
+                throw SQLiteError(code: SQLITE_MISMATCH, message: "a stored Live Activity is not one: \(body.prefix(80))")
+            }
+            inbox.activities.put(activity)
+        }
+        for (id, body) in try database.prepare("SELECT activity_id, body FROM activity_history ORDER BY activity_id, seq")
+            .rows({ row in (row.string(at: 0) ?? "", row.string(at: 1) ?? "") })
+        {
+            guard let update = (try? JSON.parse(body)).flatMap(ActivityUpdate.init(stored:)) else {
+                throw SQLiteError(code: SQLITE_MISMATCH, message: "a stored Live Activity update is not one: \(body.prefix(80))")
+            }
+            inbox.activities.byId[id]?.history.append(update)
+        }
+        for body in try database.prepare(
+            "SELECT body FROM activity_unmatched ORDER BY seq DESC LIMIT \(ActivityBook.unmatchedLimit)"
+        ).rows({ row in row.string(at: 0) ?? "" }).reversed() {
+            if let update = (try? JSON.parse(body)).flatMap(ActivityUpdate.init(stored:)) { inbox.activities.note(unmatched: update) }
         }
         // The newest ids (rows older than a day go as pushes are written), recorded oldest first.
         let requestIds = try database.prepare(
@@ -82,7 +101,8 @@ extension Store {
             offline: row.bool(at: 4),
             tags: (row.string(at: 5) ?? "").split(separator: "\n").map(String.init), alias: row.string(at: 6),
             topics: (row.string(at: 7) ?? "").split(separator: "\n").map(String.init),
-            platform: row.string(at: 8).flatMap(DevicePlatform.init(rawValue:)))
+            platform: row.string(at: 8).flatMap(DevicePlatform.init(rawValue:)),
+            kind: DeviceKind(rawValue: row.string(at: 9) ?? "") ?? .app)
     }
 
     static func providerKey(from row: Statement) throws(SQLiteError) -> ProviderKey {

@@ -80,11 +80,11 @@ struct WriteStatements {
             "INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
         device = try database.prepare(
             """
-            INSERT INTO devices (token, app, vendor, unregistered_at, offline, tags, alias, topics, platform)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            INSERT INTO devices (token, app, vendor, unregistered_at, offline, tags, alias, topics, platform, kind)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             ON CONFLICT (token) DO UPDATE SET app = excluded.app, vendor = excluded.vendor,
                 unregistered_at = excluded.unregistered_at, offline = excluded.offline, tags = excluded.tags, alias = excluded.alias,
-                topics = excluded.topics, platform = excluded.platform
+                topics = excluded.topics, platform = excluded.platform, kind = excluded.kind
             """)
         removeDevice = try database.prepare("DELETE FROM devices WHERE token = ?1")
         providerKey = try database.prepare(

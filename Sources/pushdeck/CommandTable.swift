@@ -14,7 +14,7 @@ enum CommandTable {
     /// Every command, in the order help shows them.
     static let commands: [CommandSpec] = [
         ui, serve, send, badge, mode, mute, unmute, quiet, read, delete, list, app, watch, demo, ping,
-        device, key, gateway, reset, expect, play, record, help, completions,
+        device, activity, key, gateway, reset, expect, play, record, help, completions,
     ]
 
     /// Options every command takes, handled before the command runs.
@@ -292,7 +292,7 @@ enum CommandTable {
     static let device = CommandSpec(
         "device",
         synopsis: [
-            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui|fcm] [--platform android|ios] [--tag T]... [--alias A]",
+            "add TOKEN --app BUNDLE [--vendor apns|jpush|getui|fcm] [--platform android|ios] [--kind app|push-to-start|activity] [--tag T]... [--alias A]",
             "| list | remove TOKEN | unregister TOKEN | offline [TOKEN] | online [TOKEN]",
             "[--json]",
         ],
@@ -320,6 +320,11 @@ enum CommandTable {
             Without TOKEN, offline and online name the default device: the one socket pushes
             (and pushes whose token no device has) go to. A push to a token of another app is
             refused with DeviceTokenNotForTopic.
+
+            --kind push-to-start registers an app's Live Activity push-to-start token (a start
+            push makes an activity), --kind activity an activity's own push token (as if the app
+            had started it); both take only liveactivity pushes on BUNDLE.push-type.liveactivity
+            (see 'pushdeck activity').
             """,
         options: [
             clientSocket,
@@ -328,9 +333,33 @@ enum CommandTable {
             OptionSpec("--platform", .required("PLATFORM"), "with add --vendor fcm: android or ios", completion: .words(DevicePlatform.allCases.map(\.rawValue)), defaultValue: "android"),
             OptionSpec("--tag", .required("T"), "with add: a JPush/Getui tag of the device (again for more)"),
             OptionSpec("--alias", .required("A"), "with add: the device's JPush/Getui alias"),
+            OptionSpec("--kind", .required("KIND"), "with add: what an APNs token is for: the app's notifications, a Live Activity push-to-start token or an activity's push token", completion: .words(DeviceKind.allCases.map(\.rawValue)), defaultValue: "app"),
             OptionSpec("--json", "list: a JSON array instead of a table; the other actions: the reply line instead of a sentence"),
         ],
         words: DeviceCommand.actions)
+
+    static let activity = CommandSpec(
+        "activity",
+        synopsis: ["list [--app BUNDLE] [--json]"],
+        summary: "the Live Activities, as the device keeps them",
+        description: """
+            The Live Activities liveactivity pushes started and updated, with their state on
+            pushdeck's clock: active, stale (past its stale-date), ended (by an end push, or by
+            the system 8 hours after it started) or dismissed (at the end push's dismissal-date,
+            at most 4 hours after the end). APNs answers a liveactivity push 200 whatever its
+            ActivityKit content; the device discards what it cannot apply (no timestamp or event,
+            a start without attributes, an update older than the last, an update to an ended
+            activity, a content-state that is not an object), and the history shows each push
+            applied or discarded with why.
+            list: a table, or with --json the reply's activities (each with its history) and the
+            pushes that reached no activity (unmatched).
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--app", .required("BUNDLE"), "only this app's activities"),
+            OptionSpec("--json", "the reply's activities and unmatched pushes as JSON"),
+        ],
+        words: ["list"])
 
     static let key = CommandSpec(
         "key",
@@ -510,6 +539,6 @@ enum CommandTable {
     /// The command words, for `help COMMAND` (the table cannot list itself while it is built).
     static let commandNames = [
         "ui", "serve", "send", "badge", "mode", "mute", "unmute", "quiet", "read", "delete", "list", "app", "watch", "demo",
-        "ping", "device", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
+        "ping", "device", "activity", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
     ]
 }

@@ -17,6 +17,7 @@ enum DeviceCommands {
         let tags = try arguments.options("--tag")
         let alias = try arguments.option("--alias")
         let platformName = try arguments.option("--platform")
+        let kindName = try arguments.option("--kind")
         let json = arguments.flag("--json")
         let words = try arguments.positionals()
         let actions = DeviceCommand.actions.joined(separator: ", ")
@@ -31,8 +32,8 @@ enum DeviceCommands {
             return token
         }
         func refuseOptions() throws(UsageError) {
-            if app != nil || vendorName != nil || !tags.isEmpty || alias != nil || platformName != nil {
-                throw UsageError("--app, --vendor, --platform, --tag and --alias go with device add", command: "device")
+            if app != nil || vendorName != nil || !tags.isEmpty || alias != nil || platformName != nil || kindName != nil {
+                throw UsageError("--app, --vendor, --platform, --kind, --tag and --alias go with device add", command: "device")
             }
         }
         let command: DeviceCommand
@@ -67,7 +68,17 @@ enum DeviceCommands {
             for name in tags + (alias.map { [$0] } ?? []) where !Device.isTagOrAlias(name) {
                 throw UsageError("'\(name.prefix(60))' is not a tag or alias: 1 to 40 bytes, no control characters", command: "device")
             }
-            command = .add(Device(token: added, app: app, vendor: vendor, tags: tags, alias: alias, platform: platform))
+            var kind = DeviceKind.app
+            if let kindName {
+                guard let known = DeviceKind(rawValue: kindName) else {
+                    throw UsageError("--kind takes \(DeviceKind.allCases.map(\.rawValue).joined(separator: ", ")), not '\(kindName)'", command: "device")
+                }
+                guard vendor == .apns, Device.isHexToken(added) || !known.isLiveActivity else {
+                    throw UsageError("--kind \(known.rawValue) is a Live Activity token: an APNs token (hex digits)", command: "device")
+                }
+                kind = known
+            }
+            command = .add(Device(token: added, app: app, vendor: vendor, tags: tags, alias: alias, platform: platform, kind: kind))
         case "list":
             try refuseOptions()
             guard words.count == 1 else { throw UsageError("device list takes no TOKEN", command: "device") }
@@ -106,6 +117,7 @@ enum DeviceCommands {
             if let platform = added.platform { line += ", " + platform.rawValue }
             if !added.tags.isEmpty { line += ", tags " + added.tags.joined(separator: ",") }
             if let alias = added.alias { line += ", alias " + alias }
+            if added.kind != .app { line += ", kind " + added.kind.rawValue }
             return line
         case .list: return ""
         case .remove(let token): return "device \(token) removed"

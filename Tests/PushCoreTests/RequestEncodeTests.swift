@@ -32,6 +32,7 @@ struct RequestEncodeTests {
         .reset(app: "com.example.shop", all: false),
         .reset(app: nil, all: true),
         .state(app: nil, message: nil), .state(app: "com.example.shop", message: 7),
+        .activity(.list(app: nil)), .activity(.list(app: "com.example.food")),
         .gateway,
         .credentials(CredentialsQuery(vendor: .apns)), .credentials(CredentialsQuery(vendor: .apns, keyId: "ABC123DEFG", team: "TEAM123456")),
         .credentials(CredentialsQuery(vendor: .jpush)), .credentials(CredentialsQuery(vendor: .getui)),

@@ -1,5 +1,6 @@
 import Foundation
 import PushCore
+import PushJSON
 @testable import PushStore
 import Testing
 import TestSupport
@@ -162,5 +163,67 @@ import TestSupport
         #expect(inbox.devices[fcm.token] == fcm)
         #expect(inbox.devices[fcm.token]?.topics == ["news", "weather"])
         #expect(inbox.providerKeys[key.id] == key)
+    }
+}
+
+/// Live Activities in the store (their migration): a device's kind, each activity whole with
+/// its history, the pushes that reached none — written, loaded again, and forgotten by reset.
+@Suite struct ActivityStoreTests {
+    @Test(arguments: StoreKind.allCases)
+    func activitiesAndTokenKindsAreWrittenAndLoaded(kind: StoreKind) throws {
+        let folder = TempFolder()
+        let store = try kind.open(in: folder)
+        defer { store.close() }
+        let at = Date(millisecondsSince1970: 1_764_547_200_000)
+        let startToken = Device(token: "5a5a", app: "com.example.food", kind: .pushToStart)
+        var activity = Activity(
+            id: "activity-3", app: "com.example.food", attributesType: "DeliveryAttributes", attributes: ["order": "A-17"],
+            contentState: ["status": "on the way", "eta": 10], pushToken: "1ac7", startToken: "5a5a", channel: "dGVzdA==",
+            startedAt: at)
+        activity.timestamp = 1_764_547_300
+        activity.staleDate = at.addingTimeInterval(1800)
+        activity.relevanceScore = 0.75
+        let history = [
+            ActivityUpdate(at: at, token: "5a5a", app: "com.example.food", event: "start", timestamp: 1_764_547_200,
+                           contentState: ["status": "preparing"], accepted: true),
+            ActivityUpdate(at: at, token: "1ac7", app: "com.example.food", event: "update", timestamp: 1_764_547_100,
+                           contentState: "x", alert: "Late", accepted: false, why: "timestamp 1764547100 is older than the last applied (1764547200)"),
+        ]
+        let unmatched = ActivityUpdate(at: at, token: "5a5a", app: "com.example.food", event: "update", timestamp: nil,
+                                       contentState: nil, accepted: false, why: "no timestamp")
+        // As pushes write it: each write of the activity records one more update.
+        activity.history = [history[0]]
+        try store.write([.device(startToken), .activity(activity), .activityUnmatched(unmatched)])
+        activity.history = history
+        try store.write([.activity(activity)])
+        var inbox = try store.loadInbox()
+        #expect(inbox.devices["5a5a"] == startToken)
+        #expect(inbox.activities.byId == ["activity-3": activity])
+        #expect(inbox.activities.idByToken == ["1ac7": "activity-3"])
+        #expect(inbox.activities.unmatched == [unmatched])
+        #expect(inbox.activities.nextNumber == 4)
+
+        try store.write([.reset(app: "com.example.food", all: false, idFloor: 0)])
+        inbox = try store.loadInbox()
+        #expect(inbox.activities.all.isEmpty && inbox.activities.unmatched.isEmpty)
+    }
+}
+
+extension ActivityStoreTests {
+    /// A long-lived activity keeps only its newest updates, on the file as in memory.
+    @Test func onlyTheNewestHundredUpdatesAreKept() throws {
+        let folder = TempFolder()
+        let store = try Store(path: folder.file("inbox.sqlite"))
+        defer { store.close() }
+        let at = Date(millisecondsSince1970: 1_764_547_200_000)
+        var activity = Activity(id: "activity-1", app: "a.b", pushToken: "1ac7", startedAt: at)
+        for number in 0..<(Activity.historyLimit + 5) {
+            activity.record(ActivityUpdate(at: at, token: "1ac7", app: "a.b", event: "update", timestamp: Int64(number),
+                                           contentState: ["n": .number(JSONNumber(number))], accepted: true))
+            try store.write([.activity(activity)])
+        }
+        let loaded = try #require(try store.loadInbox().activities.byId["activity-1"])
+        #expect(loaded == activity)
+        #expect(loaded.earlier == 5 && loaded.history.first?.timestamp == 5 && loaded.history.count == Activity.historyLimit)
     }
 }

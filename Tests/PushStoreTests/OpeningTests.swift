@@ -17,7 +17,10 @@ import TestSupport
         #expect(try database.scalar("PRAGMA journal_mode") == "wal")
         let tables = try database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
             .rows { $0.string(at: 0) ?? "" }
-        #expect(tables == ["badges", "devices", "getui_request_ids", "messages", "provider_keys", "settings", "unread"])
+        #expect(tables == [
+            "activities", "activity_history", "activity_unmatched", "badges", "devices", "getui_request_ids", "messages", "provider_keys", "settings",
+            "unread",
+        ])
     }
 
     @Test func anEmptyFileIsANewDatabase() throws {

@@ -39,6 +39,13 @@ import TestSupport
             #expect(handledSQLite.effects == handledMemory.effects, "step \(step): \(request)")
             try Self.expectSameLookups(sqlite, memory, step: step, highestId: onSQLite.nextId)
         }
+        // The Live Activities the inbox keeps read back from SQLite as they are.
+        // (The next activity number is not kept: after a reset it starts from the highest kept.)
+        let loaded = try sqlite.loadInbox().activities
+        #expect(loaded.byId == onSQLite.activities.byId)
+        #expect(loaded.idByToken == onSQLite.activities.idByToken)
+        #expect(loaded.unmatched == onSQLite.activities.unmatched)
+        #expect(onSQLite.activities == inMemory.activities)
     }
 
     /// Every lookup the engine and the players make, over both stores.
@@ -69,11 +76,12 @@ import TestSupport
     /// A request of the kinds a session makes: pushes of every channel (collapse ids, thread
     /// ids, times to live, silent ones; FCM notification and data messages with tags, collapse
     /// keys and ttls, and an iOS token's `apns` block), reads and deletes of known and unknown ids, push mode,
-    /// app states, badges, resets, the default device going offline and online.
+    /// app states, badges, resets, the default device going offline and online, Live Activity
+    /// pushes (starts, updates and ends, some the device discards) and their list.
     static func request(_ random: inout SeededRandom, step: Int) -> Request {
         func pick<T>(_ options: [T]) -> T { options[Int(random.next() % UInt64(options.count))] }
         let app = pick(apps)
-        switch random.next() % 18 {
+        switch random.next() % 20 {
         case 0...5:
             let collapseId: String? = random.next() % 3 == 0 ? pick(collapseIds) : nil
             let thread = random.next() % 2 == 0 ? #","thread-id":"t1""# : ""
@@ -116,11 +124,24 @@ import TestSupport
             return .push(.fcm(
                 messageText: message, app: app, token: "tok:1",
                 route: FCMRoute(platform: .android, project: "demo", messageName: "projects/demo/messages/\(step)")))
-        default:
+        case 17:
             let message = #"{"token":"tok:2","notification":{"title":"iOS \#(step)"},"apns":{"headers":{"apns-collapse-id":"\#(pick(collapseIds))"},"payload":{"aps":{"badge":1}}}}"#
             return .push(.fcm(
                 messageText: message, app: app, token: "tok:2",
                 route: FCMRoute(platform: .ios, project: "demo", messageName: "projects/demo/messages/\(step)")))
+        case 18:
+            return .activity(.list(app: random.next() % 2 == 0 ? app : nil))
+        default:
+            // The push-to-start token, the first started activity's own token, one the app started.
+            let token = pick([String(repeating: "5a", count: 32), "1ac7" + String(repeating: "0", count: 59) + "1",
+                              String(repeating: "7c", count: 32)])
+            let event = pick(["start", "update", "update", "end", "pause"])
+            let timestamp = random.next() % 4 == 0 ? "" : #""timestamp":\#(1_764_547_200 + Int(random.next() % 600)),"#
+            let content = pick([#""content-state":{"step":\#(step)}"#, #""content-state":"text""#, #""stale-date":1764547500"#])
+            let attributes = random.next() % 3 == 0 ? "" : #","attributes-type":"Delivery","attributes":{"order":"A"},"input-push-token":1"#
+            return .push(PushRequest(
+                payloadText: #"{"aps":{\#(timestamp)"event":"\#(event)",\#(content)\#(attributes)}}"#, app: "com.example.shop",
+                channel: .apns, pushType: "liveactivity", via: .apns, token: token))
         }
     }
 }

@@ -15,6 +15,8 @@ public struct APNsRoutes: GatewayRoutes {
 
     public init(devices: DevicePolicy = .open) { self.devices = devices }
 
+    /// The header an accepted push's answer names it by in the delivery log.
+    public static let uniqueIdHeader = "apns-unique-id"
     /// The request path's prefix; the token follows it.
     public static let pathPrefix = "/3/device/"
     /// The headers Apple refuses to see twice (`DuplicateHeaders`).
@@ -46,7 +48,12 @@ public struct APNsRoutes: GatewayRoutes {
                     // The store failed (or the inbox refused what the route let through): Apple's 500.
                     return APNsRefusal(.internalServerError).response(apnsId: apnsId)
                 }
-                return HTTPResponse(status: 200, headers: [HTTPHeader("apns-id", apnsId)])
+                // Apple's "Handling notification responses from APNs": `apns-unique-id`, a UUID
+                // the development environment sends with an accepted push (to look it up in the
+                // Push Notifications Console's delivery log) — pushdeck is a development server.
+                return HTTPResponse(status: 200, headers: [
+                    HTTPHeader("apns-id", apnsId), HTTPHeader(Self.uniqueIdHeader, UUID().uuidString.lowercased()),
+                ])
             }
         }
     }
@@ -128,6 +135,7 @@ public struct APNsRoutes: GatewayRoutes {
             guard let known = APNsPushType(rawValue: text) else { return .refused(APNsRefusal(.invalidPushType)) }
             pushType = known
         }
+        if let refusal = Self.liveActivityTopicRefusal(topic: topic, pushType: pushType) { return .refused(refusal) }
         if let priority = header("apns-priority") {
             guard ["10", "5", "1"].contains(priority) else { return .refused(APNsRefusal(.badPriority)) }
             // Apple: background pushes always use priority 5; "using priority 10 is an error".
@@ -155,14 +163,25 @@ public struct APNsRoutes: GatewayRoutes {
             payloadText: String(decoding: request.body, as: UTF8.self), app: app, channel: .apns, parsed: tape.root,
             collapseId: kept["apns-collapse-id"], pushType: kept["apns-push-type"],
             priority: kept["apns-priority"].flatMap { Int($0) }, via: .apns, token: deviceToken, headers: kept)
-        guard let decoded = try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(push) else {
-            return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
+        if pushType == .liveactivity {
+            // APNs does not read a Live Activity's ActivityKit content (the device judges it),
+            // so such a payload need only be a JSON object.
+            guard tape.root.kind == .object else { return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400)) }
+        } else {
+            guard let decoded = try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(push) else {
+                return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
+            }
+            push.decoded = decoded
         }
-        push.decoded = decoded
 
         if let device = context.inbox.devices[deviceToken] {
             guard device.vendor == .apns else { return .refused(APNsRefusal(.badDeviceToken)) }
             guard device.app == app else { return .refused(APNsRefusal(.deviceTokenNotForTopic)) }
+            // A Live Activity's tokens (push-to-start, an activity's own) take liveactivity
+            // pushes on the `.push-type.liveactivity` topic only, and the app's token none.
+            guard device.kind.isLiveActivity == (pushType == .liveactivity) else {
+                return .refused(APNsRefusal(.deviceTokenNotForTopic))
+            }
             if let unregisteredAt = device.unregisteredAt {
                 return .refused(APNsRefusal(.unregistered, timestamp: Int64((unregisteredAt.timeIntervalSince1970 * 1000).rounded())))
             }
@@ -171,6 +190,18 @@ public struct APNsRoutes: GatewayRoutes {
         }
 
         return .accepted(Accepted(push: push))
+    }
+
+    /// Apple's "Sending notification requests to APNs": a `liveactivity` push's `apns-topic` is
+    /// the bundle id with `.push-type.liveactivity`. Without it the topic is not one a Live
+    /// Activity push may go to (`TopicDisallowed`); that topic with another push type is a push
+    /// type the topic does not take (`InvalidPushType`).
+    static func liveActivityTopicRefusal(topic: String, pushType: APNsPushType) -> APNsRefusal? {
+        guard let suffix = APNsPushType.liveactivity.topicSuffix else { return nil }
+        let named = topic.hasSuffix(suffix) && topic.count > suffix.count
+        if pushType == .liveactivity && !named { return APNsRefusal(.topicDisallowed) }
+        if pushType != .liveactivity && named { return APNsRefusal(.invalidPushType) }
+        return nil
     }
 
     /// A header value safe to answer back: printable ASCII, at most 128 bytes.

@@ -1,0 +1,191 @@
+import Foundation
+import PushJSON
+
+/// A Live Activity as the device keeps it (ActivityKit's `Activity`): started by a push-to-start
+/// push or by its app, updated and ended by `liveactivity` pushes to its own push token.
+///
+/// Its state is not stored but read off pushdeck's clock, as ActivityKit's `ActivityState` moves
+/// on by itself: Apple's "Displaying live data with Live Activities" gives an activity at most
+/// 8 hours active, after which the system ends it, and keeps an ended one on the Lock Screen at
+/// most 4 hours more (12 in all) — sooner when the `end` push's `dismissal-date` says so, at once
+/// for a date already past.
+public struct Activity: Sendable, Equatable {
+    /// The longest an activity stays active before the system ends it.
+    public static let activeLifetime: TimeInterval = 8 * 3600
+    /// The longest an ended activity stays on the Lock Screen.
+    public static let endedLifetime: TimeInterval = 4 * 3600
+    /// The most updates one activity's history keeps (the newest); `earlier` counts the rest.
+    public static let historyLimit = 100
+
+    /// pushdeck's id (`activity-N`), the same however the activity was started.
+    public var id: String
+    /// The app's bundle id.
+    public var app: String
+    /// `attributes-type` and `attributes` of the push that started it (nil: the app started it).
+    public var attributesType: String?
+    public var attributes: JSON?
+    /// The last applied `content-state` (an object; `{}` before any).
+    public var contentState: JSON
+    /// The activity's own push token (`input-push-token: 1`), if it has one.
+    public var pushToken: String?
+    /// The push-to-start token it was started through, if it was.
+    public var startToken: String?
+    /// The broadcast channel it is subscribed to (`input-push-channel`).
+    public var channel: String?
+    public var startedAt: Date
+    /// When pushdeck last applied a push to it.
+    public var updatedAt: Date
+    /// The `timestamp` of the last applied push (UNIX seconds).
+    public var timestamp: Int64?
+    public var staleDate: Date?
+    /// When an `end` push ended it.
+    public var endedAt: Date?
+    /// The `end` push's `dismissal-date`.
+    public var dismissalDate: Date?
+    public var relevanceScore: Double?
+    /// Every push that reached it, oldest first (at most `historyLimit`).
+    public var history: [ActivityUpdate]
+    /// How many older entries were let go from `history`.
+    public var earlier: Int = 0
+
+    public init(
+        id: String, app: String, attributesType: String? = nil, attributes: JSON? = nil,
+        contentState: JSON = .object(JSONObject()), pushToken: String? = nil, startToken: String? = nil,
+        channel: String? = nil, startedAt: Date, history: [ActivityUpdate] = []
+    ) {
+        self.id = id
+        self.app = app
+        self.attributesType = attributesType
+        self.attributes = attributes
+        self.contentState = contentState
+        self.pushToken = pushToken
+        self.startToken = startToken
+        self.channel = channel
+        self.startedAt = startedAt
+        self.updatedAt = startedAt
+        self.history = history
+    }
+
+    /// When it ends (or ended): its `end` push, else the 8-hour limit.
+    public var endsAt: Date {
+        let systemEnd = startedAt.addingTimeInterval(Self.activeLifetime)
+        return endedAt.map { min($0, systemEnd) } ?? systemEnd
+    }
+
+    /// When it leaves the Lock Screen: the `dismissal-date`, but no later than 4 hours after
+    /// its end.
+    public var dismissedAt: Date {
+        let latest = endsAt.addingTimeInterval(Self.endedLifetime)
+        return dismissalDate.map { min($0, latest) } ?? latest
+    }
+
+    /// ActivityKit's state at `now`.
+    public func state(at now: Date) -> ActivityState {
+        if now >= dismissedAt { return .dismissed }
+        if now >= endsAt { return .ended }
+        if let staleDate, now >= staleDate { return .stale }
+        return .active
+    }
+
+    /// How many pushes its history shows discarded.
+    public var discarded: Int { history.count { !$0.accepted } }
+
+    /// Appends to the history, keeping the newest `historyLimit`.
+    public mutating func record(_ update: ActivityUpdate) {
+        history.append(update)
+        if history.count > Self.historyLimit {
+            earlier += history.count - Self.historyLimit
+            history.removeFirst(history.count - Self.historyLimit)
+        }
+    }
+}
+
+/// ActivityKit's `ActivityState` (less `pending`: pushdeck schedules nothing).
+public enum ActivityState: String, Sendable, Equatable, CaseIterable {
+    case active
+    case stale
+    case ended
+    case dismissed
+}
+
+/// One `liveactivity` push as the device took it: applied, or discarded and why.
+public struct ActivityUpdate: Sendable, Equatable {
+    /// When pushdeck received it.
+    public var at: Date
+    /// The token it was sent to.
+    public var token: String?
+    public var app: String
+    /// `aps.event` and `aps.timestamp` as sent (nil when missing or not a string / number).
+    public var event: String?
+    public var timestamp: Int64?
+    /// `aps.content-state` as sent, when it was sent.
+    public var contentState: JSON?
+    /// `aps.alert`'s title (or the alert when it is a string): an update that also alerts.
+    public var alert: String?
+    public var accepted: Bool
+    /// Why the device discarded it (nil when accepted).
+    public var why: String?
+
+    public init(
+        at: Date, token: String?, app: String, event: String?, timestamp: Int64?, contentState: JSON?,
+        alert: String? = nil, accepted: Bool, why: String? = nil
+    ) {
+        self.at = at
+        self.token = token
+        self.app = app
+        self.event = event
+        self.timestamp = timestamp
+        self.contentState = contentState
+        self.alert = alert
+        self.accepted = accepted
+        self.why = why
+    }
+}
+
+/// The inbox's Live Activities: by id, by push token, and the pushes that reached no activity
+/// (a `start` the device refused, an update sent to a push-to-start token).
+public struct ActivityBook: Sendable, Equatable {
+    /// The most unmatched pushes kept (the newest).
+    public static let unmatchedLimit = 100
+
+    public var byId: [String: Activity] = [:]
+    /// Activity push tokens to activity ids.
+    public var idByToken: [String: String] = [:]
+    public var unmatched: [ActivityUpdate] = []
+    /// The number the next activity's id gets.
+    public var nextNumber = 1
+
+    public init() {}
+
+    /// Every activity, by id number (the order they started in).
+    public var all: [Activity] {
+        byId.values.sorted { ($0.number, $0.id) < ($1.number, $1.id) }
+    }
+
+    /// Adds or replaces an activity, keeping the token index and the next number in step.
+    public mutating func put(_ activity: Activity) {
+        if let old = byId[activity.id], let token = old.pushToken { idByToken[token] = nil }
+        byId[activity.id] = activity
+        if let token = activity.pushToken { idByToken[token] = activity.id }
+        nextNumber = max(nextNumber, activity.number + 1)
+    }
+
+    public mutating func note(unmatched update: ActivityUpdate) {
+        unmatched.append(update)
+        if unmatched.count > Self.unmatchedLimit { unmatched.removeFirst(unmatched.count - Self.unmatchedLimit) }
+    }
+
+    /// Forgets one app's activities (every app's when nil).
+    mutating func remove(app: String?) {
+        for activity in byId.values where app == nil || activity.app == app {
+            byId[activity.id] = nil
+            if let token = activity.pushToken { idByToken[token] = nil }
+        }
+        unmatched.removeAll { app == nil || $0.app == app }
+    }
+}
+
+extension Activity {
+    /// The number in `activity-N` (0 for an id of another shape).
+    var number: Int { Int(id.dropFirst("activity-".count)) ?? 0 }
+}
