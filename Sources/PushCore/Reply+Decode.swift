@@ -7,6 +7,8 @@ extension Reply {
     /// The reply a wire object says, the inverse of `wireObject`: `Reply(wire: r.wireObject) == r`
     /// for every reply, but for what the wire does not carry: a provider key's secret comes back
     /// empty, and a further message (`also`) that replaced an earlier one comes back delivered.
+    /// The `activity` op's list (`.activities`) is not read here: `pushdeck activity list`
+    /// prints it as the server wrote it.
     ///
     /// Each kind is told by the fields only it writes (`delivered` a push, `vendor` credentials,
     /// `address` the gateway, `unread` the state, `policy`, then `serverBadge` the ledgers, …);
@@ -21,6 +23,10 @@ extension Reply {
         let fields = WireFields(object)
         if object["delivered"] != nil {
             self = .push(try PushReply(wire: object))
+        } else if object["accepted"] != nil {
+            self = .activityPush(ActivityPushReply(
+                activity: try fields.optionalString("activity"), accepted: try fields.bool("accepted"),
+                why: try fields.optionalString("discarded"), pushToken: try fields.optionalString("pushToken")))
         } else if let vendor = object["vendor"] {
             let address = try fields.string("address")
             let registered = try fields.bool("registered")

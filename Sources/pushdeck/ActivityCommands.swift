@@ -1,7 +1,7 @@
 import Foundation
 import PushCore
 import PushJSON
-import PushServer
+import PushClient
 
 /// `pushdeck activity list`: the Live Activities the running pushdeck keeps.
 enum ActivityCommands {

@@ -21,6 +21,8 @@ import Testing
         .device(taggedDevice),
         .devices([ReplyWireTests.device, taggedDevice], defaultOffline: false),
         .push(PushReply(.dropped(.modeOff), badge: 0, also: [FurtherPush(channel: .apns, fate: .dropped(.modeOff))])),
+        .activityPush(ActivityPushReply(activity: "activity-1", accepted: true, pushToken: String(repeating: "ab", count: 32))),
+        .activityPush(ActivityPushReply(activity: "activity-1", accepted: false, why: "its timestamp is older than the last applied")),
     ]
 
     /// The wire never carries a key's secret: it reads back empty. A further message's entry says
@@ -77,10 +79,12 @@ import Testing
             case .gateway: "gateway"
             case .credentials: "credentials"
             case .state: "state"
+            case .activityPush: "activityPush"
+            case .activities: "activities"  // not read by Reply(wire:): `activity list` prints it as written
             case .error: "error"
             }
         }
-        #expect(Set(Self.replies.map(kind)).count == 21)
+        #expect(Set(Self.replies.map(kind)).count == 22)
     }
 
     @Test("a line that is no reply is a clear error", arguments: [
