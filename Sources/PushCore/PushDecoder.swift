@@ -82,7 +82,7 @@ public struct PushDecoder: Sendable, Equatable {
         }
 
         let named = try Self.app(of: fields)
-        let timeToLive = Self.timeToLive(of: payload)
+        let timeToLive = Self.timeToLive(fields)
         let pushes = parts.map { part in
             var shown = part.content
             if shown.url == nil { shown.url = PushContent.looseText(fields.url) }
@@ -122,16 +122,19 @@ public struct PushDecoder: Sendable, Equatable {
     /// only a running app gets it), Getui's `offLineExpireTime` (milliseconds, with `offLine`).
     /// Nil when the payload says nothing (the inbox then keeps a pass-through message a day, an
     /// APNs notification 30).
-    public static func timeToLive(of payload: JSONView) -> Double? {
+    public static func timeToLive(of payload: JSONView) -> Double? { timeToLive(PayloadFields(payload)) }
+
+    /// `timeToLive(of:)` from the members the decoder already found (one pass over the payload).
+    static func timeToLive(_ fields: PayloadFields) -> Double? {
         func number(_ value: JSONView?) -> Double? { value?.number.flatMap { Double($0.text) } }
-        if let options = payload["options"], options.kind == .object, let seconds = number(options["time_to_live"]), seconds >= 0 {
+        if let options = fields.options, options.kind == .object, let seconds = number(options["time_to_live"]), seconds >= 0 {
             return seconds
         }
-        if let settings = payload["settings"], settings.kind == .object, let milliseconds = number(settings["ttl"]) {
+        if let settings = fields.settings, settings.kind == .object, let milliseconds = number(settings["ttl"]) {
             if milliseconds == -1 { return 0 }
             if milliseconds >= 0 { return milliseconds / 1000 }
         }
-        if let milliseconds = number(payload["offLineExpireTime"]), milliseconds >= 0 { return milliseconds / 1000 }
+        if let milliseconds = number(fields.offLineExpireTime), milliseconds >= 0 { return milliseconds / 1000 }
         return nil
     }
 
@@ -163,6 +166,8 @@ struct PayloadFields {
     var pushChannel: JSONView?
     /// JPush `options` (`apns_collapse_id`, `time_to_live`).
     var options: JSONView?
+    /// The vendors' time to live: Getui v2 `settings` (`ttl`), Getui's `offLineExpireTime`.
+    var settings, offLineExpireTime: JSONView?
 
     init(_ payload: JSONView) {
         payload.forEachMember { name, value in
@@ -189,6 +194,8 @@ struct PayloadFields {
             else if name == "notification" { notification = value }
             else if name == "push_channel" { pushChannel = value }
             else if name == "options" { options = value }
+            else if name == "settings" { settings = value }
+            else if name == "offLineExpireTime" { offLineExpireTime = value }
         }
     }
 }
