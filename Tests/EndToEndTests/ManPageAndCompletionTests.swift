@@ -116,7 +116,7 @@ import TestSupport
             let expected = command.options.map(\.name) + CommandTable.global.map(\.name)
             #expect(try Self.bashCompletes(script, ["pushdeck", command.name, "--"]) == expected, "\(command.name)")
         }
-        #expect(try Self.bashCompletes(script, ["pushdeck", "send", "--channel", ""]) == ["apns", "transparent", "android"])
+        #expect(try Self.bashCompletes(script, ["pushdeck", "send", "--channel", ""]) == ["apns", "transparent"])
         #expect(try Self.bashCompletes(script, ["pushdeck", "--socket", "/x", "mo"]) == ["mode"])
         #expect(try Self.bashCompletes(script, ["pushdeck", "device", ""]) == CommandTable.device.words)
         #expect(try Self.bashCompletes(script, ["pushdeck", "serve", "--devices", "s"]) == ["strict"])
@@ -147,7 +147,7 @@ import TestSupport
             #expect(Set(try Self.fishCompletes(script, "pushdeck \(command.name) --")) == expected, "\(command.name)")
         }
         // fish sorts the candidates.
-        #expect(Set(try Self.fishCompletes(script, "pushdeck send --channel ")) == ["apns", "transparent", "android"])
+        #expect(Set(try Self.fishCompletes(script, "pushdeck send --channel ")) == ["apns", "transparent"])
         #expect(Set(try Self.fishCompletes(script, "pushdeck mode ")) == ["on", "off"])
     }
 }

@@ -104,7 +104,12 @@ struct FCMInboxTests {
         let message = try #require(Scenario.inserted(s.push(try Self.fcm(
             #"{"token":"tok:1","android":{"ttl":"1.5s","notification":{"title":"t","tag":"g","notification_count":2}}}"#))))
         let object = try #require(message.wireJSON.objectValue)
-        #expect(try Message(wire: object) == message)
+        // The badge directive and time to live the decoder kept for delivery and held expiry are
+        // the store's, not the wire's (the wire shows them as `fcm.notificationCount` and `fcm.ttl`).
+        var listed = message
+        listed.badgeDirective = nil
+        listed.timeToLive = nil
+        #expect(try Message(wire: object) == listed)
         #expect(object["fcm"]?.objectValue?["ttl"] == .number(JSONNumber(text: "1.5")))
         #expect(message.sourceName == "FCM")
     }
