@@ -7,7 +7,7 @@
 # does not lengthen CI's fuzz step.
 #
 # The targets are compiled with swiftc directly (-sanitize=fuzzer,address), the PushJSON, PushCore,
-# PushStore, PushGateway and PushServer sources as separate modules, so SwiftPM never sees this folder.
+# PushStore, PushSystem, PushGateway and PushServer sources as separate modules, so SwiftPM never sees this folder.
 # Everything built or found goes to Fuzz/build/ (ignored by git): a working corpus per target,
 # seeded from Resources/, Tests/Fixtures/corpus/ and Fuzz/vectors/, and crash-* files.
 # Prints executions per target and exits non-zero when any target crashed.
@@ -36,7 +36,7 @@ module() { # name, then the sources
     swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$build/modules/$name.swiftmodule" \
         -c "$@" -o "$build/$name.o"
 }
-# CSystem (PushServer's glibc shims) is a C target SwiftPM builds; here: its object and a module map.
+# CSystem (PushSystem's glibc shims) is a C target SwiftPM builds; here: its object and a module map.
 mkdir -p "$build/csystem"
 printf 'module CSystem {\n    header "%s"\n    export *\n}\n' "$PWD/Sources/CSystem/include/CSystem.h" >"$build/csystem/module.modulemap"
 clang -O1 -g -fsanitize=address -I Sources/CSystem/include -c Sources/CSystem/CSystem.c -o "$build/CSystem.o"
@@ -44,6 +44,7 @@ flags+=(-I "$build/csystem")
 module PushJSON Sources/PushJSON/*.swift
 module PushCore $(find Sources/PushCore -name '*.swift')
 module PushStore Sources/PushStore/*.swift
+module PushSystem $(find Sources/PushSystem -name '*.swift')
 module PushGateway -enable-testing $(find Sources/PushGateway -name '*.swift')
 module PushServer Sources/PushServer/*.swift
 
@@ -58,12 +59,12 @@ built=()
 target framer Fuzz/FramerFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
 target terminal Fuzz/TerminalFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
 target json Fuzz/JSONFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
-target request Fuzz/RequestFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" "$build/CSystem.o" \
+target request Fuzz/RequestFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" "$build/PushSystem.o" "$build/CSystem.o" \
     -lssl -lcrypto -lnghttp2 -lhttp_parser
-target http1 Fuzz/HTTP1Fuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
-target apns Fuzz/APNsFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target http1 Fuzz/HTTP1Fuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushSystem.o" "$build/CSystem.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target apns Fuzz/APNsFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushSystem.o" "$build/CSystem.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 target fcm Fuzz/FCMFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
-target vendors Fuzz/VendorFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target vendors Fuzz/VendorFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushSystem.o" "$build/CSystem.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
 
 # Seeds: every sample payload and test vector, plus the hand-written request sessions.
 seeds="$build/seeds"
