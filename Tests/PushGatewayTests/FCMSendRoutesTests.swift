@@ -89,6 +89,8 @@ func fcmRefusal(_ decision: GatewayDecision) -> (status: Int, grpc: String?, cod
         }
         #expect(device == Device(token: Self.token, app: "pushdeck-test", vendor: .fcm, platform: .android))
         #expect(push.via == .fcm && push.token == Self.token && push.fcm?.project == "pushdeck-test")
+        // Decoded once, by the route, and handed on as the inbox's own decoder would decode it.
+        #expect(try #require(push.decoded) == (try PushDecoder().decode(push)))
     }
 
     @Test func strictModeAnswersUnregistered() {

@@ -79,17 +79,22 @@ extension FCMRoutes {
         var requests: [Request] = []
         for (device, register) in targets {
             let platform = device.platform ?? .android
-            // Checked here too (an iOS message's `apns` block under the APNs rules), so a refusal
-            // answers before anything changes.
-            if case .failure(let invalid) = message.push(
+            // Mapped here (an iOS message's `apns` block under the APNs rules), so a refusal
+            // answers before anything changes, and the push is handed on decoded.
+            let decoded: Push
+            switch message.push(
                 app: device.app, platform: platform, token: device.token, project: project, messageName: name, payload: messageText)
             {
-                return .respond(Self.refusal(invalid).response)
+            case .failure(let invalid): return .respond(Self.refusal(invalid).response)
+            case .success(let push): decoded = push
             }
             if register { requests.append(.device(.add(device))) }
-            requests.append(.push(.fcm(
+            var push = PushRequest.fcm(
                 messageText: messageText, app: device.app, token: device.token,
-                route: FCMRoute(platform: platform, project: project, messageName: name))))
+                route: FCMRoute(platform: platform, project: project, messageName: name))
+            push.decoded = decoded
+            push.decoded?.token = device.token
+            requests.append(.push(push))
         }
         let ok = Self.json(.object(["name": .string(name)]))
         if validateOnly || requests.isEmpty { return .respond(ok) }
