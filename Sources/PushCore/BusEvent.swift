@@ -39,6 +39,8 @@ public struct BusEvent: Sendable, Equatable {
     /// A delivered message's event keeps the message and builds its wire object only when asked:
     /// most pushes have no subscriber, and building it was a fifth of a push's cost.
     private var content: Content
+    /// What `BusEvent(wire:)` read the fields as (nil for an event built here: `body` reads it).
+    var decoded: EventBody?
 
     private enum Content: Sendable {
         case fields(JSONObject)
@@ -81,7 +83,10 @@ public struct BusEvent: Sendable, Equatable {
                 ["app": .string(app), "badge": .number(JSONNumber(badge.icon)), "serverBadge": .number(JSONNumber(badge.server))]
             }
         }
-        set { content = .fields(newValue) }
+        set {
+            content = .fields(newValue)
+            decoded = nil
+        }
     }
 
     /// The event as the wire shows it.

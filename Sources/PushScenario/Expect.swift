@@ -31,8 +31,8 @@ public struct ExpectCondition {
     /// How many matching messages (or banners, with `--banner`) make it hold.
     public var wantedCount: Int { count ?? 1 }
 
-    /// Which of the message conditions a message (wire object, or banner event) meets, and how many there are.
-    public func score(_ message: JSONObject) -> (met: Int, of: Int) {
+    /// Which of the message conditions a message (or banner) meets, and how many there are.
+    public func score(_ seen: ExpectSeen) -> (met: Int, of: Int) {
         var met = 0
         var of = 0
         func check(_ asked: Bool, _ ok: Bool) {
@@ -40,11 +40,10 @@ public struct ExpectCondition {
             of += 1
             if ok { met += 1 }
         }
-        check(app != nil, message["app"]?.stringValue == app)
-        check(title != nil, Self.matches(title, message["title"]?.stringValue))
-        check(body != nil, Self.matches(body, message["body"]?.stringValue))
-        // Messages from before the gateway came in through the socket.
-        check(via != nil, (message["via"]?.stringValue ?? "socket") == via)
+        check(app != nil, seen.app == app)
+        check(title != nil, Self.matches(title, seen.title))
+        check(body != nil, Self.matches(body, seen.body))
+        check(via != nil, seen.via.rawValue == via)
         return (met, of)
     }
 
@@ -73,6 +72,56 @@ public struct ExpectCondition {
     }
 }
 
+/// What `expect` counts: a delivered message, or (with `--banner`) a banner's arrival.
+public enum ExpectSeen: Sendable, Equatable {
+    case message(Message)
+    case banner(BannerNotice)
+
+    var app: String {
+        switch self {
+        case .message(let message): message.app
+        case .banner(let banner): banner.app
+        }
+    }
+
+    var title: String? {
+        switch self {
+        case .message(let message): message.title
+        case .banner(let banner): banner.title
+        }
+    }
+
+    var body: String? {
+        switch self {
+        case .message(let message): message.body
+        case .banner(let banner): banner.body
+        }
+    }
+
+    var id: Int64 {
+        switch self {
+        case .message(let message): message.id
+        case .banner(let banner): banner.id
+        }
+    }
+
+    /// The banner's event says nothing of the door its message came in by.
+    var via: Via {
+        switch self {
+        case .message(let message): message.via
+        case .banner: .socket
+        }
+    }
+
+    /// The line `expect` prints for it: the message's wire object, or the banner event's fields.
+    var wireObject: JSONObject {
+        switch self {
+        case .message(let message): message.wireJSON.objectValue ?? [:]
+        case .banner(let banner): banner.wireObject
+        }
+    }
+}
+
 /// The ledgers `expect` compares: badge, server badge and unread (of an app, else totals).
 public struct Ledgers: Sendable, Equatable {
     public var badge = 0
@@ -92,9 +141,9 @@ public struct ExpectWatch {
     public static let pageSize = 1000
     public let condition: ExpectCondition
     public var ledgers = Ledgers()
-    private var matched: [Int64: JSONObject] = [:]
-    private var lastMatch: JSONObject?
-    private var closest: (met: Int, message: JSONObject)?
+    private var matched: [Int64: ExpectSeen] = [:]
+    private var lastMatch: ExpectSeen?
+    private var closest: (met: Int, seen: ExpectSeen)?
     private var seen = 0
 
     public init(condition: ExpectCondition) { self.condition = condition }
@@ -108,60 +157,51 @@ public struct ExpectWatch {
     }
 
     /// The messages already stored after `since` (they count too), newest first, page by page:
-    /// `list` gives the `list` reply of the page of `pageSize` before a message id (nil: the newest).
-    public mutating func noteMessages(after since: Int64, list: (_ before: Int64?) throws -> JSONObject) rethrows {
+    /// `list` gives the page of `pageSize` listed before a message id (nil: the newest).
+    public mutating func noteMessages(after since: Int64, list: (_ before: Int64?) throws -> [Message]) rethrows {
         var before: Int64?
         while true {
-            let reply = try list(before)
-            let page = reply["messages"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            let page = try list(before)
             for message in page {
-                guard let id = message["id"]?.numberValue.flatMap({ Int64($0.text) }), id > since else { return }
-                if !condition.banner { consider(message, id: id) }
-                before = id
+                guard message.id > since else { return }
+                if !condition.banner { consider(.message(message), id: message.id) }
+                before = message.id
             }
             if page.count < Self.pageSize { return }
         }
     }
 
     /// Takes one bus event; true when it may have moved the ledgers.
-    public mutating func note(_ event: JSONObject) -> Bool {
-        let topic = event["topic"]?.stringValue ?? ""
-        switch topic {
-        case Topic.messageReceived.rawValue, Topic.remoteReceived.rawValue:
-            if !condition.banner, let message = event["message"]?.objectValue,
-                let id = message["id"]?.numberValue.flatMap({ Int64($0.text) })
-            {
-                consider(message, id: id)
-            }
+    public mutating func note(_ event: BusEvent) -> Bool {
+        switch event.body {
+        case .received(let message)?:
+            if !condition.banner { consider(.message(message), id: message.id) }
             return true
-        case Topic.bannerShown.rawValue:
+        case .banner(let banner)?:
             // Each banner arrival counts once, under a key of its message and its +N.
-            if condition.banner, let id = event["id"]?.numberValue.flatMap({ Int64($0.text) }) {
-                let count = Int64(event["count"]?.intValue ?? 1)
-                consider(event, id: id << 20 | count)
-            }
+            if condition.banner { consider(.banner(banner), id: banner.id << 20 | Int64(banner.count)) }
             return false
-        case Topic.feedback.rawValue, Topic.modeChanged.rawValue, Topic.appChanged.rawValue:
+        case .feedback?, .mode?, .appState?:
             return false
         default:
             return true
         }
     }
 
-    private mutating func consider(_ message: JSONObject, id: Int64) {
+    private mutating func consider(_ candidate: ExpectSeen, id: Int64) {
         seen += 1
-        let score = condition.score(message)
+        let score = condition.score(candidate)
         if score.met == score.of {
-            matched[id] = message
-            lastMatch = message
+            matched[id] = candidate
+            lastMatch = candidate
         } else if closest == nil || score.met >= (closest?.met ?? 0) {
-            closest = (score.met, message)
+            closest = (score.met, candidate)
         }
     }
 
     /// The line printed when it holds: the last matching message (or banner), else the ledgers.
     public var matchedLine: String {
-        if condition.wantsMessages, let lastMatch { return JSON.object(lastMatch).compactText }
+        if condition.wantsMessages, let lastMatch { return JSON.object(lastMatch.wireObject).compactText }
         return JSON.object([
             "badge": .number(JSONNumber(ledgers.badge)), "serverBadge": .number(JSONNumber(ledgers.serverBadge)),
             "unread": .number(JSONNumber(ledgers.unread)),
@@ -174,12 +214,10 @@ public struct ExpectWatch {
         let kind = condition.banner ? "banner" : "message"
         if condition.wantsMessages {
             line += "\(matched.count) matching of \(seen) \(kind)\(seen == 1 ? "" : "s")"
-            if let closest = closest?.message {
-                let id = closest["id"]?.numberValue?.text ?? "?"
-                let title = closest["title"]?.stringValue.map { JSON.string($0).compactText } ?? "no title"
-                let body = closest["body"]?.stringValue.map { JSON.string($0).compactText } ?? "no body"
-                let via = closest["via"]?.stringValue ?? "socket"
-                line += "; closest #\(id) \(closest["app"]?.stringValue ?? "?") \(title) — \(body) via \(via)"
+            if let closest = closest?.seen {
+                let title = closest.title.map { JSON.string($0).compactText } ?? "no title"
+                let body = closest.body.map { JSON.string($0).compactText } ?? "no body"
+                line += "; closest #\(closest.id) \(closest.app) \(title) — \(body) via \(closest.via.rawValue)"
             }
             line += "; "
         }

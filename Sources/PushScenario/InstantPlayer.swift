@@ -209,8 +209,9 @@ public struct InstantPlayer {
             case .store(let change):
                 store.apply(change)
             case .publish(let event):
+                // Only these two topics are read (the others' bodies are never built here).
                 switch event.topic {
-                case .feedback: if let action = event.fields["action"]?.intValue { feedback.append(action) }
+                case .feedback: if case .feedback(let notice)? = event.body { feedback.append(notice.action) }
                 case .messageReceived, .remoteReceived: if let message = event.message { lastDelivered = message.id }
                 default: break
                 }

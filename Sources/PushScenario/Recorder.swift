@@ -17,74 +17,75 @@ public struct Recorder {
 
     public init(started: UInt64) { self.started = started }
 
-    public mutating func note(_ event: JSONObject, at nanoseconds: UInt64) {
+    public mutating func note(_ event: BusEvent, at nanoseconds: UInt64) {
         let time = (Double(nanoseconds &- started) / 1e9 * 1000).rounded() / 1000
         lastTime = max(lastTime, time)
-        let app = event["app"]?.stringValue
-        switch event["topic"]?.stringValue {
-        case Topic.remoteReceived.rawValue?, Topic.messageReceived.rawValue?:
-            guard let message = event["message"]?.objectValue, let app = message["app"]?.stringValue else { return }
-            apps.insert(app)
-            if message["offline"] == .bool(true), let waiting = held[app], waiting > 0 {
-                held[app] = waiting - 1
+        switch event.body {
+        case .received(let message)?:
+            apps.insert(message.app)
+            if message.offline, let waiting = held[message.app], waiting > 0 {
+                held[message.app] = waiting - 1
                 return
             }
             created += 1
-            if let id = message["id"]?.intValue { ids[Int64(id)] = created }
-            push(app: app, payload: message["payload"], channel: message["channel"], source: message)
-        case Topic.pushUndelivered.rawValue?:
-            guard let app else { return }
-            apps.insert(app)
-            if event["held"] == .bool(true) {
-                held[app, default: 0] += 1
+            ids[message.id] = created
+            push(app: message.app, payload: (try? JSON.parse(message.payload)) ?? .string(message.payload), channel: message.channel,
+                 from: message)
+        case .undelivered(let push)?:
+            apps.insert(push.app)
+            if push.held {
+                held[push.app, default: 0] += 1
                 created += 1
-                if let id = event["id"]?.intValue { ids[Int64(id)] = created }
+                if let id = push.id { ids[id] = created }
             }
-            push(app: app, payload: event["payload"], channel: event["channel"], source: event)
-        case Topic.appChanged.rawValue?:
-            if let state = event["state"] { step(["state": state]) }
-        case Topic.modeChanged.rawValue?:
-            if let mode = event["mode"] { step(["mode": mode]) }
-        case Topic.messageRead.rawValue?:
-            if event["all"] == .bool(true) {
-                step(["read": "all"], app: app)
-            } else {
-                for id in mapped(event["ids"]) { step(["read": .number(JSONNumber(id))]) }
-            }
-        case Topic.messageDeleted.rawValue?:
-            for id in mapped(event["ids"]) { step(["delete": .number(JSONNumber(id))]) }
-        case Topic.badgeRequest.rawValue?:
+            self.push(app: push.app, payload: push.payload, channel: push.channel, from: nil)
+        case .appState(let state)?:
+            step(["state": .string(state.rawValue)])
+        case .mode(let mode)?:
+            step(["mode": .string(mode.rawValue)])
+        case .readAll(let app)?:
+            step(["read": "all"], app: app)
+        case .read(let read)?:
+            for id in mapped(read) { step(["read": .number(JSONNumber(id))]) }
+        case .deleted(let deleted)?:
+            for id in mapped(deleted) { step(["delete": .number(JSONNumber(id))]) }
+        case .badgeRequest(let app, let change, let sync)?:
             var badge = JSONObject()
-            for key in ["set", "clear", "sync"] { if let value = event[key], value != .null { badge[key] = value } }
+            switch change {
+            case .set(let value)?: badge["set"] = .number(JSONNumber(value))
+            case .clear?: badge["clear"] = true
+            case nil: break
+            }
+            if let sync { badge["sync"] = .bool(sync) }
             if !badge.isEmpty { step(["badge": .object(badge)], app: app) }
-        case Topic.reset.rawValue?:
+        case .reset(let app, _)?:
             step(["reset": true], app: app)
-        case Topic.badgeChanged.rawValue?:
-            if let app { apps.insert(app) }
+        case .badge(let app, _)?:
+            apps.insert(app)
         default:
             break
         }
     }
 
     /// The scenario's ids of server ids; ids of messages from before the recording are left out.
-    private func mapped(_ list: JSON?) -> [Int64] {
-        (list?.arrayValue ?? []).compactMap { $0.intValue.flatMap { ids[Int64($0)] } }
+    private func mapped(_ list: [Int64]) -> [Int64] {
+        list.compactMap { ids[$0] }
     }
 
-    /// A push step. Its source goes with it: a push through a gateway keeps its `via`, its
-    /// `token` and (APNs) its `apns-*` headers, so instant play sends it through the same routes
+    /// A push step. A delivered message goes with it: a push through a gateway keeps its `via`,
+    /// its `token` and (APNs) its `apns-*` headers, so play sends it through the same routes
     /// again; JPush's body is the payload (its audience says who). Getui's `via` is kept, and
     /// play refuses it as not supported yet (Getui needs its auth exchange).
-    private mutating func push(app: String, payload: JSON?, channel: JSON?, source: JSONObject) {
-        guard let payload, case .object = payload else { return }
+    private mutating func push(app: String, payload: JSON, channel: Channel, from message: Message?) {
+        guard case .object = payload else { return }
         var push: JSONObject = ["payload": payload]
-        if let via = source["via"], via != .null, via != "socket" {
+        if let message, message.via != .socket {
             // No channel: through a gateway the vendor's request decides it.
-            push["via"] = via
-            if let token = source["token"], token != .null { push["token"] = token }
-            if via == "apns", let headers = source["apnsHeaders"], case .object = headers { push["headers"] = headers }
-        } else if let channel, channel != .null {
-            push["channel"] = channel
+            push["via"] = .string(message.via.rawValue)
+            if let token = message.token { push["token"] = .string(token) }
+            if message.via == .apns, !message.apnsHeaders.isEmpty { push["headers"] = .object(Message.headerObject(message.apnsHeaders)) }
+        } else {
+            push["channel"] = .string(channel.rawValue)
         }
         step(["push": .object(push)], app: app)
     }

@@ -154,11 +154,10 @@ enum ClientCommands {
         writeLine(String(shown))
         guard watch else { return 0 }
 
-        let events = try SocketClient(path: client.path)
-        _ = try expectOK(events.request(.subscribe([.badgeChanged])))
+        let events = try EventStream(path: client.path, topics: [.badgeChanged])
         let query = Request.badge(app: app, change: nil, sync: nil)
         while true {
-            _ = try events.readReply()
+            _ = try events.next()
             reply = try expectOK(client.request(query))
             let value = reply[field]?.intValue ?? 0
             if value != shown {

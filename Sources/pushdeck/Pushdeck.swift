@@ -1,6 +1,7 @@
 import Foundation
 import PushCore
 import PushClient
+import PushJSON
 
 /// A command's outcome when it cannot finish: the exit code and what to tell the user.
 struct Failure: Error {
@@ -9,6 +10,11 @@ struct Failure: Error {
 
     /// The server said no (exit 1).
     static func refused(_ message: String) -> Failure { Failure(code: 1, message: message) }
+
+    /// The server answered with a reply of another kind than the request's (exit 1).
+    static func unreadable(_ reply: Reply) -> Failure {
+        Failure(code: 1, message: "the server's reply is not the kind this pushdeck asked for: \(JSON.object(reply.wireObject).compactText)")
+    }
 }
 
 /// The command line: picks the command, runs it, turns every failure into a message and an exit

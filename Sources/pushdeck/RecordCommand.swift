@@ -17,8 +17,7 @@ enum RecordCommand {
             throw UsageError("give the one FILE to write the scenario to", command: "record")
         }
         let signals = try SignalPipe(signals: [SIGINT, SIGTERM])
-        let events = try SocketClient(path: socket)
-        _ = try ClientCommands.expectOK(events.request(.subscribe([])))
+        let events = try EventStream(path: socket)
         let queries = try SocketClient(path: socket)
         // Found now, not after a session of clicking: the file must be writable.
         guard FileManager.default.createFile(atPath: file, contents: nil) else {
@@ -33,8 +32,7 @@ enum RecordCommand {
 
         var recorder = Recorder(started: DispatchTime.now().uptimeNanoseconds)
         while true {
-            if events.waitForLine(milliseconds: -1, alsoWatching: signals.readFD) {
-                let event = try events.readReply()
+            if let event = try events.next(alsoWatching: signals.readFD) {
                 recorder.note(event, at: DispatchTime.now().uptimeNanoseconds)
             }
             if !signals.drain().isEmpty { break }

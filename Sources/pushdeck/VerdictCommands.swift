@@ -55,13 +55,15 @@ enum VerdictCommands {
 
         // Subscribe first, then take the snapshot: a push between the two is seen as an event
         // (and perhaps in the snapshot too; messages are counted by id, once).
-        let events = try SocketClient(path: socket)
-        _ = try ClientCommands.expectOK(events.request(.subscribe([])))
+        let events = try EventStream(path: socket)
         let queries = try SocketClient(path: socket)
         var watch = ExpectWatch(condition: condition)
         if let since = condition.since {
             try watch.noteMessages(after: since) { before in
-                try ClientCommands.expectOK(queries.request(.list(ListQuery(limit: ExpectWatch.pageSize, before: before))))
+                let reply = try queries.reply(to: .list(ListQuery(limit: ExpectWatch.pageSize, before: before)))
+                if case .error(let message) = reply { throw Failure.refused(message) }
+                guard case .messages(let page) = reply else { throw Failure.unreadable(reply) }
+                return page
             }
         }
         if condition.needsLedgers { watch.ledgers = try ledgers(condition.app, from: queries) }
@@ -70,14 +72,13 @@ enum VerdictCommands {
 
         while !watch.holds {
             let left = deadline.timeIntervalSinceNow
-            guard left > 0, events.waitForLine(milliseconds: Int32(min(left, 86_400) * 1000) + 1) else {
+            guard left > 0, let event = try events.next(waitingMilliseconds: Int32(min(left, 86_400) * 1000) + 1) else {
                 // What the ledgers are at the end, asked for or not.
                 watch.ledgers = try ledgers(condition.app, from: queries)
                 printError("pushdeck expect: timed out after \(format(timeout)) s; \(watch.report)")
                 process?.waitUntilExit()
                 return 1
             }
-            let event = try events.readReply()
             if watch.note(event), condition.needsLedgers {
                 watch.ledgers = try ledgers(condition.app, from: queries)
             }

@@ -1,19 +1,20 @@
+import Foundation
 import PushCore
 import PushJSON
 import PushScenario
 import Testing
 
-/// The `expect` engine without a socket: `list` pages and bus events handed in as wire objects.
+/// The `expect` engine without a socket: `list` pages and bus events handed in as typed values.
 @Suite struct ExpectWatchTests {
-    static func message(_ id: Int64, app: String = "com.example.shop") -> JSONObject {
-        ["id": .number(JSONNumber(id)), "app": .string(app), "title": "t", "body": "b"]
+    static func message(_ id: Int64, app: String = "com.example.shop") -> Message {
+        Message(id: id, app: app, channel: .apns, title: "t", body: "b", receivedAt: Date(timeIntervalSince1970: 1_764_547_200), payload: "{}")
     }
 
     /// The newest 1 500 messages in pages of `pageSize`, newest first, as `list` pages them.
-    static func page(before: Int64?) -> JSONObject {
+    static func page(before: Int64?) -> [Message] {
         let top = (before ?? 1_501) - 1
         let ids = stride(from: top, to: max(0, top - Int64(ExpectWatch.pageSize)), by: -1)
-        return ["ok": true, "messages": .array(ids.map { .object(message($0)) })]
+        return ids.map { message($0) }
     }
 
     @Test func messagesAfterSinceCountAcrossPagesAndOlderOnesDoNot() {
@@ -35,12 +36,12 @@ import Testing
         var condition = ExpectCondition()
         condition.app = "com.example.news"
         var watch = ExpectWatch(condition: condition)
-        let first = watch.note(["topic": "message.received", "message": .object(Self.message(1))])
+        let first = watch.note(BusEvent(.messageReceived, message: Self.message(1)))
         #expect(first, "a delivery may move the ledgers")
         #expect(!watch.holds)
-        _ = watch.note(["topic": "message.received", "message": .object(Self.message(2, app: "com.example.news"))])
+        _ = watch.note(BusEvent(.messageReceived, message: Self.message(2, app: "com.example.news")))
         #expect(watch.holds)
-        #expect(watch.matchedLine == JSON.object(Self.message(2, app: "com.example.news")).compactText)
+        #expect(watch.matchedLine == Self.message(2, app: "com.example.news").wireJSON.compactText)
     }
 
     @Test func onlyLedgersAskedWantNoMessage() {
