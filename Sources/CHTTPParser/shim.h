@@ -12,5 +12,6 @@ static inline const char *pushdeck_http_method_name(const http_parser *parser) {
 static inline const char *pushdeck_http_errno_name(const http_parser *parser) {
     return http_errno_name(HTTP_PARSER_ERRNO(parser));
 }
+static inline int pushdeck_http_status_code(const http_parser *parser) { return (int)parser->status_code; }
 static inline const char *pushdeck_http_status_text(int status) { return http_status_str((enum http_status)status); }
 #endif

@@ -9,12 +9,13 @@ import PushJSON
 /// events (feedback, the last delivered message) come from a subscription.
 public final class LivePlayer {
     let queries: SocketClient
-    let events: SocketClient
+    let events: EventStream
     public var speed: Double
     public var instant: Bool
     /// Called with each step's `say` as it plays (the demo's narration).
     public var narrate: ((Step, String) -> Void)?
-    private var lastReply: Reply?
+    /// What the last push step came to.
+    private var lastPush: PushVerdict?
     private var feedback: [Int] = []
     /// The ids the server gave this play's messages, in order: a scenario's id N is `created[N-1]`.
     private var created: [Int64] = []
@@ -23,12 +24,9 @@ public final class LivePlayer {
 
     public init(socket: String, speed: Double = 1, instant: Bool = false) throws(ClientError) {
         queries = try SocketClient(path: socket)
-        events = try SocketClient(path: socket)
+        events = try EventStream(path: socket)
         self.speed = speed
         self.instant = instant
-        if case .error(let message) = try events.reply(to: .subscribe([])) {
-            throw .connection("subscribe was refused: \(message)")
-        }
     }
 
     public func play(_ scenario: Scenario) throws(ClientError) -> PlayResult {
@@ -48,9 +46,11 @@ public final class LivePlayer {
 
     func run(_ step: Step) throws(ClientError) -> ExpectOutcome? {
         switch step.action {
+        case .push(let push) where push.via != .socket:
+            lastPush = try gateway(push, app: step.app)
         case .push(let push):
             let reply = try queries.reply(to: .push(PushRequest(payloadText: push.payloadText, app: step.app, channel: push.channel)))
-            lastReply = reply
+            lastPush = PushVerdict(reply)
             // A replacement keeps the id of the message it replaced: no new message was created.
             if let fate = reply.pushReply?.fate, let id = fate.id, fate != .replaced(id: id) { created.append(id) }
         case .state(let state): _ = try queries.request(.app(state))
@@ -76,9 +76,8 @@ public final class LivePlayer {
                 throw .connection("state was refused: \(state.errorMessage ?? JSON.object(state.wireObject).compactText)")
             }
             var seen = Observed(report)
-            if let reply = lastReply {
+            if let verdict = lastPush {
                 // The same reading of the typed reply as instant play's.
-                let verdict = PushVerdict(reply)
                 seen.delivered = .some(verdict.delivered)
                 seen.reason = .some(verdict.reason)
             }
@@ -104,21 +103,48 @@ public final class LivePlayer {
         }
     }
 
-    /// Reads every event published so far: a `ping` on the subscribed connection is answered
-    /// after the events queued before it, so its reply marks the end.
-    private func drainEvents() throws(ClientError) {
-        try events.send(Request.ping.wireLine)
-        while true {
-            let line = try events.readReply()
-            if line["topic"] == nil { return }
-            switch line["topic"]?.stringValue {
-            case Topic.feedback.rawValue?:
-                if let action = line["action"]?.intValue { feedback.append(action) }
-            case Topic.messageReceived.rawValue?, Topic.remoteReceived.rawValue?:
-                if let id = line["message"]?.objectValue?["id"]?.intValue { lastDelivered = Int64(id) }
+    /// Takes in every event published so far: feedback codes, and the last delivered message.
+    @discardableResult
+    private func drainEvents() throws(ClientError) -> [BusEvent] {
+        let drained = try events.drain()
+        for event in drained {
+            switch event.body {
+            case .feedback(let notice)?: feedback.append(notice.action)
+            case .received(let message)?: lastDelivered = message.id
+            default: break
+            }
+        }
+        return drained
+    }
+
+    /// A push step through the running gateway (`LiveGateway`). A refusal is the vendor's
+    /// reason, read as instant play reads it (`InstantPlayer.refusal`). An accepted request's
+    /// fate is what the bus says became of the push: `push.undelivered` (published for the
+    /// request's push, not its further messages, after the push's own events) says held, stored
+    /// or dropped, with the reason its reply gives; without one it was delivered (`*.received`).
+    /// The messages it made are the scenario's next ids, in the server's order of making them.
+    private func gateway(_ push: ScenarioPush, app: String?) throws(ClientError) -> PushVerdict? {
+        // What came before is not this push's.
+        try drainEvents()
+        let response = try LiveGateway(queries: queries).send(push, app: app, now: Date())
+        var undelivered: UndeliveredNotice?
+        var delivered = false
+        var made: Set<Int64> = []
+        for event in try drainEvents() {
+            switch event.body {
+            case .received(let message)?:
+                delivered = true
+                made.insert(message.id)
+            case .undelivered(let notice)?:
+                undelivered = notice
+                if let id = notice.id { made.insert(id) }
             default:
                 break
             }
         }
+        created += made.subtracting(created).sorted()
+        if let undelivered { return PushVerdict(delivered: false, reason: undelivered.reason ?? (undelivered.held ? "held" : nil)) }
+        if delivered { return PushVerdict(delivered: true, reason: nil) }
+        return (200..<300).contains(response.status) ? PushVerdict(delivered: false, reason: nil) : InstantPlayer.refusal(response)
     }
 }

@@ -29,16 +29,16 @@ public enum ScenarioLoader {
     ]
 
     /// Loads the file at `path`. `file` names it in messages (defaults to the path).
-    public static func load(path: String, live: Bool = false) throws(ScenarioError) -> Scenario {
+    public static func load(path: String) throws(ScenarioError) -> Scenario {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ScenarioError(file: path, step: nil, path: "", message: "cannot read the file (no such file or not readable)")
         }
         let folder = (path as NSString).deletingLastPathComponent
-        return try parse(Array(data), file: path, folder: folder, live: live)
+        return try parse(Array(data), file: path, folder: folder)
     }
 
     /// Parses scenario text. `folder` resolves a push's `file`.
-    public static func parse(_ bytes: [UInt8], file: String, folder: String = ".", live: Bool = false) throws(ScenarioError)
+    public static func parse(_ bytes: [UInt8], file: String, folder: String = ".") throws(ScenarioError)
         -> Scenario
     {
         // Read in place: a push's payload keeps its bytes and its parse (the decoder uses it);
@@ -49,7 +49,7 @@ public enum ScenarioLoader {
         } catch {
             throw ScenarioError(file: file, step: nil, path: "", message: error.wireMessage(subject: "the scenario", bytes: bytes))
         }
-        var reader = Reader(file: file, folder: folder, live: live, bytes: bytes)
+        var reader = Reader(file: file, folder: folder, bytes: bytes)
         return try reader.scenario(tape.root)
     }
 }
@@ -58,7 +58,6 @@ public enum ScenarioLoader {
 private struct Reader {
     let file: String
     let folder: String
-    let live: Bool
     let bytes: [UInt8]
     var step: Int?
 
@@ -251,9 +250,6 @@ private struct Reader {
         } else {
             if fields["channel"] != nil {
                 throw fail("\(path).channel", "goes with a socket push only; through the gateway the vendor's request says")
-            }
-            if live {
-                throw fail("\(path).via", "a push through the \(via.rawValue) gateway is played by instant play only (no --live)")
             }
             token = try fields["token"].map { value throws(ScenarioError) in try string(value, "\(path).token") }
             if via == .apns && token == nil {

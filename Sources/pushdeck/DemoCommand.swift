@@ -18,7 +18,7 @@ enum DemoCommand {
         }
         let scenario: Scenario
         do {
-            scenario = try ScenarioLoader.load(path: resources.appendingPathComponent("scenarios/demo.json").path, live: true)
+            scenario = try ScenarioLoader.load(path: resources.appendingPathComponent("scenarios/demo.json").path)
         } catch {
             throw Failure(code: 1, message: error.description)
         }

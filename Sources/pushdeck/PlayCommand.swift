@@ -34,7 +34,7 @@ enum PlayCommand {
         var scenarios: [Scenario] = []
         for file in files {
             do {
-                scenarios.append(try ScenarioLoader.load(path: file, live: live))
+                scenarios.append(try ScenarioLoader.load(path: file))
             } catch {
                 throw Failure(code: 2, message: error.description)
             }

@@ -28,4 +28,32 @@ import TestSupport
         #expect(live.status == 0, "live: \(live.stdout)\(live.stderr)")
         #expect(try server.run(["list", "--json"]).stdout.contains(#""expired":true"#))
     }
+
+    /// The scenarios whose expects hold only as time passes (a banner's stay, an hour later):
+    /// live play without waiting would run them in no time. The rest play live with `--instant`.
+    static let timed: Set<String> = ["004-banner-timing.json"]
+
+    /// Every shipped scenario — socket pushes and pushes via the APNs, JPush and FCM gateways —
+    /// gives the same report played instantly and live into a `pushdeck serve --gateway`.
+    @Test("a shipped scenario reports the same instantly and live", arguments: Self.shipped())
+    func aShippedScenarioReportsTheSameBothWays(name: String) throws {
+        let file = PackagePaths.resources.appendingPathComponent("scenarios/\(name)").path
+        let gateway = try GatewayServer()
+        let instant = try runPushdeck(["play", "--json", file])
+        #expect(instant.status == 0, "instant: \(instant.stdout)\(instant.stderr)")
+        let live = try gateway.server.run(["play", "--live", "--instant", "--allow-reset", "--json", file])
+        #expect(live.status == instant.status, "live: \(live.stdout)\(live.stderr)")
+        #expect(live.stdout == instant.stdout, "live: \(live.stdout)\ninstant: \(instant.stdout)")
+    }
+
+    static func shipped() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: PackagePaths.resources.appendingPathComponent("scenarios").path)) ?? [])
+            .filter { $0.hasSuffix(".json") && !timed.contains($0) }.sorted()
+    }
+
+    @Test func theShippedScenariosAreFoundAndOneGoesThroughEveryGateway() throws {
+        #expect(Self.shipped().count >= 8)
+        let text = try String(contentsOf: PackagePaths.resources.appendingPathComponent("scenarios/gateway-apns-jpush-and-fcm.json"), encoding: .utf8)
+        for via in ["apns", "jpush", "fcm"] { #expect(text.contains(#""via": "\#(via)""#), "\(via)") }
+    }
 }

@@ -7,17 +7,17 @@ import TestSupport
 
 /// Instant and live play are one engine in two hosts, so a scenario must give the same
 /// observations both ways. Each generated scenario (pushes of both channels and of JPush's
-/// push API with collapse ids, reads and deletes by id and "last", push mode, app states, badge
+/// push API with collapse ids, pushes via the APNs, JPush and FCM gateways and their refusals, reads and deletes by id and "last", push mode, app states, badge
 /// sets, clears, sync, policies and SDK calls, resets) is played step by step instantly, and
 /// every expect step is written with everything instant play observed there — ledgers, unread,
 /// held, dropped, banner, the last push's fate, feedback, callback. The same file must then pass
-/// played live into a real `pushdeck serve`, and played instantly by the binary.
+/// played live into a real `pushdeck serve --gateway`, and played instantly by the binary.
 @Suite struct PlayDifferentialTests {
     @Test("a generated scenario observes the same instantly and live", arguments: [UInt64(11), 12, 13])
     func generatedScenariosAgree(seed: UInt64) throws {
         // A banner long enough that real time between live steps cannot end one instant play
         // still shows (instant play's clock does not move: no step has a time).
-        let server = try ServerProcess(extraArguments: ["--banner-seconds", "600"], memory: true)
+        let server = try GatewayServer(extraArguments: ["--banner-seconds", "600"], memory: true).server
         let text = try Self.scenario(seed: seed, steps: 160)
         let file = server.folder.file("generated.json")
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
@@ -66,8 +66,19 @@ import TestSupport
             #"{"taskId":"T\#(number)","msgId":"M\#(number)","payload":"+1","autoBadge":"+1"}"#,
             #"{"platform":"all","audience":"all","notification":{"alert":"JPush \#(number)","ios":{"badge":"+1"}},"options":{"apns_collapse_id":"c\#(random.next() % 2)"}}"#,
         ]
-        switch random.next() % 20 {
+        let token = "8c97f1d0c3e4b2a1908f7e6d5c4b3a29180f7e6d5c4b3a29180f7e6d5c4b3a2\(random.next() % 2)"
+        let gateways = [
+            #"{"app":"\#(app)","push":{"via":"apns","token":"\#(token)","payload":{"aps":{"alert":{"title":"Gateway \#(number)"},"badge":\#(random.next() % 4)}},"headers":{"apns-collapse-id":"g\#(random.next() % 2)"}}}"#,
+            #"{"app":"\#(app)","push":{"via":"apns","token":"not-hex","payload":{"aps":{"alert":"refused"}}}}"#,
+            #"{"app":"\#(app)","push":{"via":"jpush","payload":{"platform":["ios"],"audience":"all","notification":{"ios":{"alert":"JPush gateway \#(number)","badge":"+1"}},"message":{"msg_content":"m\#(number)"}}}}"#,
+            #"{"app":"\#(app)","push":{"via":"jpush","payload":{"platform":["android"],"audience":"all","notification":{"android":{"alert":"not for iOS"}}}}}"#,
+            #"{"app":"shop-project","push":{"via":"fcm","token":"cK9x:APA91b-g\#(random.next() % 2)","payload":{"notification":{"title":"FCM \#(number)","body":"tray"}}}}"#,
+            #"{"app":"shop-project","push":{"via":"fcm","token":"cK9x:APA91b-g0","payload":{"data":{"n":"\#(number)"}}}}"#,
+            #"{"app":"shop-project","push":{"via":"fcm","payload":{"data":{"no":"target"}}}}"#,
+        ]
+        switch random.next() % 22 {
         case 0...8: return #"{"app":"\#(app)","push":{"payload":\#(pick(pushes))}}"#
+        case 19...20: return pick(gateways)
         case 9: return #"{"state":"\#(pick(["foreground", "foreground", "background", "terminated"]))"}"#
         case 10: return #"{"mode":"\#(pick(["on", "on", "off"]))"}"#
         case 11: return #"{"app":"\#(app)","read":"last"}"#

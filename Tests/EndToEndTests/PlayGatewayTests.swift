@@ -36,22 +36,58 @@ import TestSupport
         #expect(played.stdout.contains("all passed"), "\(played.stdout)")
     }
 
-    @Test func aGatewayRefusalIsAVerdictAndLivePlayRefusesGatewayPushes() throws {
-        let folder = TempFolder()
-        let file = folder.file("refused.json")
-        try Data("""
-            {"name":"refused","steps":[
-              {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"x"}},"via":"apns","token":"not-hex"}},
-              {"app":"com.example.shop","expect":{"delivered":false,"reason":"BadDeviceToken","unread":0}},
-              {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"x"}},"via":"apns","token":"ab12","headers":{"apns-push-type":"pager"}}},
-              {"app":"com.example.shop","expect":{"delivered":true}}
-            ]}
-            """.utf8).write(to: URL(fileURLWithPath: file))
+    @Test func aGatewayRefusalIsTheSameVerdictInstantAndLive() throws {
+        let gateway = try GatewayServer()
+        let server = gateway.server
+        let file = server.folder.file("refused.json")
+        try Data(Self.refused.utf8).write(to: URL(fileURLWithPath: file))
         let played = try runPushdeck(["play", file])
         #expect(played.status == 1)
         #expect(played.stdout == "\(file): step 4 (at 0 s): delivered: expected true, got false\nrefused: 2 expects, 1 failed\n", "\(played.stdout)")
-        let live = try runPushdeck(["play", "--live", "--socket", folder.file("none.sock"), file])
-        #expect(live.status == 2)
-        #expect(live.stderr.contains("\(file): step 1: steps[0].push.via: a push through the apns gateway is played by instant play only"), "\(live.stderr)")
+        let live = try server.run(["play", "--live", file])
+        #expect(live.status == 1)
+        #expect(live.stdout == played.stdout, "live: \(live.stdout)\(live.stderr)")
+        #expect(try server.run(["list", "--json"]).stdout == "[]\n", "a refused push delivers nothing")
+    }
+
+    static let refused = """
+        {"name":"refused","steps":[
+          {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"x"}},"via":"apns","token":"not-hex"}},
+          {"app":"com.example.shop","expect":{"delivered":false,"reason":"BadDeviceToken","unread":0}},
+          {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"x"}},"via":"apns","token":"ab12","headers":{"apns-push-type":"pager"}}},
+          {"app":"com.example.shop","expect":{"delivered":true}}
+        ]}
+        """
+
+    @Test func livePlayWithoutAGatewaySaysToStartOne() throws {
+        let server = try ServerProcess()
+        let file = server.folder.file("refused.json")
+        try Data(Self.refused.utf8).write(to: URL(fileURLWithPath: file))
+        let live = try server.run(["play", "--live", file])
+        #expect(live.status != 0)
+        #expect(live.stderr.contains("needs the running pushdeck's gateway (`pushdeck serve --gateway`)"), "\(live.stderr)")
+        #expect(try server.run(["list", "--json"]).stdout == "[]\n")
+    }
+
+    /// A registered APNs key: live play signs with it (the credentials the server hands out), so
+    /// the gateway takes the push a made-up token would not pass.
+    @Test func livePlaySendsARegisteredKeysCredentials() throws {
+        let gateway = try GatewayServer()
+        let server = gateway.server
+        let p8 = server.folder.file("AuthKey_ABC123DEFG.p8")
+        try APNsKeys.makeP8().write(toFile: p8, atomically: true, encoding: .utf8)
+        let added = try server.run(["key", "add", "apns", "--key-id", "ABC123DEFG", "--team", "TEAM123456", "--p8", p8])
+        #expect(added.status == 0, "\(added.stderr)")
+        let file = server.folder.file("signed.json")
+        try Data("""
+            {"name":"signed","steps":[
+              {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"signed"}},"via":"apns","token":"ab12"}},
+              {"app":"com.example.shop","expect":{"delivered":true,"unread":1}}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let live = try server.run(["play", "--live", file])
+        #expect(live.status == 0, "\(live.stdout)\(live.stderr)")
+        // Instant play registers no key: its made-up token passes there, as it did here before the key.
+        #expect(try runPushdeck(["play", file]).status == 0)
     }
 }

@@ -8,13 +8,13 @@ import PushJSON
 /// Scenario files are read strictly: every error names the file, the step and the field path,
 /// and is found before anything plays.
 @Suite struct ScenarioLoaderTests {
-    private func load(_ text: String, live: Bool = false) throws(ScenarioError) -> Scenario {
-        try ScenarioLoader.parse(Array(text.utf8), file: "t.json", live: live)
+    private func load(_ text: String) throws(ScenarioError) -> Scenario {
+        try ScenarioLoader.parse(Array(text.utf8), file: "t.json")
     }
 
-    private func error(_ text: String, live: Bool = false) -> String {
+    private func error(_ text: String) -> String {
         do {
-            _ = try load(text, live: live)
+            _ = try load(text)
             return "loaded"
         } catch {
             return error.description
@@ -115,16 +115,9 @@ import PushJSON
         #expect(socket.via == .socket)
     }
 
-    @Test func liveRefusesGatewayPushes() {
-        let text = #"{"name":"x","steps":[{"push":{"payload":{"aps":{}},"via":"apns","token":"ab"}}]}"#
-        #expect(error(text) == "loaded")
-        #expect(error(text, live: true).hasPrefix("t.json: step 1: steps[0].push.via: a push through the apns gateway is played by instant play only"))
-    }
-
     /// Live play checks what instant play checks: the server's `state` report shows it all.
     @Test func liveTakesEveryExpectation() {
         let text = #"{"name":"x","steps":[{"expect":{"held":0,"dropped":0,"banner":null,"callback":"x","feedback":[]}}]}"#
         #expect(error(text) == "loaded")
-        #expect(error(text, live: true) == "loaded")
     }
 }
