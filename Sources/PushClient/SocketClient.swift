@@ -119,6 +119,18 @@ public final class SocketClient {
         }
     }
 
+    /// Sends one request and gives its reply both ways: typed, read by the wire layer
+    /// (`Reply(wire:)`), for what a client decides, and the line as the server wrote it, for a
+    /// command's `--json` output.
+    public func exchange(_ request: Request) throws(ClientError) -> (reply: Reply, line: JSONObject) {
+        let object = try self.request(request)
+        do {
+            return (try Reply(wire: object), object)
+        } catch {
+            throw .connection("the server at \(path) sent a reply this pushdeck cannot read (\(error)): \(JSON.object(object).compactText)")
+        }
+    }
+
     /// Waits until a line is ready to read or `milliseconds` pass (-1: no limit); true when one
     /// is (or the connection closed, which `readLine` then reports). For commands with a timeout.
     /// `alsoWatching` (a signal pipe) also ends the wait when readable; the caller checks it.

@@ -100,6 +100,13 @@ public enum GatewayCredentials: Sendable, Equatable {
     /// A service account's key file (its JSON text, `token_uri` the gateway's `/token`): a
     /// registered account's, else one with a throwaway key the gateway takes while none is.
     case fcm(serviceAccount: String, registered: Bool)
+
+    /// Whether these are a registered key's (else made-up ones the gateway takes while none is).
+    public var registered: Bool {
+        switch self {
+        case .apns(_, _, _, let registered), .jpush(_, _, let registered), .getui(_, _, _, let registered), .fcm(_, let registered): registered
+        }
+    }
 }
 
 /// What became of a push (the `push` reply): its fate, the icon badge of its app after it,

@@ -14,7 +14,9 @@ enum ActivityCommands {
             throw UsageError(words.isEmpty ? "give an action: list" : "activity takes list, not '\(words.joined(separator: " "))'", command: "activity")
         }
         let client = try SocketClient(path: socket)
-        let reply = try ClientCommands.expectOK(client.request(Request.activity(.list(app: app))))
+        // The one reply still read by field: `Reply(wire:)` reads an error, not the activity list.
+        let reply = try client.request(Request.activity(.list(app: app)))
+        if case .error(let message)? = try? Reply(wire: reply) { throw Failure.refused(message) }
         let activities = reply["activities"]?.arrayValue ?? []
         let unmatched = reply["unmatched"]?.arrayValue ?? []
         if json {

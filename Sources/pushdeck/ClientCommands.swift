@@ -49,13 +49,12 @@ enum ClientCommands {
             let request = Request.push(PushRequest(
                 payloadText: String(decoding: payload, as: UTF8.self), app: app, channel: channel, offline: offline,
                 collapseId: collapseId, pushType: pushType, priority: priority))
-            try client.send(request.wireLine)
-            let reply = try client.readReply()
-            if reply["ok"] == .bool(true) {
-                writeLine(JSON.object(reply).compactText)
-            } else {
-                printError("pushdeck send: \(reply["error"]?.stringValue ?? JSON.object(reply).compactText)")
+            let (reply, line) = try client.exchange(request)
+            if case .error(let message) = reply {
+                printError("pushdeck send: \(message)")
                 exitCode = 1
+            } else {
+                writeLine(JSON.object(line).compactText)
             }
         }
         return exitCode
@@ -148,9 +147,11 @@ enum ClientCommands {
         }
         let change: BadgeChange? = if let set { .set(set) } else if clear { .clear } else { nil }
         let request = Request.badge(app: app, change: change, sync: syncOn)
-        let field = server ? "serverBadge" : "badge"
-        var reply = try expectOK(client.request(request))
-        var shown = reply[field]?.intValue ?? 0
+        func shownBadge(_ request: Request) throws -> Int {
+            let ledgers = try badgeOf(ask(request, client).reply)
+            return server ? ledgers.server : ledgers.icon
+        }
+        var shown = try shownBadge(request)
         writeLine(String(shown))
         guard watch else { return 0 }
 
@@ -158,8 +159,7 @@ enum ClientCommands {
         let query = Request.badge(app: app, change: nil, sync: nil)
         while true {
             _ = try events.next()
-            reply = try expectOK(client.request(query))
-            let value = reply[field]?.intValue ?? 0
+            let value = try shownBadge(query)
             if value != shown {
                 shown = value
                 writeLine(String(value))
@@ -176,8 +176,10 @@ enum ClientCommands {
             guard sdk == nil else { throw UsageError("--policy and --sdk cannot be used together", command: "badge") }
             try arguments.finish()
             let request = Request.badgePolicy(app: app, policy.flatMap(BadgePolicy.init(rawValue:)))
-            let reply = try expectOK(SocketClient(path: socket).request(request))
-            writeLine(reply["policy"]?.stringValue ?? "")
+            guard case .policy(_, let chosen) = try ask(request, SocketClient(path: socket)).reply else {
+                throw Failure.refused("the server's badge --policy reply is not a policy")
+            }
+            writeLine(chosen.rawValue)
             return 0
         }
         let words = try arguments.positionals()
@@ -201,8 +203,7 @@ enum ClientCommands {
         } catch {
             throw Failure.refused(error.message)
         }
-        let reply = try expectOK(SocketClient(path: socket).request(Request.sdkBadge(app: app, sdkCall)))
-        writeLine(String(reply["badge"]?.intValue ?? 0))
+        writeLine(String(try badgeOf(ask(Request.sdkBadge(app: app, sdkCall), SocketClient(path: socket)).reply).icon))
         return 0
     }
 
@@ -225,12 +226,12 @@ enum ClientCommands {
             seconds = parsed
         }
         let request: Request = command == "mute" ? .mute(app: app, seconds: seconds) : .unmute(app: app)
-        let reply = try expectOK(SocketClient(path: socket).request(request))
+        let (reply, line) = try ask(request, SocketClient(path: socket))
         if json {
-            writeLine(JSON.object(reply).compactText)
-        } else if reply["muted"] == .bool(true) {
-            let until = reply["until"]?.stringValue.map { "until \($0)" } ?? "until 'pushdeck unmute \(app)'"
-            writeLine("\(app) muted \(until): listed and counted, no banner")
+            writeLine(JSON.object(line).compactText)
+        } else if case .muted(_, let until) = reply {
+            let when = until.map { "until \(RFC3339.string(from: $0))" } ?? "until 'pushdeck unmute \(app)'"
+            writeLine("\(app) muted \(when): listed and counted, no banner")
         } else {
             writeLine("\(app) unmuted: its banners show again")
         }
@@ -262,8 +263,10 @@ enum ClientCommands {
             }
             request = .quiet(.some(QuietHours(word)))
         }
-        let reply = try expectOK(SocketClient(path: socket).request(request))
-        writeLine(reply["quiet"]?.stringValue ?? "")
+        guard case .quiet(let quiet) = try ask(request, SocketClient(path: socket)).reply else {
+            throw Failure.refused("the server's quiet reply is not quiet hours")
+        }
+        writeLine(quiet?.description ?? "off")
         return 0
     }
 
@@ -295,8 +298,11 @@ enum ClientCommands {
         }
         let request: Request = command == "mode"
             ? .mode(word.flatMap(PushMode.init(rawValue:))) : .app(word.flatMap(AppState.init(rawValue:)))
-        let client = try SocketClient(path: socket)
-        writeLine(try expectOK(client.request(request))[reply]?.stringValue ?? "")
+        switch try ask(request, SocketClient(path: socket)).reply {
+        case .mode(let mode): writeLine(mode.rawValue)
+        case .appState(let state): writeLine(state.rawValue)
+        case let other: throw Failure.unreadable(other)
+        }
         return 0
     }
 
@@ -318,9 +324,10 @@ enum ClientCommands {
             request = .read(.ids(ids))
         }
         let client = try SocketClient(path: socket)
-        let reply = try expectOK(client.request(request))
+        let (reply, line) = try ask(request, client)
         let what = all ? (app.map { "every message of \($0)" } ?? "every message") : Self.messages(ids)
-        printReply(reply, json: json, "read \(what); badge \(reply["badge"]?.intValue ?? 0)")
+        let badge = try badgeOf(reply).icon
+        printReply(line, json: json, "read \(what); badge \(badge)")
         return 0
     }
 
@@ -331,8 +338,9 @@ enum ClientCommands {
         guard !ids.isEmpty else { throw UsageError("give the IDs to delete", command: "delete") }
         let request = Request.delete(ids)
         let client = try SocketClient(path: socket)
-        let reply = try expectOK(client.request(request))
-        printReply(reply, json: json, "deleted \(Self.messages(ids)); badge \(reply["badge"]?.intValue ?? 0)")
+        let (reply, line) = try ask(request, client)
+        let badge = try badgeOf(reply).icon
+        printReply(line, json: json, "deleted \(Self.messages(ids)); badge \(badge)")
         return 0
     }
 
@@ -362,9 +370,9 @@ enum ClientCommands {
         try arguments.finish()
         let request = Request.list(ListQuery(limit: limit ?? 50, unread: unread, before: before.map(Int64.init), app: app))
         let client = try SocketClient(path: socket)
-        let messages = try expectOK(client.request(request))["messages"]?.arrayValue ?? []
+        guard case .messages(let messages) = try ask(request, client).reply else { throw Failure.refused("the server's list reply is not a page of messages") }
         if json {
-            writeLine(JSON.array(messages).compactText)
+            writeLine(JSON.array(messages.map(\.wireJSON)).compactText)
         } else {
             writeLine(MessageTable.render(messages))
         }
@@ -382,7 +390,7 @@ enum ClientCommands {
             throw UsageError("unknown topic '\(topic)'; topics are \(known)", command: "watch")
         }
         let client = try SocketClient(path: socket)
-        _ = try expectOK(client.request(.subscribe(topics.compactMap(Topic.init(rawValue:)))))
+        _ = try ask(.subscribe(topics.compactMap(Topic.init(rawValue:))), client)
         while let line = try client.readLine() {
             writeLine(bytes: line)
         }
@@ -393,7 +401,8 @@ enum ClientCommands {
         let socket = try socketPath(&arguments)
         try arguments.finish()
         let client = try SocketClient(path: socket)
-        writeLine(try expectOK(client.request(.ping))["version"]?.stringValue ?? "")
+        guard case .version(let version) = try ask(.ping, client).reply else { throw Failure.refused("the server's ping reply has no version") }
+        writeLine(version)
         return 0
     }
 
@@ -425,10 +434,20 @@ enum ClientCommands {
         Failure.refused("the server's \(op) reply is not one this pushdeck reads: \(JSON.object(reply.wireObject).compactText)")
     }
 
-    static func expectOK(_ reply: JSONObject) throws(Failure) -> JSONObject {
-        guard reply["ok"] == .bool(true) else {
-            throw Failure.refused(reply["error"]?.stringValue ?? JSON.object(reply).compactText)
+    /// Sends `request` on `client`: its typed reply and the line as the server wrote it (what
+    /// `--json` prints); an error reply is a refusal (exit 1).
+    static func ask(_ request: Request, _ client: SocketClient) throws -> (reply: Reply, line: JSONObject) {
+        let answer = try client.exchange(request)
+        if case .error(let message) = answer.reply { throw Failure.refused(message) }
+        return answer
+    }
+
+    /// The icon and server badges a reply says (after a read, a delete, a badge op or call).
+    static func badgeOf(_ reply: Reply) throws(Failure) -> Badge {
+        switch reply {
+        case .badge(let icon): Badge(icon: icon, server: 0)
+        case .ledgers(let badge), .policy(let badge, _): badge
+        case let other: throw Failure.unreadable(other)
         }
-        return reply
     }
 }

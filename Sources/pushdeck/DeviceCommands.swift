@@ -97,20 +97,20 @@ enum DeviceCommands {
             throw UsageError("unknown action '\(action)'; device takes \(actions)", command: "device")
         }
         let client = try SocketClient(path: socket)
-        let reply = try ClientCommands.expectOK(client.request(Request.device(command)))
+        let (reply, line) = try ClientCommands.ask(Request.device(command), client)
         if case .list = command {
-            let devices = reply["devices"]?.arrayValue ?? []
-            let defaultState = reply["defaultDevice"]?.stringValue ?? "online"
-            writeLine(json ? JSON.array(devices).compactText : table(devices, defaultDevice: defaultState))
+            guard case .devices(let devices, let defaultOffline) = reply else { throw Failure.unreadable(reply) }
+            // `--json` prints the devices as the server wrote them, every field of each.
+            writeLine(json ? JSON.array(line.members.first { $0.key == "devices" }?.value.arrayValue ?? []).compactText
+                : table(devices, defaultDevice: defaultOffline ? "offline" : "online"))
         } else {
-            ClientCommands.printReply(reply, json: json, sentence(command, reply: reply))
+            ClientCommands.printReply(line, json: json, sentence(command, reply: reply))
         }
         return 0
     }
 
     /// What a device command did, in one line.
-    static func sentence(_ command: DeviceCommand, reply: JSONObject) -> String {
-        let device = reply["device"]?.objectValue ?? [:]
+    static func sentence(_ command: DeviceCommand, reply: Reply) -> String {
         switch command {
         case .add(let added):
             var line = "device \(added.token) added: \(added.vendor.rawValue), app \(added.app)"
@@ -122,7 +122,8 @@ enum DeviceCommands {
         case .list: return ""
         case .remove(let token): return "device \(token) removed"
         case .unregister(let token):
-            let since = device["unregisteredAt"]?.stringValue.map { " since \($0)" } ?? ""
+            var since = ""
+            if case .device(let device) = reply, let date = device.unregisteredAt { since = " since \(RFC3339.string(from: date))" }
             return "device \(token) unregistered\(since): APNs answers 410 Unregistered"
         case .setOffline(let token, let offline):
             let name = token.map { "device \($0)" } ?? "the default device (socket pushes without a device token)"
@@ -135,18 +136,16 @@ enum DeviceCommands {
     /// The device list as a person reads it: one aligned row per device with the reply's words
     /// (`online`/`offline`, when it was unregistered, its tags and alias), then the socket's
     /// default device.
-    static func table(_ devices: [JSON], defaultDevice: String = "online") -> String {
+    static func table(_ devices: [Device], defaultDevice: String = "online") -> String {
         let defaultLine = "default device (socket pushes without a device token): \(defaultDevice)"
         guard !devices.isEmpty else {
             return "no devices (a push through the gateway registers its token; or 'pushdeck device add')\n" + defaultLine
         }
         let rows = devices.map { device -> [String] in
-            let object = device.objectValue ?? [:]
-            let tags = object["tags"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            return [
-                object["token"]?.stringValue ?? "", object["app"]?.stringValue ?? "", object["vendor"]?.stringValue ?? "",
-                object["state"]?.stringValue ?? "online", object["unregisteredAt"]?.stringValue ?? "-",
-                tags.isEmpty ? "-" : tags.joined(separator: ","), object["alias"]?.stringValue ?? "-",
+            [
+                device.token, device.app, device.vendor.rawValue, device.offline ? "offline" : "online",
+                device.unregisteredAt.map(RFC3339.string(from:)) ?? "-",
+                device.tags.isEmpty ? "-" : device.tags.joined(separator: ","), device.alias ?? "-",
             ]
         }
         return TextTable.render(header: ["TOKEN", "APP", "VENDOR", "STATE", "UNREGISTERED", "TAGS", "ALIAS"], rows: rows)
@@ -196,18 +195,16 @@ enum DeviceCommands {
             throw UsageError("unknown action '\(action)'; key takes \(actions)", command: "key")
         }
         let client = try SocketClient(path: socket)
-        let reply = try ClientCommands.expectOK(client.request(Request.key(command)))
+        let (reply, replyLine) = try ClientCommands.ask(Request.key(command), client)
         if case .list = command {
-            let keys = reply["keys"]?.arrayValue ?? []
+            guard case .keys(let keys) = reply else { throw Failure.unreadable(reply) }
             if json {
-                writeLine(JSON.array(keys).compactText)
+                writeLine(JSON.array(keys.map(\.wireJSON)).compactText)
             } else if keys.isEmpty {
                 writeLine("no keys (the gateway takes any well-formed credential until one is added)")
             } else {
                 writeLine(TextTable.render(header: ["ID", "VENDOR", "TEAM", "APP KEY"], rows: keys.map { key in
-                    let object = key.objectValue ?? [:]
-                    return [object["id"]?.stringValue ?? "", object["vendor"]?.stringValue ?? "",
-                            object["team"]?.stringValue ?? "-", object["appKey"]?.stringValue ?? "-"]
+                    [key.id, key.vendor.rawValue, key.team ?? "-", key.appKey ?? "-"]
                 }))
             }
         } else {
@@ -225,7 +222,7 @@ enum DeviceCommands {
             case .remove(let id): line = "key \(id) removed"
             case .list: line = ""
             }
-            ClientCommands.printReply(reply, json: json, line)
+            ClientCommands.printReply(replyLine, json: json, line)
         }
         return 0
     }

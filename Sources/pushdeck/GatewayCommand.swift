@@ -108,16 +108,19 @@ enum GatewayCommand {
             guard let vendor = Vendor(rawValue: words[1]) else {
                 throw UsageError("'credentials' takes one vendor: \(vendors)", command: arguments.command)
             }
-            let reply = try ClientCommands.expectOK(try SocketClient(path: socket).request(.credentials(CredentialsQuery(vendor: vendor))))
-            if vendor == .fcm { return try fcmCredentials(reply, json: json) }
-            let lines = credentialLines(reply)
+            let reply = try ClientCommands.typedReply(.credentials(CredentialsQuery(vendor: vendor)), socket: socket)
+            guard case .credentials(let credentials, let address) = reply else { throw ClientCommands.unexpected(reply, to: "gateway credentials") }
+            if case .fcm(let serviceAccount, let registered) = credentials {
+                return try fcmCredentials(serviceAccount: serviceAccount, registered: registered, address: address, json: json)
+            }
+            let lines = credentialLines(credentials, address: address)
             if json {
-                let members = lines.map { (key: $0.key, value: JSON.string($0.value)) } + [(key: "registered", value: reply["registered"] ?? false)]
+                let members = lines.map { (key: $0.key, value: JSON.string($0.value)) } + [(key: "registered", value: JSON.bool(credentials.registered))]
                 writeLine(JSON.object(JSONObject(members)).compactText)
             } else {
                 let width = lines.map(\.label.count).max() ?? 0
                 for line in lines { writeLine(line.label + ":" + String(repeating: " ", count: width - line.label.count + 2) + line.value) }
-                if reply["registered"] != .bool(true) {
+                if !credentials.registered {
                     writeLine("(no \(vendor.rawValue) key is registered, so the gateway takes any well-formed credentials, these too;")
                     writeLine(" 'pushdeck key add \(vendor.rawValue) ...' makes it check them)")
                 }
@@ -131,11 +134,11 @@ enum GatewayCommand {
     /// `credentials fcm`: a ready service-account key file whose `token_uri` is the gateway's
     /// `/token` (on its TLS address); with no FCM key registered, its `private_key` a throwaway
     /// RSA key made here, which the gateway takes while none is. `--json` prints the file itself.
-    static func fcmCredentials(_ reply: JSONObject, json: Bool) throws -> Int32 {
-        guard let text = reply["serviceAccount"]?.stringValue, case .object(var file)? = try? JSON.parse(Array(text.utf8)) else {
+    static func fcmCredentials(serviceAccount text: String, registered: Bool, address: String, json: Bool) throws -> Int32 {
+        guard case .object(var file)? = try? JSON.parse(Array(text.utf8)) else {
             throw Failure.refused("the running pushdeck sent no service account")
         }
-        let base = "https://" + tlsAddress(reply["address"]?.stringValue ?? "")
+        let base = "https://" + tlsAddress(address)
         file["token_uri"] = .string(base + FCMRoutes.tokenPath)
         if file["private_key"]?.stringValue?.isEmpty ?? true {
             do {
@@ -155,7 +158,7 @@ enum GatewayCommand {
         ]
         let width = lines.map(\.0.count).max() ?? 0
         for line in lines { writeLine(line.0 + ":" + String(repeating: " ", count: width - line.0.count + 2) + line.1) }
-        if reply["registered"] != .bool(true) {
+        if !registered {
             writeLine("(no fcm key is registered, so the gateway takes any well-formed assertion; the --json")
             writeLine(" file's private_key is a throwaway key made now; 'pushdeck key add fcm ...' makes it check them)")
         }
@@ -175,22 +178,23 @@ enum GatewayCommand {
     /// What a vendor's SDK is configured with, from a `credentials` reply: a label for people, a
     /// key for `--json`, and the value. The base URL is the gateway's TLS address (its
     /// certificate names localhost; trust `pushdeck gateway ca`).
-    static func credentialLines(_ reply: JSONObject) -> [(label: String, key: String, value: String)] {
-        func text(_ key: String) -> String { reply[key]?.stringValue ?? "" }
-        let base = "https://" + tlsAddress(text("address"))
-        switch text("vendor") {
-        case "jpush":
+    static func credentialLines(_ credentials: GatewayCredentials, address: String) -> [(label: String, key: String, value: String)] {
+        let base = "https://" + tlsAddress(address)
+        switch credentials {
+        case .jpush(let appKey, let masterSecret, _):
             // JPush Push API v3: "Authorization: Basic base64(appKey:masterSecret)".
-            let basic = "Basic " + Data("\(text("appKey")):\(text("masterSecret"))".utf8).base64EncodedString()
-            return [("app key", "appKey", text("appKey")), ("master secret", "masterSecret", text("masterSecret")),
+            let basic = "Basic " + Data("\(appKey):\(masterSecret)".utf8).base64EncodedString()
+            return [("app key", "appKey", appKey), ("master secret", "masterSecret", masterSecret),
                     ("authorization", "authorization", basic), ("push URL", "pushURL", base + "/v3/push")]
-        case "getui":
+        case .getui(let appId, let appKey, let masterSecret, _):
             // Getui REST API v2: every call's URL is BaseUrl/{appId}/..., BaseUrl https://restapi.getui.com/v2.
-            return [("app id", "appId", text("appId")), ("app key", "appKey", text("appKey")),
-                    ("master secret", "masterSecret", text("masterSecret")), ("base URL", "baseURL", base + "/v2/" + text("appId"))]
-        default:
-            return [("key id", "keyId", text("keyId")), ("team", "team", text("team")), ("token", "token", text("token")),
+            return [("app id", "appId", appId), ("app key", "appKey", appKey),
+                    ("master secret", "masterSecret", masterSecret), ("base URL", "baseURL", base + "/v2/" + appId)]
+        case .apns(let keyId, let team, let token, _):
+            return [("key id", "keyId", keyId), ("team", "team", team), ("token", "token", token),
                     ("push URL", "pushURL", base + "/3/device/")]
+        case .fcm(let serviceAccount, _):
+            return [("service account", "serviceAccount", serviceAccount), ("token URI", "tokenURI", base + FCMRoutes.tokenPath)]
         }
     }
 

@@ -6,16 +6,16 @@ import PushJSON
 /// The table `pushdeck list` prints for a person: columns cut by display width (CJK and emoji
 /// count two), payload text made inert so it cannot steer the terminal.
 enum MessageTable {
-    static func render(_ messages: [JSON]) -> String {
+    static func render(_ messages: [Message]) -> String {
         guard !messages.isEmpty else { return "no messages" }
         var lines = ["      ID  RECEIVED             APP                   CHANNEL  TEXT"]
-        for case .object(let message) in messages {
-            let unread = message["read"] == .bool(false) ? "●" : " "
-            let id = String(message["id"]?.intValue ?? 0)
-            let time = (message["receivedAt"]?.stringValue ?? "").prefix(19).replacingOccurrences(of: "T", with: " ")
-            let app = message["app"]?.stringValue ?? ""
-            let channel = message["channel"]?.stringValue == "apns" ? "APNs" : "pass"
-            let text = [message["title"]?.stringValue, message["body"]?.stringValue].compactMap { $0 }.joined(separator: " — ")
+        for message in messages {
+            let unread = message.read ? " " : "●"
+            let id = String(message.id)
+            let time = RFC3339.string(from: message.receivedAt).prefix(19).replacingOccurrences(of: "T", with: " ")
+            let app = message.app
+            let channel = message.channel == .apns ? "APNs" : "pass"
+            let text = [message.title, message.body].compactMap { $0 }.joined(separator: " — ")
             lines.append(
                 "\(unread) " + String(repeating: " ", count: max(0, 6 - id.count)) + id + "  "
                     + column(time, 19) + "  " + column(app, 20) + "  " + column(channel, 7) + "  "

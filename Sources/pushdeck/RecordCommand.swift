@@ -23,9 +23,9 @@ enum RecordCommand {
         guard FileManager.default.createFile(atPath: file, contents: nil) else {
             throw Failure(code: 2, message: "cannot write \(file)")
         }
-        let badge = try ClientCommands.expectOK(queries.request(.badge(app: nil, change: nil, sync: nil)))
-        let listed = try ClientCommands.expectOK(queries.request(.list(ListQuery(limit: 1))))
-        if badge["badge"]?.intValue != 0 || badge["serverBadge"]?.intValue != 0 || listed["messages"]?.arrayValue?.isEmpty == false {
+        let badge = try ClientCommands.badgeOf(ClientCommands.ask(.badge(app: nil, change: nil, sync: nil), queries).reply)
+        let listed = try ClientCommands.ask(.list(ListQuery(limit: 1)), queries).reply
+        if badge != Badge() || listed != .messages([]) {
             printError("pushdeck record: the inbox is not empty; play starts from a clean one, so run `pushdeck reset` before recording for expects that hold")
         }
         printError("pushdeck record: recording to \(file); ^C to stop")

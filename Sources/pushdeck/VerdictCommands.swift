@@ -17,12 +17,12 @@ enum VerdictCommands {
         try arguments.finish()
         if let app, app.isEmpty { throw UsageError("--app takes an app id like com.example.shop", command: "reset") }
         let client = try SocketClient(path: socket)
-        let reply = try ClientCommands.expectOK(client.request(.reset(app: app, all: all)))
+        let (reply, line) = try ClientCommands.ask(.reset(app: app, all: all), client)
         let what = app.map { "reset \($0): its messages, held messages and badges cleared" }
             ?? "reset: every message, held message and badge cleared"
         let devices = all ? "; devices and keys forgotten" : ""
-        ClientCommands.printReply(
-            reply, json: json, "\(what); push on, app foreground, dropped 0\(devices); badge \(reply["badge"]?.intValue ?? 0)")
+        let badge = try ClientCommands.badgeOf(reply).icon
+        ClientCommands.printReply(line, json: json, "\(what); push on, app foreground, dropped 0\(devices); badge \(badge)")
         return 0
     }
 
