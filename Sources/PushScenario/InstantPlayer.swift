@@ -104,7 +104,17 @@ public struct InstantPlayer {
     /// decided by the very routes the running gateway uses. A refusal is the step's reply with
     /// `delivered: false` and the vendor's reason; an accepted request is handled as a push.
     mutating func gateway(_ push: ScenarioPush, app: String?) -> PushVerdict? {
-        let request = Self.gatewayRequest(push, app: app ?? Inbox.defaultApp, now: wallNow)
+        var token: String?
+        if push.via == .getui && !push.headers.contains(where: { $0.name == "token" }) {
+            // Getui's token first, from `/auth` of the step's app as the appId.
+            let auth = Self.getuiAuthRequest(appId: app ?? Inbox.defaultApp, appKey: Self.madeUpSecret, masterSecret: Self.madeUpSecret, now: wallNow)
+            guard case .respond(let answer) = routes.decide(auth, context: GatewayContext(inbox: inbox, now: wallNow)) else {
+                return PushVerdict(delivered: false, reason: "Getui's /auth made a push")
+            }
+            guard let issued = Self.getuiToken(answer) else { return Self.refusal(answer) }
+            token = issued
+        }
+        let request = Self.gatewayRequest(push, app: app ?? Inbox.defaultApp, now: wallNow, getuiToken: token)
         switch routes.decide(request, context: GatewayContext(inbox: inbox, now: wallNow)) {
         case .respond(let response):
             return Self.refusal(response)
@@ -122,12 +132,26 @@ public struct InstantPlayer {
     /// backend sends are added: an APNs provider token (well-formed, unsigned: with no key
     /// registered the gateway accepts it) and `apns-topic` = the step's app; JPush's
     /// `authorization`. A header the step gives is sent exactly as given.
-    static func gatewayRequest(_ push: ScenarioPush, app: String, now: Date) -> HTTPRequest {
+    static func gatewayRequest(_ push: ScenarioPush, app: String, now: Date, getuiToken: String? = nil) -> HTTPRequest {
         var headers = push.headers
         func lacks(_ name: String) -> Bool { !headers.contains { $0.name == name } }
         let path: String
         var body = Array(push.payloadText.utf8)
-        if push.via == .fcm {
+        if push.via == .getui {
+            // Getui's push API v2 under the step's app as the appId: `push/all` for the audience
+            // `all`, `push/single/alias` for an alias, else `push/single/cid` (the step's token
+            // the cid when the body names none); a `request_id` of its own when it has none.
+            var message = (try? JSON.parse(body))?.objectValue ?? [:]
+            if message["audience"] == nil, let token = push.token { message["audience"] = ["cid": [.string(token)]] }
+            if message["request_id"] == nil {
+                message["request_id"] = .string("pd" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(24).lowercased())
+            }
+            let endpoint = message["audience"] == "all" ? "push/all"
+                : message["audience"]?.objectValue?["alias"] != nil ? "push/single/alias" : "push/single/cid"
+            path = GetuiRoutes.pathPrefix + app + "/" + endpoint
+            if let getuiToken, lacks("token") { headers.append(HTTPHeader("token", getuiToken)) }
+            body = Array(JSON.object(message).compactText.utf8)
+        } else if push.via == .fcm {
             // `messages:send` of the step's app as the project (its unknown token registered to
             // that app), the payload the `message`; the step's token its target when it has none.
             path = "/v1/projects/\(app)/messages:send"
@@ -150,6 +174,30 @@ public struct InstantPlayer {
         return HTTPRequest(method: "POST", path: path, headers: headers, body: body, version: .http2, isTLS: false)
     }
 
+    /// The appKey and master secret a scenario signs Getui's `/auth` with: with no Getui key
+    /// registered the gateway takes any well-formed sign.
+    static let madeUpSecret = "pushdeck-scenario"
+
+    /// Getui's `POST /v2/{appId}/auth`: `sign` = sha256(appkey + timestamp + mastersecret) in hex,
+    /// `timestamp` the time in milliseconds (Getui's REST API v2, 鉴权).
+    static func getuiAuthRequest(appId: String, appKey: String, masterSecret: String, now: Date) -> HTTPRequest {
+        let timestamp = String(Int64((now.timeIntervalSince1970 * 1000).rounded()))
+        let body = JSON.object([
+            "sign": .string(GetuiSessions.sha256Hex(appKey + timestamp + masterSecret)), "timestamp": .string(timestamp),
+            "appkey": .string(appKey),
+        ])
+        return HTTPRequest(
+            method: "POST", path: GetuiRoutes.pathPrefix + appId + "/auth", headers: [HTTPHeader("content-type", "application/json;charset=utf-8")],
+            body: Array(body.compactText.utf8), version: .http1_1, isTLS: false)
+    }
+
+    /// The token of Getui's `/auth` answer (`{"code":0,"data":{"token":…}}`), nil for a refusal.
+    static func getuiToken(_ response: HTTPResponse) -> String? {
+        guard response.status == 200, case .object(let answer)? = try? JSON.parse(response.body), answer["code"] == 0,
+              case .string(let token)? = answer["data"]?.objectValue?["token"] else { return nil }
+        return token
+    }
+
     /// `bearer` and a well-formed ES256 JWT issued `issuedAt`, its signature zeros.
     static func providerToken(issuedAt: Date) -> String {
         let header = JSON.object(["alg": "ES256", "kid": "PUSHDECK01"]).compactText
@@ -159,7 +207,7 @@ public struct InstantPlayer {
     }
 
     /// A gateway's refusal as the step's verdict: not delivered, the vendor's reason (APNs
-    /// `reason`; JPush's error code, as text; else the HTTP status).
+    /// `reason`; JPush's and Getui's error code, as text; else the HTTP status).
     static func refusal(_ response: HTTPResponse) -> PushVerdict {
         var reason = "HTTP \(response.status)"
         if case .object(let body)? = try? JSON.parse(response.body) {
@@ -171,6 +219,9 @@ public struct InstantPlayer {
                     .first { $0["@type"] == "type.googleapis.com/google.firebase.fcm.v1.FcmError" }
                 reason = fcm?["errorCode"]?.stringValue ?? status
             } else if case .object(let error)? = body["error"], let code = error["code"]?.intValue {
+                reason = String(code)
+            } else if let code = body["code"]?.intValue, code != 0 {
+                // Getui's `{"code":…,"msg":…}`.
                 reason = String(code)
             }
         }

@@ -145,6 +145,9 @@ public final class LivePlayer {
         created += made.subtracting(created).sorted()
         if let undelivered { return PushVerdict(delivered: false, reason: undelivered.reason ?? (undelivered.held ? "held" : nil)) }
         if delivered { return PushVerdict(delivered: true, reason: nil) }
-        return (200..<300).contains(response.status) ? PushVerdict(delivered: false, reason: nil) : InstantPlayer.refusal(response)
+        // Getui answers some refusals 200 with a code of its own: read as instant play reads them.
+        let refused = InstantPlayer.refusal(response)
+        return (200..<300).contains(response.status) && refused.reason?.hasPrefix("HTTP ") == true
+            ? PushVerdict(delivered: false, reason: nil) : refused
     }
 }

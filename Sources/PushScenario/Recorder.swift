@@ -74,8 +74,8 @@ public struct Recorder {
 
     /// A push step. A delivered message goes with it: a push through a gateway keeps its `via`,
     /// its `token` and (APNs) its `apns-*` headers, so play sends it through the same routes
-    /// again; JPush's body is the payload (its audience says who). Getui's `via` is kept, and
-    /// play refuses it as not supported yet (Getui needs its auth exchange).
+    /// again; JPush's and Getui's body is the payload (its audience says who; a Getui push keeps
+    /// its cid as the token).
     private mutating func push(app: String, payload: JSON, channel: Channel, from message: Message?) {
         guard case .object = payload else { return }
         var push: JSONObject = ["payload": payload]

@@ -103,10 +103,6 @@ private struct Reader {
         return choice
     }
 
-    func notSupported(_ path: String, _ what: String) -> ScenarioError {
-        fail(path, "not supported yet: \(what); this pushdeck cannot play it (the step would be ignored, so the file is refused)")
-    }
-
     mutating func scenario(_ document: JSONView) throws(ScenarioError) -> Scenario {
         guard document.kind == .object else { throw fail("", "a scenario must be a JSON object; got \(document.kindName)") }
         // The top level without its steps as a tree (for the key check), the steps one by one.
@@ -245,7 +241,7 @@ private struct Reader {
         var headers: [HTTPHeader] = []
         if via == .socket {
             for key in ["token", "headers"] where fields[key] != nil {
-                throw fail("\(path).\(key)", "goes with \"via\": \"apns\", \"jpush\" or \"fcm\" (a socket push has no \(key))")
+                throw fail("\(path).\(key)", "goes with \"via\": \"apns\", \"jpush\", \"getui\" or \"fcm\" (a socket push has no \(key))")
             }
         } else {
             if fields["channel"] != nil {
@@ -312,8 +308,8 @@ private struct Reader {
         case .string("apns"): return .apns
         case .string("jpush"): return .jpush
         case .string("fcm"): return .fcm
-        case .string("getui"): throw notSupported(path, "Getui needs its auth exchange (a token from /v2/{appId}/auth first)")
-        default: throw fail(path, "must be one of socket, apns, jpush, fcm; got \(value.compactText)")
+        case .string("getui"): return .getui
+        default: throw fail(path, "must be one of socket, apns, jpush, getui, fcm; got \(value.compactText)")
         }
     }
 

@@ -33,7 +33,7 @@ import TestSupport
     /// live play without waiting would run them in no time. The rest play live with `--instant`.
     static let timed: Set<String> = ["004-banner-timing.json"]
 
-    /// Every shipped scenario — socket pushes and pushes via the APNs, JPush and FCM gateways —
+    /// Every shipped scenario — socket pushes and pushes via the APNs, JPush, Getui and FCM gateways —
     /// gives the same report played instantly and live into a `pushdeck serve --gateway`.
     @Test("a shipped scenario reports the same instantly and live", arguments: Self.shipped())
     func aShippedScenarioReportsTheSameBothWays(name: String) throws {
@@ -53,7 +53,7 @@ import TestSupport
 
     @Test func theShippedScenariosAreFoundAndOneGoesThroughEveryGateway() throws {
         #expect(Self.shipped().count >= 8)
-        let text = try String(contentsOf: PackagePaths.resources.appendingPathComponent("scenarios/gateway-apns-jpush-and-fcm.json"), encoding: .utf8)
-        for via in ["apns", "jpush", "fcm"] { #expect(text.contains(#""via": "\#(via)""#), "\(via)") }
+        let text = try String(contentsOf: PackagePaths.resources.appendingPathComponent("scenarios/gateway-every-vendor.json"), encoding: .utf8)
+        for via in ["apns", "jpush", "getui", "fcm"] { #expect(text.contains(#""via": "\#(via)""#), "\(via)") }
     }
 }

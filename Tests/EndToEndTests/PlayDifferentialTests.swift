@@ -7,7 +7,7 @@ import TestSupport
 
 /// Instant and live play are one engine in two hosts, so a scenario must give the same
 /// observations both ways. Each generated scenario (pushes of both channels and of JPush's
-/// push API with collapse ids, pushes via the APNs, JPush and FCM gateways and their refusals, reads and deletes by id and "last", push mode, app states, badge
+/// push API with collapse ids, pushes via the APNs, JPush, Getui and FCM gateways and their refusals, reads and deletes by id and "last", push mode, app states, badge
 /// sets, clears, sync, policies and SDK calls, resets) is played step by step instantly, and
 /// every expect step is written with everything instant play observed there — ledgers, unread,
 /// held, dropped, banner, the last push's fate, feedback, callback. The same file must then pass
@@ -75,6 +75,8 @@ import TestSupport
             #"{"app":"shop-project","push":{"via":"fcm","token":"cK9x:APA91b-g\#(random.next() % 2)","payload":{"notification":{"title":"FCM \#(number)","body":"tray"}}}}"#,
             #"{"app":"shop-project","push":{"via":"fcm","token":"cK9x:APA91b-g0","payload":{"data":{"n":"\#(number)"}}}}"#,
             #"{"app":"shop-project","push":{"via":"fcm","payload":{"data":{"no":"target"}}}}"#,
+            #"{"app":"\#(app)","push":{"via":"getui","token":"9c1f5e4d3b2a1908f7e6d5c4b3a2918\#(random.next() % 2)","payload":{"push_message":{"notification":{"title":"Getui \#(number)","body":"通知","click_type":"none"}}}}}"#,
+            #"{"app":"\#(app)","push":{"via":"getui","token":"9c1f5e4d3b2a1908f7e6d5c4b3a29180","payload":{"push_message":{"transmission":"t\#(number)"}}}}"#,
         ]
         switch random.next() % 22 {
         case 0...8: return #"{"app":"\#(app)","push":{"payload":\#(pick(pushes))}}"#
