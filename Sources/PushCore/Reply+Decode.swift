@@ -7,8 +7,6 @@ extension Reply {
     /// The reply a wire object says, the inverse of `wireObject`: `Reply(wire: r.wireObject) == r`
     /// for every reply, but for what the wire does not carry: a provider key's secret comes back
     /// empty, and a further message (`also`) that replaced an earlier one comes back delivered.
-    /// The `activity` op's list (`.activities`) is not read here: `pushdeck activity list`
-    /// prints it as the server wrote it.
     ///
     /// Each kind is told by the fields only it writes (`delivered` a push, `vendor` credentials,
     /// `address` the gateway, `unread` the state, `policy`, then `serverBadge` the ledgers, …);
@@ -27,6 +25,20 @@ extension Reply {
             self = .activityPush(ActivityPushReply(
                 activity: try fields.optionalString("activity"), accepted: try fields.bool("accepted"),
                 why: try fields.optionalString("discarded"), pushToken: try fields.optionalString("pushToken")))
+        } else if let activities = object["activities"] {
+            guard let list = activities.arrayValue, let unmatched = object["unmatched"]?.arrayValue else {
+                throw WireError("an activities reply needs \"activities\" and \"unmatched\": arrays")
+            }
+            guard let at = RFC3339.date(from: try fields.string("at")) else { throw WireError("an activities reply's \"at\" must be an RFC 3339 time") }
+            self = .activities(
+                try list.map { item throws(WireError) in
+                    guard let activity = Activity(stored: item) else { throw WireError("each of \"activities\" must be an activity object") }
+                    return activity
+                },
+                unmatched: try unmatched.map { item throws(WireError) in
+                    guard let update = ActivityUpdate(stored: item) else { throw WireError("each of \"unmatched\" must be an activity update") }
+                    return update
+                }, at: at)
         } else if let vendor = object["vendor"] {
             let address = try fields.string("address")
             let registered = try fields.bool("registered")

@@ -54,7 +54,9 @@ extension Reply {
             Self.ok(("activity", .string(orNull: push.activity)), ("accepted", .bool(push.accepted)),
                     ("discarded", .string(orNull: push.why)), ("pushToken", .string(orNull: push.pushToken)))
         case .activities(let activities, let unmatched, let at):
-            Self.ok(("activities", .array(activities.map { $0.wireJSON(at: at) })), ("unmatched", .array(unmatched.map(\.wireJSON))))
+            // `at`: the time the states are of, so a client reads the list back as it was decided.
+            Self.ok(("activities", .array(activities.map { $0.wireJSON(at: at) })), ("unmatched", .array(unmatched.map(\.wireJSON))),
+                    ("at", .string(RFC3339.string(from: at))))
         case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
         }
     }

@@ -49,7 +49,7 @@ public enum Reply: Sendable, Equatable {
     /// `{"ok":true,"activity":ID,"accepted":B,"discarded":WHY}`: what the device did with a
     /// `liveactivity` push (APNs answers 200 either way).
     case activityPush(ActivityPushReply)
-    /// `{"ok":true,"activities":[…],"unmatched":[…]}`: the `activity` op's list, states at `at`.
+    /// `{"ok":true,"activities":[…],"unmatched":[…],"at":…}`: the `activity` op's list, states at `at`.
     case activities([Activity], unmatched: [ActivityUpdate], at: Date)
     case error(String)
 

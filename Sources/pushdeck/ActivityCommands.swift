@@ -14,32 +14,29 @@ enum ActivityCommands {
             throw UsageError(words.isEmpty ? "give an action: list" : "activity takes list, not '\(words.joined(separator: " "))'", command: "activity")
         }
         let client = try SocketClient(path: socket)
-        // The one reply still read by field: `Reply(wire:)` reads an error, not the activity list.
-        let reply = try client.request(Request.activity(.list(app: app)))
-        if case .error(let message)? = try? Reply(wire: reply) { throw Failure.refused(message) }
-        let activities = reply["activities"]?.arrayValue ?? []
-        let unmatched = reply["unmatched"]?.arrayValue ?? []
+        let reply = try ClientCommands.ask(Request.activity(.list(app: app)), client).reply
+        guard case .activities(let activities, let unmatched, let at) = reply else { throw Failure.unreadable(reply) }
         if json {
-            writeLine(JSON.object(["activities": .array(activities), "unmatched": .array(unmatched)]).compactText)
+            writeLine(JSON.object([
+                "activities": .array(activities.map { $0.wireJSON(at: at) }), "unmatched": .array(unmatched.map(\.wireJSON)),
+            ]).compactText)
         } else {
-            writeLine(table(activities, unmatched: unmatched))
+            writeLine(table(activities, unmatched: unmatched, at: at))
         }
         return 0
     }
 
     /// One row per activity: id, app, state, content-state as key: value, pushes discarded, its
     /// push token; then how many pushes reached no activity.
-    static func table(_ activities: [JSON], unmatched: [JSON]) -> String {
+    static func table(_ activities: [Activity], unmatched: [ActivityUpdate], at: Date) -> String {
         var text = ""
         if activities.isEmpty {
             text = "no Live Activities (a liveactivity start push to a push-to-start token starts one)"
         } else {
             let rows = activities.map { activity -> [String] in
-                let object = activity.objectValue ?? [:]
-                return [
-                    object["id"]?.stringValue ?? "", object["app"]?.stringValue ?? "", object["state"]?.stringValue ?? "",
-                    contentLine(object["contentState"]), String(object["discarded"]?.intValue ?? 0),
-                    object["pushToken"]?.stringValue ?? "-",
+                [
+                    activity.id, activity.app, activity.state(at: at).rawValue, contentLine(activity.contentState),
+                    String(activity.discarded), activity.pushToken ?? "-",
                 ]
             }
             text = TextTable.render(header: ["ID", "APP", "STATE", "CONTENT", "DISCARDED", "PUSH TOKEN"], rows: rows)

@@ -23,7 +23,24 @@ import Testing
         .push(PushReply(.dropped(.modeOff), badge: 0, also: [FurtherPush(channel: .apns, fate: .dropped(.modeOff))])),
         .activityPush(ActivityPushReply(activity: "activity-1", accepted: true, pushToken: String(repeating: "ab", count: 32))),
         .activityPush(ActivityPushReply(activity: "activity-1", accepted: false, why: "its timestamp is older than the last applied")),
+        .activities([], unmatched: [], at: ReplyWireTests.midnight),
+        .activities([activity], unmatched: [
+            ActivityUpdate(at: ReplyWireTests.midnight, token: "ffee", app: "com.example.food", event: "update", timestamp: 1_764_547_300,
+                           contentState: ["status": "late"], accepted: false, why: "no activity has this push token"),
+        ], at: ReplyWireTests.midnight.addingTimeInterval(60)),
     ]
+
+    /// A started activity with an applied and a discarded update.
+    static let activity = Activity(
+        id: "activity-1", app: "com.example.food", attributesType: "DeliveryAttributes", attributes: ["order": "A-17"],
+        contentState: ["status": "preparing", "eta": 25], pushToken: String(repeating: "1a", count: 32),
+        startToken: String(repeating: "5a", count: 32), channel: "dGVzdA==", startedAt: ReplyWireTests.midnight,
+        history: [
+            ActivityUpdate(at: ReplyWireTests.midnight, token: String(repeating: "5a", count: 32), app: "com.example.food", event: "start",
+                           timestamp: 1_764_547_200, contentState: ["status": "preparing", "eta": 25], accepted: true),
+            ActivityUpdate(at: ReplyWireTests.midnight, token: String(repeating: "1a", count: 32), app: "com.example.food", event: "update",
+                           timestamp: 1_764_547_100, contentState: ["status": "old"], accepted: false, why: "its timestamp is older than the last applied"),
+        ])
 
     /// The wire never carries a key's secret: it reads back empty. A further message's entry says
     /// only `delivered` (`FurtherPush.wireJSON`), so one that replaced reads back as delivered.
@@ -80,11 +97,11 @@ import Testing
             case .credentials: "credentials"
             case .state: "state"
             case .activityPush: "activityPush"
-            case .activities: "activities"  // not read by Reply(wire:): `activity list` prints it as written
+            case .activities: "activities"
             case .error: "error"
             }
         }
-        #expect(Set(Self.replies.map(kind)).count == 22)
+        #expect(Set(Self.replies.map(kind)).count == 23)
     }
 
     @Test("a line that is no reply is a clear error", arguments: [
