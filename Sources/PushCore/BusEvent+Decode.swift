@@ -4,9 +4,7 @@ import PushJSON
 // MARK: - Bus events off the wire: the one place a client reads an event line
 
 /// What one bus event says, typed: a client switches over this, never over field names.
-/// (Indirect: a `BusEvent` keeps one beside its fields, and every push publishes a few events,
-/// so it stays a pointer wide.)
-public indirect enum EventBody: Sendable, Equatable {
+public enum EventBody: Sendable, Equatable {
     /// `message.received` / `remote.received`: the delivered message (the event's `topic` says
     /// which callback it is).
     case received(Message)
