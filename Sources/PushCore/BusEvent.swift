@@ -40,7 +40,18 @@ public struct BusEvent: Sendable, Equatable {
     /// most pushes have no subscriber, and building it was a fifth of a push's cost.
     private var content: Content
     /// What `BusEvent(wire:)` read the fields as (nil for an event built here: `body` reads it).
-    var decoded: EventBody?
+    /// Boxed: every push publishes a few events, and the body inline would make each one as
+    /// large as a message.
+    var decoded: EventBody? {
+        get { decodedBox?.body }
+        set { decodedBox = newValue.map(DecodedBody.init) }
+    }
+    private var decodedBox: DecodedBody?
+
+    private final class DecodedBody: Sendable {
+        let body: EventBody
+        init(_ body: EventBody) { self.body = body }
+    }
 
     private enum Content: Sendable {
         case fields(JSONObject)
