@@ -1,3 +1,4 @@
+import Foundation
 import PushCore
 import PushJSON
 
@@ -19,6 +20,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     public var version: Version
     public var isTLS: Bool
+    /// The peer is a loopback address (set by the gateway for each request; false until then).
+    public var fromLoopback = false
     public init(method: String, path: String, headers: [HTTPHeader], body: [UInt8], version: Version, isTLS: Bool) {
         self.method = method; self.path = path; self.headers = headers; self.body = body
         self.version = version; self.isTLS = isTLS
@@ -44,6 +47,9 @@ public enum GatewayDecision: Sendable {
     /// request's typed reply (what the socket would have sent as JSON) is turned into the HTTP
     /// answer by `answer`.
     case request(Request, answer: @Sendable (Reply) -> HTTPResponse)
+    /// The control API's long-poll: answered by the sink once the condition the query names
+    /// holds after a commit, or at its timeout (`GatewaySink.expect`).
+    case expect([QueryItem])
     /// Several requests, handled in order as if they came one after another (Getui's batch push);
     /// once all are committed their replies, in order, go to `answer`.
     case requests([Request], answer: @Sendable ([Reply]) -> HTTPResponse)
@@ -120,6 +126,34 @@ extension HTTPRefusal {
 }
 
 extension HTTPRequest: Equatable {}
+
+/// One `name=value` of a request's query, percent-decoded (RFC 3986 §3.4; `+` is a space, as
+/// HTML forms send it).
+public struct QueryItem: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+}
+
+extension HTTPRequest {
+    /// The path without its query.
+    public var pathOnly: String {
+        path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+    }
+
+    /// The query's items in order; nil when one is not percent-encoded well.
+    public var queryItems: [QueryItem]? {
+        guard let mark = path.firstIndex(of: "?") else { return [] }
+        var items: [QueryItem] = []
+        for pair in path[path.index(after: mark)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = decoded(parts[0]), let value = parts.count > 1 ? decoded(parts[1]) : "" else { return nil }
+            items.append(QueryItem(name, value))
+        }
+        return items
+    }
+}
 
 /// A set of routes: one vendor's API (APNs, JPush, Getui, …), or the table of them all
 /// (`ProviderRoutes`). The transport calls `decide` for every whole request, and `refuse` for

@@ -114,6 +114,9 @@ public struct InstantPlayer {
             var reply: Reply = .error("the gateway made no push of the request")
             for request in requests { reply = handle(request) }
             return PushVerdict(reply)
+        case .expect:
+            // A push step names a vendor's path, never the control API's.
+            return PushVerdict(.error("the gateway took the step for a control API request"))
         }
     }
 

@@ -30,6 +30,9 @@ extension Server {
     /// The wall clock's now of this server's time source (what a gateway route reads).
     public var wallNow: Date { time.wallNow }
 
+    /// The monotonic now of this server's time source (what its deadlines are counted in).
+    public var now: Instant { time.now }
+
     /// Handles a gateway's request like a socket client's; `completion` gets its reply after the
     /// turn's commit (or the socket's error reply when the commit failed), on the loop thread.
     public func submit(_ request: Request, completion: @escaping (Reply) -> Void) {

@@ -50,6 +50,7 @@ extension Server {
     /// Queues a bus event's line for every subscriber that wants its topic; with none, nothing
     /// is even encoded.
     func publish(_ event: BusEvent) {
+        busTap?(event)
         guard subscriberCount > 0 else { return }
         var line: Range<Int>?
         for client in clients.values where client.wants(event.topic) {

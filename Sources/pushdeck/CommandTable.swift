@@ -89,6 +89,10 @@ enum CommandTable {
         OptionSpec("--tls-key", .required("FILE"), "the gateway's private key (PEM, with --tls-cert)", completion: .files, setting: .path),
         OptionSpec("--getui-token-seconds", .required("S"), "how long a Getui auth token lives (for tests)", defaultValue: "86400"),
         OptionSpec(
+            "--control-token", .required("TOKEN"),
+            "the control API (/pushdeck/v1/ on the gateway port) wants the header authorization: Bearer TOKEN from every peer; without it, it answers loopback peers only",
+            setting: .token),
+        OptionSpec(
             "--request-timeout", .required("S"),
             "how long a gateway request may take from its first byte to its last before the connection is closed (for tests)",
             defaultValue: "30"),

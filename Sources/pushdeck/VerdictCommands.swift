@@ -31,26 +31,8 @@ enum VerdictCommands {
     static func expect(_ arguments: inout Arguments) throws -> Int32 {
         let trigger = arguments.trailingCommand()
         let socket = try ClientCommands.socketPath(&arguments)
-        var condition = ExpectCondition()
-        condition.app = try arguments.option("--app")
-        condition.title = try regex(arguments.option("--title"), option: "--title")
-        condition.body = try regex(arguments.option("--body"), option: "--body")
-        condition.via = try arguments.option("--via")
-        condition.count = try arguments.intOption("--count", in: 0...1_000_000)
-        condition.badge = try arguments.intOption("--badge", in: 0...Request.maxBadge)
-        condition.serverBadge = try arguments.intOption("--server-badge", in: 0...Request.maxBadge)
-        condition.unread = try arguments.intOption("--unread", in: 0...Int(Int32.max))
-        condition.banner = arguments.flag("--banner")
-        condition.since = try arguments.intOption("--since", in: 0...Int.max).map(Int64.init)
-        let timeoutText = try arguments.option("--timeout")
+        let (condition, timeout) = try expectCondition(&arguments)
         try arguments.finish()
-        var timeout = 5.0
-        if let timeoutText {
-            guard let value = Double(timeoutText), value >= 0, value <= 86_400 else {
-                throw UsageError("--timeout takes seconds from 0 to 86400 (like 2.5), not '\(timeoutText)'", command: "expect")
-            }
-            timeout = value
-        }
         let deadline = Date().addingTimeInterval(timeout)
 
         // Subscribe first, then take the snapshot: a push between the two is seen as an event
@@ -73,7 +55,7 @@ enum VerdictCommands {
             guard left > 0, events.waitForLine(milliseconds: Int32(min(left, 86_400) * 1000) + 1) else {
                 // What the ledgers are at the end, asked for or not.
                 watch.ledgers = try ledgers(condition.app, from: queries)
-                printError("pushdeck expect: timed out after \(format(timeout)) s; \(watch.report)")
+                printError("pushdeck expect: \(watch.timedOutLine(after: timeout))")
                 process?.waitUntilExit()
                 return 1
             }
@@ -91,6 +73,31 @@ enum VerdictCommands {
         }
         writeLine(watch.matchedLine)
         return 0
+    }
+
+    /// What `expect` waits for and how long, from its options: the command line's, and the
+    /// control API's query turned into them (`ControlExpects`), so both check them the same way.
+    static func expectCondition(_ arguments: inout Arguments, maxTimeout: Double = 86_400) throws(UsageError) -> (ExpectCondition, Double) {
+        var condition = ExpectCondition()
+        condition.app = try arguments.option("--app")
+        condition.title = try regex(arguments.option("--title"), option: "--title")
+        condition.body = try regex(arguments.option("--body"), option: "--body")
+        condition.via = try arguments.option("--via")
+        condition.count = try arguments.intOption("--count", in: 0...1_000_000)
+        condition.badge = try arguments.intOption("--badge", in: 0...Request.maxBadge)
+        condition.serverBadge = try arguments.intOption("--server-badge", in: 0...Request.maxBadge)
+        condition.unread = try arguments.intOption("--unread", in: 0...Int(Int32.max))
+        condition.banner = arguments.flag("--banner")
+        condition.since = try arguments.intOption("--since", in: 0...Int.max).map(Int64.init)
+        var timeout = 5.0
+        if let timeoutText = try arguments.option("--timeout") {
+            guard let value = Double(timeoutText), value >= 0, value <= maxTimeout else {
+                throw UsageError(
+                    "--timeout takes seconds from 0 to \(format(maxTimeout)) (like 2.5), not '\(timeoutText)'", command: "expect")
+            }
+            timeout = value
+        }
+        return (condition, timeout)
     }
 
     /// Starts the trigger command (found on PATH), sharing this terminal's output.

@@ -12,6 +12,9 @@ public protocol GatewaySink: AnyObject {
     /// Handles `request` as a socket request; `completion` gets its reply once it is committed
     /// (or the socket's error reply when the commit failed), on the loop thread.
     func submit(_ request: Request, completion: @escaping (Reply) -> Void)
+    /// The control API's long-poll (`GET /pushdeck/v1/expect?…`): `completion` gets the answer
+    /// once the condition holds after a commit, or at its timeout, on the loop thread.
+    func expect(_ query: [QueryItem], completion: @escaping (HTTPResponse) -> Void)
 }
 
 /// How the gateway is set up: where it listens, its TLS material, its limits.
@@ -186,7 +189,9 @@ public final class Gateway {
                 continue
             }
             nextID += 1
-            let connection = GatewayConnection(fd: fd, id: nextID, cleartextAllowed: configuration.address.isLoopback, now: milliseconds())
+            let connection = GatewayConnection(
+                fd: fd, id: nextID, cleartextAllowed: configuration.address.isLoopback,
+                peerIsLoopback: TCPListener.peerIsLoopback(fd), now: milliseconds())
             connections[fd] = connection
             if nextSweep == 0 { nextSweep = milliseconds() + 1000 }
         }
@@ -347,6 +352,8 @@ public final class Gateway {
     private func route(_ request: HTTPRequest, fd: Int32, respond: @escaping Responder) {
         // A request is what keeps a connection from being idle.
         connections[fd]?.lastActivity = milliseconds()
+        var request = request
+        request.fromLoopback = connections[fd]?.peerIsLoopback ?? false
         guard let sink else {
             var partial = request
             partial.body = []
@@ -361,6 +368,11 @@ public final class Gateway {
         case .request(let request, let answer):
             sink.submit(request) { [weak self] reply in
                 respond(answer(reply))
+                self?.dirty.insert(fd)
+            }
+        case .expect(let query):
+            sink.expect(query) { [weak self] response in
+                respond(response)
                 self?.dirty.insert(fd)
             }
         case .requests(let requests, let answer):
