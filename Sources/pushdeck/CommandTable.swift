@@ -14,7 +14,7 @@ enum CommandTable {
     /// Every command, in the order help shows them.
     static let commands: [CommandSpec] = [
         ui, serve, send, badge, mode, mute, unmute, quiet, read, delete, list, app, watch, demo, ping,
-        device, activity, key, gateway, reset, expect, play, record, help, completions,
+        device, activity, requests, key, gateway, reset, expect, play, record, help, completions,
     ]
 
     /// Options every command takes, handled before the command runs.
@@ -361,6 +361,25 @@ enum CommandTable {
         ],
         words: ["list"])
 
+    static let requests = CommandSpec(
+        "requests",
+        synopsis: ["[--vendor apns|jpush|getui|fcm] [--since SEQ] [--json]"],
+        summary: "the provider requests the gateway answered",
+        description: """
+            The request log: every provider request the gateway answered since the last reset, and
+            every one its transport refused, in arrival order (seq from 1): time, vendor, method,
+            path, token, status, reason, latency in ms and the fault that answered it, if one did.
+            It lives in memory, the newest 100000 kept: a restart starts an empty log, and
+            'pushdeck reset' empties it. --json prints each record as the bus topic 'request'
+            carries it, one line each.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--vendor", .required("V"), "only this vendor's requests", completion: .words(Via.providers.map(\.rawValue))),
+            OptionSpec("--since", .required("SEQ"), "only the requests after this seq"),
+            OptionSpec("--json", "each record as a JSON line"),
+        ])
+
     static let key = CommandSpec(
         "key",
         synopsis: [
@@ -539,6 +558,6 @@ enum CommandTable {
     /// The command words, for `help COMMAND` (the table cannot list itself while it is built).
     static let commandNames = [
         "ui", "serve", "send", "badge", "mode", "mute", "unmute", "quiet", "read", "delete", "list", "app", "watch", "demo",
-        "ping", "device", "activity", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
+        "ping", "device", "activity", "requests", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
     ]
 }

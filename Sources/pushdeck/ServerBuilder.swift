@@ -136,4 +136,6 @@ final class GatewayInLoop: AttachedGateway, GatewaySink {
 
     func gatewayContext() -> GatewayContext { GatewayContext(inbox: server.inbox, now: server.wallNow) }
     func submit(_ request: Request, completion: @escaping (Reply) -> Void) { server.submit(request, completion: completion) }
+    func arriveProviderRequest() -> Int { server.arriveProviderRequest() }
+    func logProviderRequest(_ record: ProviderRequestRecord) { server.logProviderRequest(record) }
 }
