@@ -95,6 +95,8 @@ public enum Engine {
                 handled.reply = .state(inbox.report(app: app, at: now, message: message))
             case .list(let query):
                 handled.reply = .messages(try store.page(query))
+            case .requests(let query):
+                handled.reply = .requests(inbox.requestLog.select(query))
             case .ping:
                 handled.reply = .version(Version.current)
             case .subscribe:
@@ -108,6 +110,13 @@ public enum Engine {
             return Handled(reply: .error("\(error)"))
         }
         return handled
+    }
+
+    /// Logs one answered provider request (its `seq` from `inbox.requestLog.arrive()`, or 0 for
+    /// the next): the record as logged, and the `request` bus event for the host to publish.
+    public static func logProviderRequest(_ record: ProviderRequestRecord, inbox: inout Inbox) -> (ProviderRequestRecord, [Effect]) {
+        let logged = inbox.requestLog.append(record)
+        return (logged, [.publish(.request(logged))])
     }
 
     /// `apns-push-type: liveactivity`.

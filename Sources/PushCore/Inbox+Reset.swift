@@ -17,7 +17,11 @@ extension Inbox {
         }
         removeHeld { app == nil || $0.app == app }
         activities.remove(app: app)
-        if app == nil { launchId = nil }
+        if app == nil {
+            launchId = nil
+            // The request log is the whole inbox's: a reset of every app starts it again at seq 1.
+            requestLog.clear()
+        }
         if all {
             devices = [:]
             providerKeys = [:]

@@ -21,7 +21,14 @@ extension Reply {
             return
         }
         let fields = WireFields(object)
-        if object["delivered"] != nil {
+        if case .array(let records)? = object["requests"] {
+            var read: [ProviderRequestRecord] = []
+            for record in records {
+                guard let fields = record.objectValue else { throw WireError("a requests reply holds request records, objects") }
+                read.append(try ProviderRequestRecord(wire: fields))
+            }
+            self = .requests(read)
+        } else if object["delivered"] != nil {
             self = .push(try PushReply(wire: object))
         } else if object["accepted"] != nil {
             self = .activityPush(ActivityPushReply(

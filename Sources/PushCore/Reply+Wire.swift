@@ -55,6 +55,7 @@ extension Reply {
                     ("discarded", .string(orNull: push.why)), ("pushToken", .string(orNull: push.pushToken)))
         case .activities(let activities, let unmatched, let at):
             Self.ok(("activities", .array(activities.map { $0.wireJSON(at: at) })), ("unmatched", .array(unmatched.map(\.wireJSON))))
+        case .requests(let records): Self.ok(("requests", .array(records.map(\.wireJSON))))
         case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
         }
     }

@@ -51,6 +51,8 @@ public enum Reply: Sendable, Equatable {
     case activityPush(ActivityPushReply)
     /// `{"ok":true,"activities":[…],"unmatched":[…]}`: the `activity` op's list, states at `at`.
     case activities([Activity], unmatched: [ActivityUpdate], at: Date)
+    /// `{"ok":true,"requests":[…]}`: the provider request log, in arrival order.
+    case requests([ProviderRequestRecord])
     case error(String)
 
     /// False for an error.

@@ -93,6 +93,9 @@ extension Request {
         case .activity(.list(let app)):
             object["action"] = "list"
             if let app { object["app"] = .string(app) }
+        case .requests(let query):
+            if let vendor = query.vendor { object["vendor"] = .string(vendor.rawValue) }
+            if query.since > 0 { object["since"] = .number(JSONNumber(query.since)) }
         }
         return object
     }
@@ -119,6 +122,7 @@ extension Request {
         case .unmute: "unmute"
         case .quiet: "quiet"
         case .activity: "activity"
+        case .requests: "requests"
         }
     }
 

@@ -37,6 +37,8 @@ public enum Request: Sendable, Equatable {
     case state(app: String?, message: Int64?)
     /// `pushdeck activity …`: the Live Activities.
     case activity(ActivityCommand)
+    /// `pushdeck requests`: the provider request log, of one vendor, after a seq.
+    case requests(RequestLogQuery)
 }
 
 /// The `activity` op: `action` list (of one app, or all).
@@ -167,7 +169,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The wire's ops, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity", "requests"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
@@ -282,6 +284,11 @@ extension Request {
             _ = try RequestFields.action(of: op, object, ["list"])
             let fields = try RequestFields(op: op, object, accepted: ["action", "app"])
             return .activity(.list(app: try fields.app("app")))
+        case "requests":
+            let fields = try RequestFields(op: op, object, accepted: ["vendor", "since"])
+            let vendor = try fields.text("vendor", expected: "apns, jpush, getui or fcm", among: Via.providers.map(\.rawValue))
+            let since = try fields.integer("since", in: 0...Int(Int32.max), expected: "a request seq, an integer ≥ 0") ?? 0
+            return .requests(RequestLogQuery(vendor: vendor.flatMap(Via.init(rawValue:)), since: since))
         case "state":
             let fields = try RequestFields(op: op, object, accepted: ["app", "message"])
             return .state(app: try fields.app("app"), message: try fields.id("message"))

@@ -162,4 +162,17 @@ public protocol GatewayRoutes: Sendable {
     func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision
     /// The vendor's answer to a refusal of the transport: its status, headers and body.
     func refuse(_ refusal: HTTPRefusal) -> HTTPResponse
+    /// What `request` was, for the request log and for matching faults: read from what
+    /// `decision` (its `decide`) already decoded, so the push path decodes nothing twice; from
+    /// the request alone when there is no decision (a refusal of the transport, a fault).
+    func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary
+    /// What the vendor's answer to `request` said: its reason (nil on success), the ids it assigned.
+    func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary
+    /// Whether a request to `path` is a provider's (logged, and faults may answer it); pushdeck's
+    /// own control API is not.
+    func isProviderRequest(_ path: String) -> Bool
+}
+
+extension GatewayRoutes {
+    public func isProviderRequest(_ path: String) -> Bool { true }
 }

@@ -54,6 +54,8 @@ public struct ProviderRoutes: GatewayRoutes {
         routes(for: request.path).decide(request, context: context)
     }
 
+    public func isProviderRequest(_ path: String) -> Bool { !ControlRoutes.serves(path) }
+
     public func refuse(_ refusal: HTTPRefusal) -> HTTPResponse {
         routes(for: refusal.request.path).refuse(refusal)
     }

@@ -105,19 +105,33 @@ public struct InstantPlayer {
     /// `delivered: false` and the vendor's reason; an accepted request is handled as a push.
     mutating func gateway(_ push: ScenarioPush, app: String?) -> PushVerdict? {
         let request = Self.gatewayRequest(push, app: app ?? Inbox.defaultApp, now: wallNow)
-        switch routes.decide(request, context: GatewayContext(inbox: inbox, now: wallNow)) {
+        // Decided and logged as the running gateway decides and logs it (`ProviderExchange`).
+        let exchange = ProviderExchange.decide(
+            request, routes: routes, context: GatewayContext(inbox: inbox, now: wallNow), seq: inbox.requestLog.arrive(),
+            receivedAt: wallNow)
+        switch exchange.decision {
         case .respond(let response):
+            log(exchange.record(answer: response, at: wallNow))
             return Self.refusal(response)
-        case .request(let request, _):
-            return PushVerdict(handle(request))
-        case .requests(let requests, _):
-            var reply: Reply = .error("the gateway made no push of the request")
-            for request in requests { reply = handle(request) }
+        case .request(let request, let answer):
+            let reply = handle(request)
+            log(exchange.record(answer: answer(reply), at: wallNow))
             return PushVerdict(reply)
         case .expect:
             // A push step names a vendor's path, never the control API's.
             return PushVerdict(.error("the gateway took the step for a control API request"))
+        case .requests(let requests, let answer):
+            var replies: [Reply] = []
+            for request in requests { replies.append(handle(request)) }
+            log(exchange.record(answer: answer(replies), at: wallNow))
+            return PushVerdict(replies.last ?? .error("the gateway made no push of the request"))
         }
+    }
+
+    /// Logs a gateway step's request as the server logs the gateway's (its bus event carried out).
+    private mutating func log(_ record: ProviderRequestRecord) {
+        let (_, effects) = Engine.logProviderRequest(record, inbox: &inbox)
+        carryOut(effects)
     }
 
     /// The HTTP request a backend would send: `POST /3/device/{token}` with the step's headers,

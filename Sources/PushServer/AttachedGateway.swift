@@ -40,6 +40,15 @@ extension Server {
         gatewayAnswers.append((reply, completion))
     }
 
+    /// The request log's seq for a gateway request that has just arrived.
+    public func arriveProviderRequest() -> Int { inbox.requestLog.arrive() }
+
+    /// Logs a gateway request as answered, and publishes its `request` bus event.
+    public func logProviderRequest(_ record: ProviderRequestRecord) {
+        let (_, effects) = Engine.logProviderRequest(record, inbox: &inbox)
+        carryOut(effects)
+    }
+
     /// `{"op":"gateway"}`: the attached gateway's answer, or an error without one.
     func gatewayReply() -> Reply {
         guard let gateway else {

@@ -130,8 +130,11 @@ extension Server {
         try? store.rollback()
         if let reloaded = try? Self.loadInbox(from: store, options: options) {
             let banner = inbox.banner
+            // The request log is not stored: what the gateway was asked stays asked.
+            let requestLog = inbox.requestLog
             inbox = reloaded
             inbox.banner = banner
+            inbox.requestLog = requestLog
         }
         let start = pendingBytes.count
         let failed = Reply.error("store: \(error); nothing was saved")

@@ -14,7 +14,7 @@ enum CommandTable {
     /// Every command, in the order help shows them.
     static let commands: [CommandSpec] = [
         ui, serve, send, badge, mode, mute, unmute, quiet, read, delete, list, app, watch, demo, ping,
-        device, activity, key, gateway, reset, expect, play, record, help, completions,
+        device, activity, requests, key, gateway, reset, expect, play, record, help, completions,
     ]
 
     /// Options every command takes, handled before the command runs.
@@ -365,6 +365,25 @@ enum CommandTable {
         ],
         words: ["list"])
 
+    static let requests = CommandSpec(
+        "requests",
+        synopsis: ["[--vendor apns|jpush|getui|fcm] [--since SEQ] [--json]"],
+        summary: "the provider requests the gateway answered",
+        description: """
+            The request log: every provider request the gateway answered since the last reset, and
+            every one its transport refused, in arrival order (seq from 1): time, vendor, method,
+            path, token, status, reason, latency in ms and the fault that answered it, if one did.
+            It lives in memory, the newest 100000 kept: a restart starts an empty log, and
+            'pushdeck reset' empties it. --json prints each record as the bus topic 'request'
+            carries it, one line each.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--vendor", .required("V"), "only this vendor's requests", completion: .words(Via.providers.map(\.rawValue))),
+            OptionSpec("--since", .required("SEQ"), "only the requests after this seq"),
+            OptionSpec("--json", "each record as a JSON line"),
+        ])
+
     static let key = CommandSpec(
         "key",
         synopsis: [
@@ -450,7 +469,8 @@ enum CommandTable {
         synopsis: [
             "[--app A] [--title RE] [--body RE] [--via V] [--count N] [--since ID]",
             "[--badge N] [--server-badge N] [--unread N] [--banner] [--timeout S]",
-            "[-- COMMAND...]",
+            "[--requests N [--vendor V] [--status S] | --retried [--after-status S] [--min-wait S]",
+            " | --stopped TOKEN] [--since SEQ] [-- COMMAND...]",
         ],
         summary: "wait until a condition holds (exit 0), or time out (exit 1)",
         description: """
@@ -461,6 +481,12 @@ enum CommandTable {
             as the ledgers do (at once if they already do).
             -- COMMAND... runs COMMAND once expect listens (the push that should arrive), so
             nothing it causes is missed; its failure fails expect (exit 1).
+            --requests, --retried and --stopped judge the gateway's request log (since the last
+            reset, or after request seq --since SEQ) instead of the inbox, one verdict per expect:
+            --retried holds when a refused notification (status >= 400, or --after-status) was
+            sent again no sooner than max(its retry-after, --min-wait) after the refusal, and fails
+            at once when it came sooner; --stopped fails as soon as a request to TOKEN follows an
+            Unregistered answer to it, and holds at --timeout if none came.
             """,
         options: [
             clientSocket,
@@ -469,12 +495,19 @@ enum CommandTable {
             OptionSpec("--body", .required("RE"), "the body matches the regular expression"),
             OptionSpec("--via", .required("V"), "came in through V", completion: .words(Via.allCases.map(\.rawValue))),
             OptionSpec("--count", .required("N"), "N matching messages since expect started", defaultValue: "1"),
-            OptionSpec("--since", .required("ID"), "messages already stored after id ID count too"),
+            OptionSpec("--since", .required("ID"), "messages already stored after id ID count too; with --requests, --retried or --stopped: requests after seq ID"),
             OptionSpec("--banner", "count banners shown (in the foreground with push on) instead"),
             OptionSpec("--badge", .required("N"), "the icon badge is N"),
             OptionSpec("--server-badge", .required("N"), "the server badge is N"),
             OptionSpec("--unread", .required("N"), "N unread messages"),
             OptionSpec("--timeout", .required("S"), "give up after S seconds (exit 1)", defaultValue: "5"),
+            OptionSpec("--requests", .required("N"), "N provider requests in the request log"),
+            OptionSpec("--vendor", .required("V"), "with --requests: of vendor V", completion: .words(Via.providers.map(\.rawValue))),
+            OptionSpec("--status", .required("S"), "with --requests: answered with HTTP status S"),
+            OptionSpec("--retried", "a refused notification was sent again, waiting at least max(retry-after, --min-wait)"),
+            OptionSpec("--after-status", .required("S"), "with --retried: refused with status S (else any status >= 400)"),
+            OptionSpec("--min-wait", .required("S"), "with --retried: at least S seconds after the refusal", defaultValue: "0"),
+            OptionSpec("--stopped", .required("TOKEN"), "no request to TOKEN after its first Unregistered answer (holds at --timeout)"),
         ])
 
     static let play = CommandSpec(
@@ -543,6 +576,6 @@ enum CommandTable {
     /// The command words, for `help COMMAND` (the table cannot list itself while it is built).
     static let commandNames = [
         "ui", "serve", "send", "badge", "mode", "mute", "unmute", "quiet", "read", "delete", "list", "app", "watch", "demo",
-        "ping", "device", "activity", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
+        "ping", "device", "activity", "requests", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
     ]
 }

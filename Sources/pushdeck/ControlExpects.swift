@@ -14,6 +14,8 @@ import PushServer
 final class ControlExpects {
     private struct Waiting {
         var watch: ExpectWatch
+        /// A request-log verdict instead of the inbox's condition.
+        var requests: RequestWatch?
         var timeout: Double
         var deadline: Instant
         var completion: (HTTPResponse) -> Void
@@ -28,12 +30,25 @@ final class ControlExpects {
     /// Starts a long-poll: answered at once when the query is bad (400) or the condition already
     /// holds, else after the commit that makes it hold or at its timeout.
     func start(_ query: [QueryItem], server: Server, completion: @escaping (HTTPResponse) -> Void) {
-        let condition: ExpectCondition
-        let timeout: Double
+        let ask: VerdictCommands.Ask
         do {
-            (condition, timeout) = try Self.condition(query)
+            ask = try Self.condition(query)
         } catch {
             completion(ControlRoutes.error(400, error.message))
+            return
+        }
+        let condition = ask.condition, timeout = ask.timeout
+        let deadline = Instant(nanoseconds: server.now.nanoseconds + Int64((timeout * 1e9).rounded()))
+        if let requests = ask.requests {
+            var watch = RequestWatch(condition: requests, since: ask.requestsSince)
+            if case .requests(let records) = server.reply(to: .requests(RequestLogQuery(since: ask.requestsSince))) {
+                watch.note(records)
+            }
+            if watch.verdict.isDecided {
+                completion(Self.answer(watch, timedOut: nil))
+                return
+            }
+            wait(Waiting(watch: ExpectWatch(condition: condition), requests: watch, timeout: timeout, deadline: deadline, completion: completion), server)
             return
         }
         var watch = ExpectWatch(condition: condition)
@@ -47,8 +62,11 @@ final class ControlExpects {
             completion(Self.held)
             return
         }
-        let deadline = Instant(nanoseconds: server.now.nanoseconds + Int64((timeout * 1e9).rounded()))
-        waiting.append(Waiting(watch: watch, timeout: timeout, deadline: deadline, completion: completion))
+        wait(Waiting(watch: watch, timeout: timeout, deadline: deadline, completion: completion), server)
+    }
+
+    private func wait(_ entry: Waiting, _ server: Server) {
+        waiting.append(entry)
         if server.busTap == nil {
             server.busTap = { [unowned self] event in
                 if case .object(let object) = event.json { self.events.append(object) }
@@ -64,6 +82,19 @@ final class ControlExpects {
         let now = server.now
         var kept: [Waiting] = []
         for var entry in waiting {
+            if var requests = entry.requests {
+                for event in turn where event["topic"]?.stringValue == Topic.request.rawValue {
+                    if let record = try? ProviderRequestRecord(wire: event) { requests.note([record]) }
+                }
+                entry.requests = requests
+                let over = now.nanoseconds >= entry.deadline.nanoseconds
+                if requests.verdict.isDecided || over {
+                    entry.completion(Self.answer(requests, timedOut: over && !requests.verdict.isDecided ? entry.timeout : nil))
+                } else {
+                    kept.append(entry)
+                }
+                continue
+            }
             var moved = false
             for event in turn where entry.watch.note(event) { moved = true }
             let condition = entry.watch.condition
@@ -87,6 +118,17 @@ final class ControlExpects {
 
     private static let held = ControlRoutes.json(200, JSONObject([(key: "ok", value: true)]))
 
+    /// A request-log verdict's answer: 200 when it holds (`--stopped` at its timeout too), else
+    /// 408 at the timeout, or 417 at once when the log already decided it failed (as `expect`
+    /// exits 1 at once; 417 is RFC 9110 §15.5.18's "expectation cannot be met", there said of
+    /// the Expect header) — each with the line `expect` prints.
+    private static func answer(_ watch: RequestWatch, timedOut: Double?) -> HTTPResponse {
+        let (ok, line) = watch.verdict.final
+        if ok { return held }
+        if let timedOut { return ControlRoutes.error(408, watch.timedOutLine(after: timedOut)) }
+        return ControlRoutes.error(417, line)
+    }
+
     /// The ledgers now, from the engine's state report (of `app`, else totals).
     private static func ledgers(_ app: String?, _ server: Server) -> Ledgers {
         let object = server.perform(.state(app: app, message: nil))
@@ -99,7 +141,7 @@ final class ControlExpects {
 
     /// `serverBadge=3&banner=true&timeout=2` → `--server-badge 3 --banner --timeout 2`, read by
     /// `expect`'s own option reader; its words name the query's parameters in what it refuses.
-    static func condition(_ query: [QueryItem]) throws(UsageError) -> (ExpectCondition, Double) {
+    static func condition(_ query: [QueryItem]) throws(UsageError) -> VerdictCommands.Ask {
         let spec = CommandTable.expect
         let flags = Set(spec.options.filter { $0.argument == OptionSpec.Argument.none }.map(\.name))
         let taken = spec.options.map(\.name).filter { $0 != "--socket" }

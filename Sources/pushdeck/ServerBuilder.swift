@@ -146,4 +146,6 @@ final class GatewayInLoop: AttachedGateway, GatewaySink {
     func expect(_ query: [QueryItem], completion: @escaping (HTTPResponse) -> Void) {
         expects.start(query, server: server, completion: completion)
     }
+    func arriveProviderRequest() -> Int { server.arriveProviderRequest() }
+    func logProviderRequest(_ record: ProviderRequestRecord) { server.logProviderRequest(record) }
 }

@@ -23,6 +23,7 @@ import Testing
         .push(PushReply(.dropped(.modeOff), badge: 0, also: [FurtherPush(channel: .apns, fate: .dropped(.modeOff))])),
         .activityPush(ActivityPushReply(activity: "activity-1", accepted: true, pushToken: String(repeating: "ab", count: 32))),
         .activityPush(ActivityPushReply(activity: "activity-1", accepted: false, why: "its timestamp is older than the last applied")),
+        .requests([RequestLogTests.record(seq: 1), RequestLogTests.record(seq: 2, vendor: .getui, status: 429)]),
     ]
 
     /// The wire never carries a key's secret: it reads back empty. A further message's entry says
@@ -81,10 +82,11 @@ import Testing
             case .state: "state"
             case .activityPush: "activityPush"
             case .activities: "activities"  // not read by Reply(wire:): `activity list` prints it as written
+            case .requests: "requests"
             case .error: "error"
             }
         }
-        #expect(Set(Self.replies.map(kind)).count == 22)
+        #expect(Set(Self.replies.map(kind)).count == 23)
     }
 
     @Test("a line that is no reply is a clear error", arguments: [

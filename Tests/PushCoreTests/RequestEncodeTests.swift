@@ -11,6 +11,8 @@ struct RequestEncodeTests {
             payloadText: "{ \"aps\": {\"alert\" : \"订单\\u0020已发货\"} ,\n \"x\": [1,2,] }", app: "com.example.shop",
             channel: .transparent, offline: true)),
         .push(PushRequest(payloadText: "{}", channel: .apns)),
+        .requests(RequestLogQuery()),
+        .requests(RequestLogQuery(vendor: .fcm, since: 12)),
         .read(.ids([17])),
         .read(.ids([1, 2, Int64.max])),
         .read(.all(app: nil)),

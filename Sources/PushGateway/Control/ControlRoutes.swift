@@ -25,7 +25,7 @@ public struct ControlRoutes: GatewayRoutes {
 
     /// The endpoints and the methods each takes.
     static let endpoints: [(name: String, methods: [String])] = [
-        ("messages", ["GET"]), ("reset", ["POST"]), ("expect", ["GET"]),
+        ("messages", ["GET"]), ("requests", ["GET"]), ("reset", ["POST"]), ("expect", ["GET"]),
     ]
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
@@ -52,6 +52,8 @@ public struct ControlRoutes: GatewayRoutes {
             return .expect(query)
         case "messages":
             return inboxRequest(op: "list", query, numbers: ["limit", "before"], flags: ["unread"])
+        case "requests":
+            return inboxRequest(op: "requests", query, numbers: ["since"], flags: [])
         default:
             return inboxRequest(op: "reset", query, numbers: [], flags: ["all"])
         }
@@ -105,6 +107,11 @@ public struct ControlRoutes: GatewayRoutes {
     }
 
     public func refuse(_ refusal: HTTPRefusal) -> HTTPResponse { Self.error(refusal.status, refusal.detail) }
+
+    /// Not a provider's request: the request log and the faults leave it alone.
+    public func isProviderRequest(_ path: String) -> Bool { false }
+    public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary { RequestSummary(vendor: .socket) }
+    public func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary { AnswerSummary() }
 
     private static var endpointList: String {
         endpoints.map { "\($0.methods.joined(separator: "|")) \(base)\($0.name)" }.joined(separator: ", ")

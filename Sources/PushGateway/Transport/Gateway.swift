@@ -15,6 +15,10 @@ public protocol GatewaySink: AnyObject {
     /// The control API's long-poll (`GET /pushdeck/v1/expect?…`): `completion` gets the answer
     /// once the condition holds after a commit, or at its timeout, on the loop thread.
     func expect(_ query: [QueryItem], completion: @escaping (HTTPResponse) -> Void)
+    /// The request log's seq for a provider request that has just arrived.
+    func arriveProviderRequest() -> Int
+    /// Logs an answered provider request (and tells the bus).
+    func logProviderRequest(_ record: ProviderRequestRecord)
 }
 
 /// How the gateway is set up: where it listens, its TLS material, its limits.
@@ -302,7 +306,11 @@ public final class Gateway {
         }
         // What a session refuses is answered by the vendor whose path it was.
         let routes = self.routes
-        let refusalResponse: (HTTPRefusal) -> HTTPResponse = { routes.refuse($0) }
+        let refusalResponse: (HTTPRefusal) -> HTTPResponse = { [weak self] refusal in
+            let response = routes.refuse(refusal)
+            self?.logRefusal(refusal, response)
+            return response
+        }
         if http2 {
             guard let session = HTTP2Session(
                 limits: configuration.limits, isTLS: connection.isTLS, refusalResponse: refusalResponse, onRequest: onRequest)
@@ -361,35 +369,56 @@ public final class Gateway {
             dirty.insert(fd)
             return
         }
-        switch routes.decide(request, context: sink.gatewayContext()) {
-        case .respond(let response):
-            respond(response)
-            dirty.insert(fd)
-        case .request(let request, let answer):
-            sink.submit(request) { [weak self] reply in
-                respond(answer(reply))
+        let context = sink.gatewayContext()
+        let decision: GatewayDecision
+        let answered: (HTTPResponse) -> Void
+        if routes.isProviderRequest(request.pathOnly) {
+            let exchange = ProviderExchange.decide(
+                request, routes: routes, context: context, seq: sink.arriveProviderRequest(), receivedAt: context.now)
+            decision = exchange.decision
+            // Every answer is logged as it is handed to the session.
+            answered = { [weak self, weak sink] response in
+                respond(response)
                 self?.dirty.insert(fd)
+                guard let sink else { return }
+                sink.logProviderRequest(exchange.record(answer: response, at: sink.gatewayContext().now))
             }
-        case .expect(let query):
-            sink.expect(query) { [weak self] response in
+        } else {
+            // pushdeck's own control API: no provider's request, so not in the request log.
+            decision = routes.decide(request, context: context)
+            answered = { [weak self] response in
                 respond(response)
                 self?.dirty.insert(fd)
             }
+        }
+        switch decision {
+        case .respond(let response):
+            answered(response)
+        case .request(let request, let answer):
+            sink.submit(request) { reply in answered(answer(reply)) }
+        case .expect(let query):
+            sink.expect(query) { response in answered(response) }
         case .requests(let requests, let answer):
             guard !requests.isEmpty else {
-                respond(answer([]))
-                dirty.insert(fd)
+                answered(answer([]))
                 return
             }
             let replies = ReplyCollector(count: requests.count)
             for (index, request) in requests.enumerated() {
-                sink.submit(request) { [weak self] reply in
+                sink.submit(request) { reply in
                     guard let all = replies.add(reply, at: index) else { return }
-                    respond(answer(all))
-                    self?.dirty.insert(fd)
+                    answered(answer(all))
                 }
             }
         }
+    }
+
+    /// Logs a request the transport refused, with the answer its vendor gave.
+    private func logRefusal(_ refusal: HTTPRefusal, _ response: HTTPResponse) {
+        guard let sink, routes.isProviderRequest(refusal.path) else { return }
+        let seq = sink.arriveProviderRequest()
+        sink.logProviderRequest(ProviderExchange.record(
+            refusal: refusal, response: response, routes: routes, seq: seq, at: sink.gatewayContext().now))
     }
 
     /// Moves ready output from the session to the socket; closes what is over.
