@@ -79,7 +79,8 @@ public struct InstantPlayer {
         case .wait(let seconds):
             advance(to: now + seconds)
         case .expect(let expectation):
-            let observed = observe(app: step.app)
+            var observed = observe(app: step.app)
+            if !expectation.requestConditions.isEmpty { observed.requestLog = inbox.requestLog.select(RequestLogQuery()) }
             feedback = []
             return ExpectOutcome(step: step, mismatches: expectation.mismatches(observed))
         case .none:

@@ -83,6 +83,13 @@ public final class LivePlayer {
                 seen.reason = .some(verdict.reason)
             }
             seen.feedback = feedback
+            if !expectation.requestConditions.isEmpty {
+                let log = try queries.reply(to: .requests(RequestLogQuery()))
+                guard case .requests(let records) = log else {
+                    throw .connection("requests was refused: \(log.errorMessage ?? JSON.object(log.wireObject).compactText)")
+                }
+                seen.requestLog = records
+            }
             feedback = []
             return ExpectOutcome(step: step, mismatches: expectation.mismatches(seen))
         case .none:

@@ -70,9 +70,9 @@ public enum RequestCondition: Sendable, Equatable {
             if gap < needed {
                 return .failed("wanted \(summary); \(story), \(needed - gap) ms sooner than the \(needed) ms it had to wait")
             }
-            retried = retried ?? story
+            retried = retried ?? "\(story) of the \(needed) ms it had to wait"
         }
-        if let retried { return .holds("\(retried) (at least \(Int((max(minWait, 0) * 1000).rounded())) ms)") }
+        if let retried { return .holds(retried) }
         let seen = refusals == 0
             ? "no refused notification among \(records.count) request\(records.count == 1 ? "" : "s")"
             : "\(refusals) refused notification\(refusals == 1 ? "" : "s"), none sent again"
