@@ -104,6 +104,18 @@ import TestSupport
         }
     }
 
+    @Test func theConfigFilesControlTokenIsWantedToo() throws {
+        let folder = TempFolder()
+        try FileManager.default.createDirectory(atPath: folder.file("config/pushdeck"), withIntermediateDirectories: true)
+        try #"{"control_token": "from-the-file"}"#.write(toFile: folder.file("config/pushdeck/config.json"), atomically: true, encoding: .utf8)
+        let server = try ServerProcess(
+            folder: folder, extraArguments: ["--gateway", "127.0.0.1:0"],
+            environment: ["XDG_CONFIG_HOME": folder.file("config"), "XDG_DATA_HOME": folder.file("data")])
+        let address = try server.run(["gateway"]).output
+        #expect(try Self.curl("http://\(address)/pushdeck/v1/messages").status == 401)
+        #expect(try Self.curl("http://\(address)/pushdeck/v1/messages", ["-H", "authorization: Bearer from-the-file"]).status == 200)
+    }
+
     @Test func aControlTokenIsABearerTokenAndGoesWithTheGateway() throws {
         let bad = try runPushdeck(["serve", "--memory", "--gateway", "127.0.0.1:0", "--control-token", "has space"], timeout: 10)
         #expect(bad.status == 2)
