@@ -19,6 +19,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     public var version: Version
     public var isTLS: Bool
+    /// The HTTP/2 stream it came on (0 for HTTP/1.1).
+    public var streamID: Int32 = 0
     public init(method: String, path: String, headers: [HTTPHeader], body: [UInt8], version: Version, isTLS: Bool) {
         self.method = method; self.path = path; self.headers = headers; self.body = body
         self.version = version; self.isTLS = isTLS
@@ -134,4 +136,8 @@ public protocol GatewayRoutes: Sendable {
     func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary
     /// What the vendor's answer to `request` said: its reason (nil on success), the ids it assigned.
     func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary
+    /// The vendor whose request a path is (cheap: no summary).
+    func vendor(of path: String) -> Via
+    /// An injected refusal (a fault's `status`), written by the vendor's own refusal writer.
+    func faultResponse(_ status: Int, reason: String?, retryAfter: Int?, to request: HTTPRequest, now: Date) -> HTTPResponse
 }
