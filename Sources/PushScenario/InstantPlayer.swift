@@ -71,6 +71,8 @@ public struct InstantPlayer {
             if let id = messageId(what, app: step.app) { handle(.delete([id])) }
         case .reset:
             handle(.reset(app: step.app, all: false))
+        case .fault(let spec):
+            handle(.fault(.add(spec)))
         case .badge(let change, let sync):
             handle(.badge(app: step.app, change: change, sync: sync))
         case .badgePolicy(let policy):

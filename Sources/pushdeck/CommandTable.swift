@@ -384,7 +384,7 @@ enum CommandTable {
         "fault",
         synopsis: [
             "add [--vendor apns|jpush|getui|fcm] [--token T] [--app A] [--path GLOB]",
-            "(--status N [--reason R] [--retry-after S] [--latency MS] | --latency MS | --goaway [--shutdown] [--after N] | --close)",
+            "[--status N [--reason R] [--retry-after S] [--latency MS] | --latency MS | --goaway [--shutdown] [--after N] | --close]",
             "[--count N | --for DURATION | --rate P]",
             "| list [--json] | clear [ID]",
         ],
