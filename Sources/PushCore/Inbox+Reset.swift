@@ -19,8 +19,10 @@ extension Inbox {
         activities.remove(app: app)
         if app == nil {
             launchId = nil
-            // The request log is the whole inbox's: a reset of every app starts it again at seq 1.
+            // The request log and the faults are the whole inbox's: a reset of every app starts the log
+            // again at seq 1 and disarms every fault.
             requestLog.clear()
+            faults.reset()
         }
         if all {
             devices = [:]

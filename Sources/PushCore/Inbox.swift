@@ -41,6 +41,8 @@ public struct Inbox: Sendable, Equatable {
     public var activities = ActivityBook()
     /// The provider requests since the last reset (memory only, the newest `RequestLog.capacity`).
     public var requestLog = RequestLog()
+    /// The armed faults (memory only).
+    public var faults = FaultBook()
     /// The time zone quiet hours are read in (the machine's; tests choose one).
     public var timeZone: TimeZone = .current
 

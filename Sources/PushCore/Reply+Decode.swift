@@ -28,6 +28,17 @@ extension Reply {
                 read.append(try ProviderRequestRecord(wire: fields))
             }
             self = .requests(read)
+        } else if case .object(let fault)? = object["fault"] {
+            self = .fault(try ArmedFault(wire: fault))
+        } else if case .array(let faults)? = object["faults"] {
+            var read: [ArmedFault] = []
+            for fault in faults {
+                guard let fields = fault.objectValue else { throw WireError("a faults reply holds armed faults, objects") }
+                read.append(try ArmedFault(wire: fields))
+            }
+            self = .faults(read)
+        } else if object["cleared"] != nil {
+            self = .faultsCleared(try fields.int("cleared"))
         } else if object["delivered"] != nil {
             self = .push(try PushReply(wire: object))
         } else if object["accepted"] != nil {

@@ -96,6 +96,14 @@ extension Request {
         case .requests(let query):
             if let vendor = query.vendor { object["vendor"] = .string(vendor.rawValue) }
             if query.since > 0 { object["since"] = .number(JSONNumber(query.since)) }
+        case .fault(.add(let spec)):
+            object["action"] = "add"
+            for member in spec.wireObject.members { object[member.key] = member.value }
+        case .fault(.list):
+            object["action"] = "list"
+        case .fault(.clear(let id)):
+            object["action"] = "clear"
+            if let id { object["id"] = .number(JSONNumber(id)) }
         }
         return object
     }
@@ -123,6 +131,7 @@ extension Request {
         case .quiet: "quiet"
         case .activity: "activity"
         case .requests: "requests"
+        case .fault: "fault"
         }
     }
 

@@ -22,6 +22,8 @@ public struct HTTPRequest: Sendable {
     public var isTLS: Bool
     /// The peer is a loopback address (set by the gateway for each request; false until then).
     public var fromLoopback = false
+    /// The HTTP/2 stream it came on (0 for HTTP/1.1).
+    public var streamID: Int32 = 0
     public init(method: String, path: String, headers: [HTTPHeader], body: [UInt8], version: Version, isTLS: Bool) {
         self.method = method; self.path = path; self.headers = headers; self.body = body
         self.version = version; self.isTLS = isTLS
@@ -168,6 +170,10 @@ public protocol GatewayRoutes: Sendable {
     func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary
     /// What the vendor's answer to `request` said: its reason (nil on success), the ids it assigned.
     func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary
+    /// The vendor whose request a path is (cheap: no summary).
+    func vendor(of path: String) -> Via
+    /// An injected refusal (a fault's `status`), written by the vendor's own refusal writer.
+    func faultResponse(_ status: Int, reason: String?, retryAfter: Int?, to request: HTTPRequest, now: Date) -> HTTPResponse
     /// Whether a request to `path` is a provider's (logged, and faults may answer it); pushdeck's
     /// own control API is not.
     func isProviderRequest(_ path: String) -> Bool

@@ -27,6 +27,7 @@ public struct InstantPlayer {
                 maxPayloadBytes: Int = 4096) {
         // One decoder for pushes and for held messages delivered later (the server's rule).
         inbox = Inbox(bannerSeconds: bannerSeconds, decoder: PushDecoder(maxPayloadBytes: maxPayloadBytes))
+        inbox.faults.vocabulary = ProviderRoutes.faultVocabulary
         self.wallStart = wallStart
     }
 
@@ -70,6 +71,8 @@ public struct InstantPlayer {
             if let id = messageId(what, app: step.app) { handle(.delete([id])) }
         case .reset:
             handle(.reset(app: step.app, all: false))
+        case .fault(let spec):
+            handle(.fault(.add(spec)))
         case .badge(let change, let sync):
             handle(.badge(app: step.app, change: change, sync: sync))
         case .badgePolicy(let policy):
@@ -106,10 +109,29 @@ public struct InstantPlayer {
     /// `delivered: false` and the vendor's reason; an accepted request is handled as a push.
     mutating func gateway(_ push: ScenarioPush, app: String?) -> PushVerdict? {
         let request = Self.gatewayRequest(push, app: app ?? Inbox.defaultApp, now: wallNow)
-        // Decided and logged as the running gateway decides and logs it (`ProviderExchange`).
+        // Faulted, decided and logged as the running gateway does it (`ProviderExchange`); each
+        // step is a request on a connection of its own.
+        let seq = inbox.requestLog.arrive()
+        let receivedAt = wallNow
+        let arrival = ProviderExchange.arrive(request, routes: routes, seq: seq, receivedAt: receivedAt) { vendor, summary in
+            inbox.faults.isEmpty ? nil : inbox.faults.fire(vendor: vendor, path: request.path, streamIndex: 1, now: receivedAt, summary: summary)
+        }
+        var fault: Int?
+        switch arrival {
+        case .decide(let id, let delay):
+            fault = id
+            if let delay { advance(to: now + Double(delay) / 1000) }
+        case .refuse(let exchange, let delay):
+            if let delay { advance(to: now + Double(delay) / 1000) }
+            guard case .respond(let response) = exchange.decision else { return nil }
+            log(exchange.record(answer: response, at: wallNow))
+            return Self.refusal(response)
+        case .close(let record), .goaway(_, let record):
+            log(record)
+            return PushVerdict(delivered: false, reason: "no answer: the connection was closed")
+        }
         let exchange = ProviderExchange.decide(
-            request, routes: routes, context: GatewayContext(inbox: inbox, now: wallNow), seq: inbox.requestLog.arrive(),
-            receivedAt: wallNow)
+            request, routes: routes, context: GatewayContext(inbox: inbox, now: wallNow), seq: seq, receivedAt: receivedAt, fault: fault)
         switch exchange.decision {
         case .respond(let response):
             log(exchange.record(answer: response, at: wallNow))

@@ -54,6 +54,8 @@ public enum Action: Sendable, Equatable {
     case delete(ReadWhat)
     /// `pushdeck reset` (of the step's app, or all).
     case reset
+    /// Arm a fault of the gateway (`{"fault":{…}}`, the fields of `pushdeck fault add`).
+    case fault(FaultSpec)
     /// A step with only `say`.
     case none
 
@@ -70,6 +72,7 @@ public enum Action: Sendable, Equatable {
         case .expect: "expect"
         case .delete: "delete"
         case .reset: "reset"
+        case .fault: "fault"
         case .none: "say"
         }
     }

@@ -23,7 +23,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 public enum ScenarioLoader {
     /// The step keys besides the action: when, which app, narration.
     static let stepKeys = ["at", "app", "say"]
-    static let actions = ["push", "state", "mode", "read", "badge", "wait", "expect", "delete", "reset"]
+    static let actions = ["push", "state", "mode", "read", "badge", "wait", "expect", "delete", "reset", "fault"]
     static let expectKeys = [
         "badge", "serverBadge", "unread", "held", "dropped", "banner", "delivered", "reason", "feedback", "callback",
         "requests", "retried", "stopped",
@@ -190,6 +190,14 @@ private struct Reader {
                 throw fail(actionPath, "must be \(accepted); got \(actionValue.compactText)")
             }
             action = actionName == "read" ? .read(what) : .delete(what)
+        case "fault":
+            guard case .object(let fields) = actionValue else { throw fail(actionPath, "must be an object of fault fields; got \(actionValue.compactText)") }
+            do {
+                // Checked as `pushdeck fault add` checks it, against the gateway's reasons and paths.
+                action = .fault(try FaultSpec(fields: fields, vocabulary: ProviderRoutes.faultVocabulary))
+            } catch {
+                throw fail(actionPath, error.message)
+            }
         case "reset":
             guard actionValue == .bool(true) else { throw fail(actionPath, "must be true; got \(actionValue.compactText)") }
             action = .reset

@@ -19,8 +19,10 @@ public protocol AttachedGateway: PollParticipant {
 
 extension Server {
     /// Runs `gateway` in this server's loop; its requests come through `submit`.
-    public func attach(gateway: any AttachedGateway) {
+    public func attach(gateway: any AttachedGateway, faultVocabulary: FaultVocabulary = FaultVocabulary()) {
         self.gateway = gateway
+        // What `fault add` checks a fault against: the attached gateway's reasons and paths.
+        inbox.faults.vocabulary = faultVocabulary
         add(gateway)
     }
 
@@ -47,6 +49,12 @@ extension Server {
     public func logProviderRequest(_ record: ProviderRequestRecord) {
         let (_, effects) = Engine.logProviderRequest(record, inbox: &inbox)
         carryOut(effects)
+    }
+
+    /// The armed fault that answers a gateway request, fired on the server's clock (or nil).
+    public func fireFault(vendor: Via, path: String, streamIndex: Int, summary: () -> (tokens: [String], app: String?)) -> FiredFault? {
+        guard !inbox.faults.isEmpty else { return nil }
+        return inbox.faults.fire(vendor: vendor, path: path, streamIndex: streamIndex, now: time.wallNow, summary: summary)
     }
 
     /// `{"op":"gateway"}`: the attached gateway's answer, or an error without one.

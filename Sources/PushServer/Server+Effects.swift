@@ -130,11 +130,13 @@ extension Server {
         try? store.rollback()
         if let reloaded = try? Self.loadInbox(from: store, options: options) {
             let banner = inbox.banner
-            // The request log is not stored: what the gateway was asked stays asked.
+            // The request log and the faults are not stored: they stay as they were.
             let requestLog = inbox.requestLog
+            let faults = inbox.faults
             inbox = reloaded
             inbox.banner = banner
             inbox.requestLog = requestLog
+            inbox.faults = faults
         }
         let start = pendingBytes.count
         let failed = Reply.error("store: \(error); nothing was saved")

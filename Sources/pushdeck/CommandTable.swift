@@ -14,7 +14,7 @@ enum CommandTable {
     /// Every command, in the order help shows them.
     static let commands: [CommandSpec] = [
         ui, serve, send, badge, mode, mute, unmute, quiet, read, delete, list, app, watch, demo, ping,
-        device, activity, requests, key, gateway, reset, expect, play, record, help, completions,
+        device, activity, requests, fault, key, gateway, reset, expect, play, record, help, completions,
     ]
 
     /// Options every command takes, handled before the command runs.
@@ -384,6 +384,51 @@ enum CommandTable {
             OptionSpec("--json", "each record as a JSON line"),
         ])
 
+    static let fault = CommandSpec(
+        "fault",
+        synopsis: [
+            "add [--vendor apns|jpush|getui|fcm] [--token T] [--app A] [--path GLOB]",
+            "[--status N [--reason R] [--retry-after S] [--latency MS] | --latency MS | --goaway [--shutdown] [--after N] | --close]",
+            "[--count N | --for DURATION | --rate P]",
+            "| list [--json] | clear [ID]",
+        ],
+        summary: "make the provider gateway fail on demand",
+        description: """
+            Arms a fault: the provider requests it matches (by vendor, token, app, and a glob of
+            the whole path, fnmatch(3)) are answered as a provider does on a bad day, before
+            their vendor decides anything, and change nothing but the request log ('pushdeck
+            requests'). --status answers in the vendor's own shape and headers with --reason (one
+            of the vendor's; its usual one for the status when left out), --retry-after as the
+            retry-after header, after --latency ms. --latency alone delays the answer and then
+            handles the request as usual. --goaway sends HTTP/2 GOAWAY once a connection has had
+            --after streams (0 by default), --shutdown with APNs' debug data
+            {"reason":"Shutdown"}; on HTTP/1.1 it closes the connection there. --close drops the
+            connection at once, unanswered. A fault lasts until cleared, or --count times
+            (requests; connections for --goaway and --close), --for a duration (30s, 5m, 1h, on
+            the server's clock), or each matching request with probability --rate. The first
+            armed fault that matches answers. 'pushdeck reset' clears them all.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--vendor", .required("V"), "only this vendor's requests", completion: .words(Via.providers.map(\.rawValue))),
+            OptionSpec("--token", .required("T"), "only requests to this device token"),
+            OptionSpec("--app", .required("A"), "only this app's requests (apns-topic, JPush appKey, Getui appId, FCM project)"),
+            OptionSpec("--path", .required("GLOB"), "only requests whose whole path matches this glob"),
+            OptionSpec("--status", .required("N"), "answer with this HTTP status (100-599), in the vendor's shape"),
+            OptionSpec("--reason", .required("R"), "with --status: the vendor's reason (APNs reason, JPush or Getui code, FCM errorCode)"),
+            OptionSpec("--retry-after", .required("S"), "with --status: the retry-after header, in seconds"),
+            OptionSpec("--latency", .required("MS"), "delay the answer this many milliseconds"),
+            OptionSpec("--goaway", "HTTP/2 GOAWAY after --after streams of a connection"),
+            OptionSpec("--shutdown", "with --goaway: debug data {\"reason\":\"Shutdown\"}"),
+            OptionSpec("--after", .required("N"), "with --goaway: the streams a connection keeps"),
+            OptionSpec("--close", "drop the connection, no answer"),
+            OptionSpec("--count", .required("N"), "fire N times, then disarm"),
+            OptionSpec("--for", .required("DURATION"), "disarm after this long (30s, 5m, 1h)"),
+            OptionSpec("--rate", .required("P"), "fire on each matching request with probability P (0-1)"),
+            OptionSpec("--json", "with add or list: the reply's fault(s) as JSON"),
+        ],
+        words: ["add", "list", "clear"])
+
     static let key = CommandSpec(
         "key",
         synopsis: [
@@ -576,6 +621,6 @@ enum CommandTable {
     /// The command words, for `help COMMAND` (the table cannot list itself while it is built).
     static let commandNames = [
         "ui", "serve", "send", "badge", "mode", "mute", "unmute", "quiet", "read", "delete", "list", "app", "watch", "demo",
-        "ping", "device", "activity", "requests", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
+        "ping", "device", "activity", "requests", "fault", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
     ]
 }

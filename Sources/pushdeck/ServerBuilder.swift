@@ -98,7 +98,7 @@ enum ServerBuilder {
         let inLoop = GatewayInLoop(gateway, server: server)
         gateway.attach(inLoop)
         gateway.share(server.acceptPause)
-        server.attach(gateway: inLoop)
+        server.attach(gateway: inLoop, faultVocabulary: ProviderRoutes.faultVocabulary)
     }
 }
 
@@ -148,4 +148,7 @@ final class GatewayInLoop: AttachedGateway, GatewaySink {
     }
     func arriveProviderRequest() -> Int { server.arriveProviderRequest() }
     func logProviderRequest(_ record: ProviderRequestRecord) { server.logProviderRequest(record) }
+    func fireFault(vendor: Via, path: String, streamIndex: Int, summary: () -> (tokens: [String], app: String?)) -> FiredFault? {
+        server.fireFault(vendor: vendor, path: path, streamIndex: streamIndex, summary: summary)
+    }
 }

@@ -24,6 +24,9 @@ import Testing
         .activityPush(ActivityPushReply(activity: "activity-1", accepted: true, pushToken: String(repeating: "ab", count: 32))),
         .activityPush(ActivityPushReply(activity: "activity-1", accepted: false, why: "its timestamp is older than the last applied")),
         .requests([RequestLogTests.record(seq: 1), RequestLogTests.record(seq: 2, vendor: .getui, status: 429)]),
+        .fault(FaultTests.armed),
+        .faults([FaultTests.armed, ArmedFault(id: 2, spec: FaultSpec(action: .close, bound: .rate(0.25)), armedAt: ReplyWireTests.midnight, fired: 3)]),
+        .faultsCleared(2),
     ]
 
     /// The wire never carries a key's secret: it reads back empty. A further message's entry says
@@ -83,10 +86,13 @@ import Testing
             case .activityPush: "activityPush"
             case .activities: "activities"  // not read by Reply(wire:): `activity list` prints it as written
             case .requests: "requests"
+            case .fault: "fault"
+            case .faults: "faults"
+            case .faultsCleared: "faultsCleared"
             case .error: "error"
             }
         }
-        #expect(Set(Self.replies.map(kind)).count == 23)
+        #expect(Set(Self.replies.map(kind)).count == 26)
     }
 
     @Test("a line that is no reply is a clear error", arguments: [

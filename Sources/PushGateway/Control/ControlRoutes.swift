@@ -1,3 +1,4 @@
+import Foundation
 import COpenSSL
 import PushCore
 import PushJSON
@@ -26,6 +27,7 @@ public struct ControlRoutes: GatewayRoutes {
     /// The endpoints and the methods each takes.
     static let endpoints: [(name: String, methods: [String])] = [
         ("messages", ["GET"]), ("requests", ["GET"]), ("reset", ["POST"]), ("expect", ["GET"]),
+        ("faults", ["GET", "POST", "DELETE"]),
     ]
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
@@ -34,8 +36,16 @@ public struct ControlRoutes: GatewayRoutes {
         guard path.hasPrefix(Self.base) else {
             return .respond(Self.error(404, "no control API at \(path); it is under \(Self.base) (\(Self.endpointList))"))
         }
-        let name = String(path.dropFirst(Self.base.count))
-        guard let endpoint = Self.endpoints.first(where: { $0.name == name }) else {
+        var name = String(path.dropFirst(Self.base.count))
+        // `DELETE faults/ID`: one fault.
+        var faultID: String?
+        if name.hasPrefix("faults/") {
+            faultID = String(name.dropFirst("faults/".count))
+            name = "faults"
+        }
+        guard let endpoint = Self.endpoints.first(where: { $0.name == name }),
+            faultID == nil || request.method == "DELETE"
+        else {
             return .respond(Self.error(404, "no control API at \(path); it serves \(Self.endpointList)"))
         }
         guard endpoint.methods.contains(request.method) else {
@@ -54,6 +64,8 @@ public struct ControlRoutes: GatewayRoutes {
             return inboxRequest(op: "list", query, numbers: ["limit", "before"], flags: ["unread"])
         case "requests":
             return inboxRequest(op: "requests", query, numbers: ["since"], flags: [])
+        case "faults":
+            return faults(request, id: faultID)
         default:
             return inboxRequest(op: "reset", query, numbers: [], flags: ["all"])
         }
@@ -91,6 +103,43 @@ public struct ControlRoutes: GatewayRoutes {
         return .request(request) { reply in Self.answer(reply) }
     }
 
+    /// `POST faults` arms the fault its body is (the fields `fault add` and the socket op take),
+    /// `GET faults` lists them, `DELETE faults[/ID]` clears them (or the one): the socket's op
+    /// `fault`, decoded by the socket's decoder.
+    func faults(_ request: HTTPRequest, id: String?) -> GatewayDecision {
+        var object = JSONObject([(key: "op", value: .string("fault"))])
+        switch request.method {
+        case "GET":
+            object["action"] = "list"
+        case "DELETE":
+            object["action"] = "clear"
+            if let id {
+                guard let number = Int64(id) else {
+                    return .respond(Self.error(404, "no fault \(id) (a fault's id is a whole number, as fault list shows it)"))
+                }
+                object["id"] = .number(JSONNumber(number))
+            }
+        default:
+            guard case .object(let fields)? = try? JSON.parse(request.body) else {
+                return .respond(Self.error(400, "POST \(Self.base)faults takes the fault as a JSON object, like {\"vendor\":\"apns\",\"status\":503,\"count\":1}"))
+            }
+            object["action"] = "add"
+            for member in fields.members {
+                guard member.key != "op" && member.key != "action" else {
+                    return .respond(Self.error(400, "\(member.key) is not a fault's field"))
+                }
+                object[member.key] = member.value
+            }
+        }
+        let decoded: Request
+        do {
+            decoded = try Request.decode(frame: Array(JSON.object(object).compactText.utf8))
+        } catch {
+            return .respond(Self.error(400, error.message))
+        }
+        return .request(decoded) { reply in Self.answer(reply) }
+    }
+
     /// A typed reply as the control API's answer: its wire object, 200 when it is not an error.
     public static func answer(_ reply: Reply) -> HTTPResponse {
         json(reply.isOK ? 200 : 400, reply.wireObject)
@@ -112,6 +161,10 @@ public struct ControlRoutes: GatewayRoutes {
     public func isProviderRequest(_ path: String) -> Bool { false }
     public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary { RequestSummary(vendor: .socket) }
     public func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary { AnswerSummary() }
+    public func vendor(of path: String) -> Via { .socket }
+    public func faultResponse(_ status: Int, reason: String?, retryAfter: Int?, to request: HTTPRequest, now: Date) -> HTTPResponse {
+        Self.error(status, reason ?? "HTTP \(status)")
+    }
 
     private static var endpointList: String {
         endpoints.map { "\($0.methods.joined(separator: "|")) \(base)\($0.name)" }.joined(separator: ", ")

@@ -39,6 +39,10 @@ final class GatewayConnection {
     var closing = false
     /// Gone: the socket failed or is closed.
     var dead = false
+    /// A close fault dropped it: closed at once, nothing more written.
+    var aborted = false
+    /// Whole requests it has brought (a goaway fault counts a connection's streams).
+    var requests = 0
 
     init(fd: Int32, id: Int, cleartextAllowed: Bool, peerIsLoopback: Bool, now: Int64) {
         self.fd = fd
