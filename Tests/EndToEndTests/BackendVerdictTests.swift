@@ -91,4 +91,28 @@ import TestSupport
             #expect(result.stderr.contains(words), "\(arguments): \(result.stderr)")
         }
     }
+
+    @Test func anInjected503WithRetryAfterIsWaitedForByThePoliteLoopAndNotByTheRude() throws {
+        let gateway = try GatewayServer()
+        let base = "http://\(gateway.address)/pushdeck/v1"
+        func arm() throws {
+            let armed = try ControlAPITests.curl("\(base)/faults", ["-X", "POST", "--data", #"{"vendor":"apns","status":503,"retryAfter":1,"count":1}"#])
+            #expect(armed.status == 200, "\(armed.body)")
+        }
+        try arm()
+        let polite = try Self.expect(gateway, ["--retried", "--after-status", "503", "--timeout", "10"], backend: ["aa11", "polite", "--backoff", "0"])
+        #expect(polite.status == 0, "\(polite.stderr)")
+        #expect(polite.stdout.hasPrefix("503 ServiceUnavailable\n200 \n"), "\(polite.stdout)")
+        #expect(polite.stdout.contains("(retry-after 1), sent again as #2 at "), "\(polite.stdout)")
+
+        #expect(try ControlAPITests.curl("\(base)/reset", ["-X", "POST"]).status == 200)
+        try arm()
+        let rude = try Self.expect(gateway, ["--retried", "--timeout", "10"], backend: ["aa11", "rude"])
+        #expect(rude.status == 1)
+        #expect(rude.stderr.contains("sooner than the 1000 ms it had to wait"), "\(rude.stderr)")
+        // The fault was used up: the log shows the one faulted request and the accepted resend.
+        let listed = try ControlAPITests.curl("\(base)/requests")
+        #expect(listed.body.contains(#""status":503"#) && listed.body.contains(#""status":200"#), "\(listed.body)")
+        #expect(!(try ControlAPITests.curl("\(base)/faults").body.contains(#""remaining":1"#)))
+    }
 }

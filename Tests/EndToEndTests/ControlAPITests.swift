@@ -104,6 +104,27 @@ import TestSupport
         }
     }
 
+    @Test func faultsAreArmedListedAndClearedAndResetDisarmsThem() throws {
+        let gateway = try GatewayServer()
+        let base = "http://\(gateway.address)/pushdeck/v1"
+        let armed = try Self.curl("\(base)/faults", ["-X", "POST", "--data", #"{"vendor":"jpush","status":503,"count":2}"#])
+        #expect(armed.status == 200)
+        #expect(armed.body.hasPrefix(#"{"ok":true,"fault":{"id":1,"vendor":"jpush","status":503,"count":2"#), "\(armed.body)")
+        #expect(try Self.curl("\(base)/faults").body.contains(#""id":1"#))
+        // The socket's own checks, in its words; nothing armed by a refused one.
+        let bad = try Self.curl("\(base)/faults", ["-X", "POST", "--data", #"{"vendor":"jpush","status":503,"rate":2}"#])
+        #expect(bad.status == 400, "\(bad.body)")
+        #expect(try Self.curl("\(base)/faults", ["-X", "POST", "--data", "[1]"]).status == 400)
+        #expect(try Self.curl("\(base)/faults/1", ["-X", "POST"]).status == 404)
+        #expect(try gateway.server.run(["fault", "list", "--json"]).output.contains(#""id":1"#))
+        #expect(try Self.curl("\(base)/faults/1", ["-X", "DELETE"]).body == #"{"ok":true,"cleared":1}"#)
+        _ = try Self.curl("\(base)/faults", ["-X", "POST", "--data", #"{"vendor":"jpush","status":503}"#])
+        #expect(try Self.curl("\(base)/reset", ["-X", "POST"]).status == 200)
+        #expect(try Self.curl("\(base)/faults").body == #"{"ok":true,"faults":[]}"#)
+        // Control API requests are not provider requests: the log has none of them.
+        #expect(try Self.curl("\(base)/requests").body == #"{"ok":true,"requests":[]}"#)
+    }
+
     @Test func theConfigFilesControlTokenIsWantedToo() throws {
         let folder = TempFolder()
         try FileManager.default.createDirectory(atPath: folder.file("config/pushdeck"), withIntermediateDirectories: true)
