@@ -13,6 +13,7 @@ struct RequestEncodeTests {
         .push(PushRequest(payloadText: "{}", channel: .apns)),
         .requests(RequestLogQuery()),
         .requests(RequestLogQuery(vendor: .fcm, since: 12)),
+        .fault(.list), .fault(.clear(id: nil)), .fault(.clear(id: 3)),
         .read(.ids([17])),
         .read(.ids([1, 2, Int64.max])),
         .read(.all(app: nil)),
