@@ -31,6 +31,9 @@ public enum Topic: String, Sendable, Equatable, CaseIterable {
     /// object, a new one's `pushToken` in it, as `pushTokenUpdates` hands it to the app),
     /// `accepted`, `discarded` (why, or null).
     case activityChanged = "activity.changed"
+    /// A provider request the gateway answered (or its transport refused): the request log's
+    /// record as its body (`seq`, `time`, `vendor`, … as `requests` lists it).
+    case request = "request"
 }
 
 /// One event on the bus. On the wire it is one compact JSON line: `{"topic":"…", …fields}`.
@@ -111,6 +114,11 @@ public struct BusEvent: Sendable, Equatable {
 }
 
 extension BusEvent {
+    /// The `request` event of a logged provider request: the record's wire object.
+    public static func request(_ record: ProviderRequestRecord) -> BusEvent {
+        BusEvent(.request, record.wireObject)
+    }
+
     /// The `badge.request` event of a `badge` op: `app`, `set` or `clear`, `sync`.
     public static func badgeRequest(app: String?, change: BadgeChange?, sync: Bool?) -> BusEvent {
         var fields: JSONObject = ["app": .string(orNull: app)]

@@ -95,6 +95,18 @@ public enum Engine {
                 handled.reply = .state(inbox.report(app: app, at: now, message: message))
             case .list(let query):
                 handled.reply = .messages(try store.page(query))
+            case .fault(.add(let spec)):
+                // Checked again here against the gateway's reasons and paths (the host's vocabulary).
+                try spec.check(against: inbox.faults.vocabulary)
+                handled.reply = .fault(inbox.faults.add(spec, now: wallNow))
+            case .fault(.list):
+                handled.reply = .faults(inbox.faults.list(now: wallNow))
+            case .fault(.clear(let id)):
+                let cleared = inbox.faults.clear(id: id)
+                if let id, cleared == 0 { throw WireError("no armed fault has id \(id) ('pushdeck fault list' lists them)") }
+                handled.reply = .faultsCleared(cleared)
+            case .requests(let query):
+                handled.reply = .requests(inbox.requestLog.select(query))
             case .ping:
                 handled.reply = .version(Version.current)
             case .subscribe:
@@ -108,6 +120,13 @@ public enum Engine {
             return Handled(reply: .error("\(error)"))
         }
         return handled
+    }
+
+    /// Logs one answered provider request (its `seq` from `inbox.requestLog.arrive()`, or 0 for
+    /// the next): the record as logged, and the `request` bus event for the host to publish.
+    public static func logProviderRequest(_ record: ProviderRequestRecord, inbox: inout Inbox) -> (ProviderRequestRecord, [Effect]) {
+        let logged = inbox.requestLog.append(record)
+        return (logged, [.publish(.request(logged))])
     }
 
     /// `apns-push-type: liveactivity`.

@@ -17,7 +17,13 @@ extension Inbox {
         }
         removeHeld { app == nil || $0.app == app }
         activities.remove(app: app)
-        if app == nil { launchId = nil }
+        if app == nil {
+            launchId = nil
+            // The request log and the faults are the whole inbox's: a reset of every app starts the log
+            // again at seq 1 and disarms every fault.
+            requestLog.clear()
+            faults.reset()
+        }
         if all {
             devices = [:]
             providerKeys = [:]

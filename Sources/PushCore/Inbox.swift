@@ -39,6 +39,10 @@ public struct Inbox: Sendable, Equatable {
     public var getuiRequestIds = GetuiRequestIds()
     /// The Live Activities and the `liveactivity` pushes that reached none.
     public var activities = ActivityBook()
+    /// The provider requests since the last reset (memory only, the newest `RequestLog.capacity`).
+    public var requestLog = RequestLog()
+    /// The armed faults (memory only).
+    public var faults = FaultBook()
     /// The time zone quiet hours are read in (the machine's; tests choose one).
     public var timeZone: TimeZone = .current
 

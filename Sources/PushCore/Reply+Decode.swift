@@ -19,7 +19,25 @@ extension Reply {
             return
         }
         let fields = WireFields(object)
-        if object["delivered"] != nil {
+        if case .array(let records)? = object["requests"] {
+            var read: [ProviderRequestRecord] = []
+            for record in records {
+                guard let fields = record.objectValue else { throw WireError("a requests reply holds request records, objects") }
+                read.append(try ProviderRequestRecord(wire: fields))
+            }
+            self = .requests(read)
+        } else if case .object(let fault)? = object["fault"] {
+            self = .fault(try ArmedFault(wire: fault))
+        } else if case .array(let faults)? = object["faults"] {
+            var read: [ArmedFault] = []
+            for fault in faults {
+                guard let fields = fault.objectValue else { throw WireError("a faults reply holds armed faults, objects") }
+                read.append(try ArmedFault(wire: fields))
+            }
+            self = .faults(read)
+        } else if object["cleared"] != nil {
+            self = .faultsCleared(try fields.int("cleared"))
+        } else if object["delivered"] != nil {
             self = .push(try PushReply(wire: object))
         } else if object["accepted"] != nil {
             self = .activityPush(ActivityPushReply(

@@ -57,6 +57,10 @@ extension Reply {
             // `at`: the time the states are of, so a client reads the list back as it was decided.
             Self.ok(("activities", .array(activities.map { $0.wireJSON(at: at) })), ("unmatched", .array(unmatched.map(\.wireJSON))),
                     ("at", .string(RFC3339.string(from: at))))
+        case .requests(let records): Self.ok(("requests", .array(records.map(\.wireJSON))))
+        case .fault(let fault): Self.ok(("fault", .object(fault.wireObject)))
+        case .faults(let faults): Self.ok(("faults", .array(faults.map { .object($0.wireObject) })))
+        case .faultsCleared(let count): Self.ok(("cleared", .int(count)))
         case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
         }
     }

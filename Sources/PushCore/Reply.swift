@@ -51,6 +51,14 @@ public enum Reply: Sendable, Equatable {
     case activityPush(ActivityPushReply)
     /// `{"ok":true,"activities":[…],"unmatched":[…],"at":…}`: the `activity` op's list, states at `at`.
     case activities([Activity], unmatched: [ActivityUpdate], at: Date)
+    /// `{"ok":true,"requests":[…]}`: the provider request log, in arrival order.
+    case requests([ProviderRequestRecord])
+    /// `{"ok":true,"fault":{…}}`: the fault `fault add` armed.
+    case fault(ArmedFault)
+    /// `{"ok":true,"faults":[…]}`: the armed faults, by id.
+    case faults([ArmedFault])
+    /// `{"ok":true,"cleared":N}`: how many faults `fault clear` disarmed.
+    case faultsCleared(Int)
     case error(String)
 
     /// False for an error.

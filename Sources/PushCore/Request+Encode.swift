@@ -93,6 +93,17 @@ extension Request {
         case .activity(.list(let app)):
             object["action"] = "list"
             if let app { object["app"] = .string(app) }
+        case .requests(let query):
+            if let vendor = query.vendor { object["vendor"] = .string(vendor.rawValue) }
+            if query.since > 0 { object["since"] = .number(JSONNumber(query.since)) }
+        case .fault(.add(let spec)):
+            object["action"] = "add"
+            for member in spec.wireObject.members { object[member.key] = member.value }
+        case .fault(.list):
+            object["action"] = "list"
+        case .fault(.clear(let id)):
+            object["action"] = "clear"
+            if let id { object["id"] = .number(JSONNumber(id)) }
         }
         return object
     }
@@ -119,6 +130,8 @@ extension Request {
         case .unmute: "unmute"
         case .quiet: "quiet"
         case .activity: "activity"
+        case .requests: "requests"
+        case .fault: "fault"
         }
     }
 

@@ -37,6 +37,10 @@ public enum Request: Sendable, Equatable {
     case state(app: String?, message: Int64?)
     /// `pushdeck activity …`: the Live Activities.
     case activity(ActivityCommand)
+    /// `pushdeck requests`: the provider request log, of one vendor, after a seq.
+    case requests(RequestLogQuery)
+    /// `pushdeck fault …`: arm, list or clear faults of the gateway.
+    case fault(FaultCommand)
 }
 
 /// The `activity` op: `action` list (of one app, or all).
@@ -167,7 +171,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The wire's ops, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity", "requests", "fault"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
@@ -282,6 +286,26 @@ extension Request {
             _ = try RequestFields.action(of: op, object, ["list"])
             let fields = try RequestFields(op: op, object, accepted: ["action", "app"])
             return .activity(.list(app: try fields.app("app")))
+        case "fault":
+            let action = try RequestFields.action(of: op, object, ["add", "list", "clear"])
+            switch action {
+            case "list":
+                _ = try RequestFields(op: op, object, accepted: ["action"])
+                return .fault(.list)
+            case "clear":
+                let fields = try RequestFields(op: op, object, accepted: ["action", "id"])
+                return .fault(.clear(id: try fields.integer("id", in: 1...Int(Int32.max), expected: "a fault id, an integer ≥ 1")))
+            default:
+                var fields = object
+                fields["op"] = nil
+                fields["action"] = nil
+                return .fault(.add(try FaultSpec(fields: fields)))
+            }
+        case "requests":
+            let fields = try RequestFields(op: op, object, accepted: ["vendor", "since"])
+            let vendor = try fields.text("vendor", expected: "apns, jpush, getui or fcm", among: Via.providers.map(\.rawValue))
+            let since = try fields.integer("since", in: 0...Int(Int32.max), expected: "a request seq, an integer ≥ 0") ?? 0
+            return .requests(RequestLogQuery(vendor: vendor.flatMap(Via.init(rawValue:)), since: since))
         case "state":
             let fields = try RequestFields(op: op, object, accepted: ["app", "message"])
             return .state(app: try fields.app("app"), message: try fields.id("message"))

@@ -1,3 +1,4 @@
+import Foundation
 import PushCore
 import PushJSON
 
@@ -19,6 +20,10 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     public var version: Version
     public var isTLS: Bool
+    /// The peer is a loopback address (set by the gateway for each request; false until then).
+    public var fromLoopback = false
+    /// The HTTP/2 stream it came on (0 for HTTP/1.1).
+    public var streamID: Int32 = 0
     public init(method: String, path: String, headers: [HTTPHeader], body: [UInt8], version: Version, isTLS: Bool) {
         self.method = method; self.path = path; self.headers = headers; self.body = body
         self.version = version; self.isTLS = isTLS
@@ -44,6 +49,9 @@ public enum GatewayDecision: Sendable {
     /// request's typed reply (what the socket would have sent as JSON) is turned into the HTTP
     /// answer by `answer`.
     case request(Request, answer: @Sendable (Reply) -> HTTPResponse)
+    /// The control API's long-poll: answered by the sink once the condition the query names
+    /// holds after a commit, or at its timeout (`GatewaySink.expect`).
+    case expect([QueryItem])
     /// Several requests, handled in order as if they came one after another (Getui's batch push);
     /// once all are committed their replies, in order, go to `answer`.
     case requests([Request], answer: @Sendable ([Reply]) -> HTTPResponse)
@@ -121,6 +129,34 @@ extension HTTPRefusal {
 
 extension HTTPRequest: Equatable {}
 
+/// One `name=value` of a request's query, percent-decoded (RFC 3986 §3.4; `+` is a space, as
+/// HTML forms send it).
+public struct QueryItem: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+}
+
+extension HTTPRequest {
+    /// The path without its query.
+    public var pathOnly: String {
+        path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+    }
+
+    /// The query's items in order; nil when one is not percent-encoded well.
+    public var queryItems: [QueryItem]? {
+        guard let mark = path.firstIndex(of: "?") else { return [] }
+        var items: [QueryItem] = []
+        for pair in path[path.index(after: mark)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ part: Substring) -> String? { part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = decoded(parts[0]), let value = parts.count > 1 ? decoded(parts[1]) : "" else { return nil }
+            items.append(QueryItem(name, value))
+        }
+        return items
+    }
+}
+
 /// A set of routes: one vendor's API (APNs, JPush, Getui, …), or the table of them all
 /// (`ProviderRoutes`). The transport calls `decide` for every whole request, and `refuse` for
 /// what it refused before a request was whole: each vendor answers both in its own shape.
@@ -128,4 +164,21 @@ public protocol GatewayRoutes: Sendable {
     func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision
     /// The vendor's answer to a refusal of the transport: its status, headers and body.
     func refuse(_ refusal: HTTPRefusal) -> HTTPResponse
+    /// What `request` was, for the request log and for matching faults: read from what
+    /// `decision` (its `decide`) already decoded, so the push path decodes nothing twice; from
+    /// the request alone when there is no decision (a refusal of the transport, a fault).
+    func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary
+    /// What the vendor's answer to `request` said: its reason (nil on success), the ids it assigned.
+    func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary
+    /// The vendor whose request a path is (cheap: no summary).
+    func vendor(of path: String) -> Via
+    /// An injected refusal (a fault's `status`), written by the vendor's own refusal writer.
+    func faultResponse(_ status: Int, reason: String?, retryAfter: Int?, to request: HTTPRequest, now: Date) -> HTTPResponse
+    /// Whether a request to `path` is a provider's (logged, and faults may answer it); pushdeck's
+    /// own control API is not.
+    func isProviderRequest(_ path: String) -> Bool
+}
+
+extension GatewayRoutes {
+    public func isProviderRequest(_ path: String) -> Bool { true }
 }

@@ -208,6 +208,12 @@ public struct ExpectWatch {
         ]).compactText
     }
 
+    /// The line `expect` gives at its timeout: how long it waited, what was wanted, what was seen.
+    public func timedOutLine(after seconds: Double) -> String {
+        let shown = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int(seconds)) : String(seconds)
+        return "timed out after \(shown) s; \(report)"
+    }
+
     /// One line: what was wanted, what was seen instead.
     public var report: String {
         var line = "wanted \(condition.summary); saw "

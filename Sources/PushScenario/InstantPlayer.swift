@@ -27,6 +27,7 @@ public struct InstantPlayer {
                 maxPayloadBytes: Int = 4096) {
         // One decoder for pushes and for held messages delivered later (the server's rule).
         inbox = Inbox(bannerSeconds: bannerSeconds, decoder: PushDecoder(maxPayloadBytes: maxPayloadBytes))
+        inbox.faults.vocabulary = ProviderRoutes.faultVocabulary
         self.wallStart = wallStart
     }
 
@@ -70,6 +71,8 @@ public struct InstantPlayer {
             if let id = messageId(what, app: step.app) { handle(.delete([id])) }
         case .reset:
             handle(.reset(app: step.app, all: false))
+        case .fault(let spec):
+            handle(.fault(.add(spec)))
         case .badge(let change, let sync):
             handle(.badge(app: step.app, change: change, sync: sync))
         case .badgePolicy(let policy):
@@ -79,7 +82,8 @@ public struct InstantPlayer {
         case .wait(let seconds):
             advance(to: now + seconds)
         case .expect(let expectation):
-            let observed = observe(app: step.app)
+            var observed = observe(app: step.app)
+            if !expectation.requestConditions.isEmpty { observed.requestLog = inbox.requestLog.select(RequestLogQuery()) }
             feedback = []
             return ExpectOutcome(step: step, mismatches: expectation.mismatches(observed))
         case .none:
@@ -106,25 +110,78 @@ public struct InstantPlayer {
     mutating func gateway(_ push: ScenarioPush, app: String?) -> PushVerdict? {
         var token: String?
         if push.via == .getui && !push.headers.contains(where: { $0.name == "token" }) {
-            // Getui's token first, from `/auth` of the step's app as the appId.
+            // Getui's token first, from `/auth` of the step's app as the appId: a request of its
+            // own, logged as the running gateway logs it.
             let auth = Self.getuiAuthRequest(appId: app ?? Inbox.defaultApp, appKey: Self.madeUpSecret, masterSecret: Self.madeUpSecret, now: wallNow)
-            guard case .respond(let answer) = routes.decide(auth, context: GatewayContext(inbox: inbox, now: wallNow)) else {
-                return PushVerdict(delivered: false, reason: "Getui's /auth made a push")
+            switch exchange(auth) {
+            case .answered(let answer):
+                guard let issued = Self.getuiToken(answer) else { return Self.refusal(answer) }
+                token = issued
+            case .handled(let verdict):
+                return verdict ?? PushVerdict(delivered: false, reason: "Getui's /auth made a push")
             }
-            guard let issued = Self.getuiToken(answer) else { return Self.refusal(answer) }
-            token = issued
         }
         let request = Self.gatewayRequest(push, app: app ?? Inbox.defaultApp, now: wallNow, getuiToken: token)
-        switch routes.decide(request, context: GatewayContext(inbox: inbox, now: wallNow)) {
-        case .respond(let response):
-            return Self.refusal(response)
-        case .request(let request, _):
-            return PushVerdict(handle(request))
-        case .requests(let requests, _):
-            var reply: Reply = .error("the gateway made no push of the request")
-            for request in requests { reply = handle(request) }
-            return PushVerdict(reply)
+        switch exchange(request) {
+        case .answered(let response): return Self.refusal(response)
+        case .handled(let verdict): return verdict
         }
+    }
+
+    /// What one gateway request came to: an answer of the routes alone (a refusal, or Getui's
+    /// token), or the verdict of the push it was handled as.
+    private enum Exchanged {
+        case answered(HTTPResponse)
+        case handled(PushVerdict?)
+    }
+
+    /// One request faulted, decided and logged as the running gateway does it
+    /// (`ProviderExchange`); each is a request on a connection of its own.
+    private mutating func exchange(_ request: HTTPRequest) -> Exchanged {
+        let seq = inbox.requestLog.arrive()
+        let receivedAt = wallNow
+        let arrival = ProviderExchange.arrive(request, routes: routes, seq: seq, receivedAt: receivedAt) { vendor, summary in
+            inbox.faults.isEmpty ? nil : inbox.faults.fire(vendor: vendor, path: request.path, streamIndex: 1, now: receivedAt, summary: summary)
+        }
+        var fault: Int?
+        switch arrival {
+        case .decide(let id, let delay):
+            fault = id
+            if let delay { advance(to: now + Double(delay) / 1000) }
+        case .refuse(let exchange, let delay):
+            if let delay { advance(to: now + Double(delay) / 1000) }
+            guard case .respond(let response) = exchange.decision else { return .handled(nil) }
+            log(exchange.record(answer: response, at: wallNow))
+            return .answered(response)
+        case .close(let record), .goaway(_, let record):
+            log(record)
+            return .handled(PushVerdict(delivered: false, reason: "no answer: the connection was closed"))
+        }
+        let exchange = ProviderExchange.decide(
+            request, routes: routes, context: GatewayContext(inbox: inbox, now: wallNow), seq: seq, receivedAt: receivedAt, fault: fault)
+        switch exchange.decision {
+        case .respond(let response):
+            log(exchange.record(answer: response, at: wallNow))
+            return .answered(response)
+        case .request(let request, let answer):
+            let reply = handle(request)
+            log(exchange.record(answer: answer(reply), at: wallNow))
+            return .handled(PushVerdict(reply))
+        case .expect:
+            // A push step names a vendor's path, never the control API's.
+            return .handled(PushVerdict(.error("the gateway took the step for a control API request")))
+        case .requests(let requests, let answer):
+            var replies: [Reply] = []
+            for request in requests { replies.append(handle(request)) }
+            log(exchange.record(answer: answer(replies), at: wallNow))
+            return .handled(PushVerdict(replies.last ?? .error("the gateway made no push of the request")))
+        }
+    }
+
+    /// Logs a gateway step's request as the server logs the gateway's (its bus event carried out).
+    private mutating func log(_ record: ProviderRequestRecord) {
+        let (_, effects) = Engine.logProviderRequest(record, inbox: &inbox)
+        carryOut(effects)
     }
 
     /// The HTTP request a backend would send: `POST /3/device/{token}` with the step's headers,

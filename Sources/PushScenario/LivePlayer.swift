@@ -63,6 +63,9 @@ public final class LivePlayer {
             if let id = try liveId(what, app: step.app) { _ = try queries.request(.delete([id])) }
         case .reset:
             _ = try queries.request(.reset(app: step.app, all: false))
+        case .fault(let spec):
+            // Arms the running gateway's fault, as `pushdeck fault add` does.
+            _ = try queries.request(.fault(.add(spec)))
         case .badge(let change, let sync): _ = try queries.request(.badge(app: step.app, change: change, sync: sync))
         case .badgePolicy(let policy): _ = try queries.request(.badgePolicy(app: step.app, policy))
         case .sdkBadge(let call): _ = try queries.request(.sdkBadge(app: step.app, call))
@@ -82,6 +85,13 @@ public final class LivePlayer {
                 seen.reason = .some(verdict.reason)
             }
             seen.feedback = feedback
+            if !expectation.requestConditions.isEmpty {
+                let log = try queries.reply(to: .requests(RequestLogQuery()))
+                guard case .requests(let records) = log else {
+                    throw .connection("requests was refused: \(log.errorMessage ?? JSON.object(log.wireObject).compactText)")
+                }
+                seen.requestLog = records
+            }
             feedback = []
             return ExpectOutcome(step: step, mismatches: expectation.mismatches(seen))
         case .none:

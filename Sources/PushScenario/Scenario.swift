@@ -54,6 +54,8 @@ public enum Action: Sendable, Equatable {
     case delete(ReadWhat)
     /// `pushdeck reset` (of the step's app, or all).
     case reset
+    /// Arm a fault of the gateway (`{"fault":{…}}`, the fields of `pushdeck fault add`).
+    case fault(FaultSpec)
     /// A step with only `say`.
     case none
 
@@ -70,6 +72,7 @@ public enum Action: Sendable, Equatable {
         case .expect: "expect"
         case .delete: "delete"
         case .reset: "reset"
+        case .fault: "fault"
         case .none: "say"
         }
     }
@@ -117,6 +120,8 @@ public struct Expectation: Sendable, Equatable {
     public var reason: String??
     public var feedback: [Int]?
     public var callback: String?
+    /// Verdicts about the backend, on the request log (`expect --requests/--retried/--stopped`).
+    public var requestConditions: [RequestCondition] = []
 
     public init(
         badge: Int? = nil, serverBadge: Int? = nil, unread: Int? = nil, held: Int? = nil, dropped: Int? = nil,
@@ -149,6 +154,8 @@ public struct Observed: Sendable, Equatable {
     public var reason: String??
     public var feedback: [Int]?
     public var callback: String??
+    /// The request log since the reset, when an expect judges it.
+    public var requestLog: [ProviderRequestRecord]?
 
     public init() {}
 
@@ -205,6 +212,19 @@ extension Expectation {
             if !(got?.hasPrefix(callback) ?? false) {
                 out.append(Mismatch(field: "callback", expected: Self.show(callback), got: Self.show(got)))
             }
+        }
+        for condition in requestConditions {
+            // Judged as `expect` judges it at its timeout: the log as it stands at this step.
+            let (ok, judged) = condition.judge(observed.requestLog ?? []).final
+            guard !ok else { continue }
+            let wanted = "wanted \(condition.summary); "
+            let line = judged.hasPrefix(wanted) ? String(judged.dropFirst(wanted.count)) : judged
+            let field = switch condition {
+            case .requests: "requests"
+            case .retried: "retried"
+            case .stopped: "stopped"
+            }
+            out.append(Mismatch(field: field, expected: condition.summary, got: line))
         }
         return out
     }

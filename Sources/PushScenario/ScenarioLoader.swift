@@ -23,9 +23,10 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 public enum ScenarioLoader {
     /// The step keys besides the action: when, which app, narration.
     static let stepKeys = ["at", "app", "say"]
-    static let actions = ["push", "state", "mode", "read", "badge", "wait", "expect", "delete", "reset"]
+    static let actions = ["push", "state", "mode", "read", "badge", "wait", "expect", "delete", "reset", "fault"]
     static let expectKeys = [
         "badge", "serverBadge", "unread", "held", "dropped", "banner", "delivered", "reason", "feedback", "callback",
+        "requests", "retried", "stopped",
     ]
 
     /// Loads the file at `path`. `file` names it in messages (defaults to the path).
@@ -184,6 +185,14 @@ private struct Reader {
                 throw fail(actionPath, "must be \(accepted); got \(actionValue.compactText)")
             }
             action = actionName == "read" ? .read(what) : .delete(what)
+        case "fault":
+            guard case .object(let fields) = actionValue else { throw fail(actionPath, "must be an object of fault fields; got \(actionValue.compactText)") }
+            do {
+                // Checked as `pushdeck fault add` checks it, against the gateway's reasons and paths.
+                action = .fault(try FaultSpec(fields: fields, vocabulary: ProviderRoutes.faultVocabulary))
+            } catch {
+                throw fail(actionPath, error.message)
+            }
         case "reset":
             guard actionValue == .bool(true) else { throw fail(actionPath, "must be true; got \(actionValue.compactText)") }
             action = .reset
@@ -313,6 +322,53 @@ private struct Reader {
         }
     }
 
+    /// The request-log verdicts of an expect, as `expect --requests/--retried/--stopped` takes
+    /// them: `"requests": N` or `{"count":N,"vendor":V,"status":S}`, `"retried": true` or
+    /// `{"afterStatus":S,"minWait":S}`, `"stopped": "TOKEN"`.
+    func requestConditions(_ fields: JSONObject, _ path: String) throws(ScenarioError) -> [RequestCondition] {
+        var conditions: [RequestCondition] = []
+        if let value = fields["requests"] {
+            let at = "\(path).requests"
+            if case .number = value {
+                conditions.append(.requests(count: try int(value, at, min: 1), vendor: nil, status: nil))
+            } else {
+                let request = try object(value, at, accepted: ["count", "vendor", "status"])
+                guard let count = request["count"] else { throw fail(at, "needs count, the number of requests (like {\"count\":2})") }
+                let vendor = try request["vendor"].map { value throws(ScenarioError) -> Via in
+                    guard case .string(let text) = value, let vendor = Via(rawValue: text), Via.providers.contains(vendor) else {
+                        throw fail("\(at).vendor", "must be one of \(Via.providers.map(\.rawValue).joined(separator: ", ")); got \(value.compactText)")
+                    }
+                    return vendor
+                }
+                conditions.append(.requests(
+                    count: try int(count, "\(at).count", min: 1), vendor: vendor,
+                    status: try request["status"].map { value throws(ScenarioError) in try status(value, "\(at).status") }))
+            }
+        }
+        if let value = fields["retried"] {
+            let at = "\(path).retried"
+            if value == .bool(true) {
+                conditions.append(.retried(afterStatus: nil, minWait: 0))
+            } else {
+                guard case .object = value else { throw fail(at, "must be true or an object like {\"afterStatus\":503,\"minWait\":1}; got \(value.compactText)") }
+                let retried = try object(value, at, accepted: ["afterStatus", "minWait"])
+                conditions.append(.retried(
+                    afterStatus: try retried["afterStatus"].map { value throws(ScenarioError) in try status(value, "\(at).afterStatus") },
+                    minWait: try retried["minWait"].map { value throws(ScenarioError) in try seconds(value, "\(at).minWait") } ?? 0))
+            }
+        }
+        if let value = fields["stopped"] { conditions.append(.stopped(token: try string(value, "\(path).stopped"))) }
+        return conditions
+    }
+
+    /// An HTTP status, 100–599 (RFC 9110 §15).
+    func status(_ value: JSON, _ path: String) throws(ScenarioError) -> Int {
+        guard case .number(let number) = value, let status = number.int, (100...599).contains(status) else {
+            throw fail(path, "must be an HTTP status from 100 to 599; got \(value.compactText)")
+        }
+        return status
+    }
+
     func expectation(_ value: JSON, _ path: String) throws(ScenarioError) -> Expectation {
         let fields = try object(value, path, accepted: ScenarioLoader.expectKeys)
         var expect = Expectation()
@@ -345,6 +401,7 @@ private struct Reader {
             expect.feedback = ids
         }
         if let value = fields["callback"] { expect.callback = try string(value, "\(path).callback") }
+        expect.requestConditions = try requestConditions(fields, path)
         guard fields.keys.count > 0 else { throw fail(path, "checks nothing; give one of \(ScenarioLoader.expectKeys.joined(separator: ", "))") }
         return expect
     }

@@ -19,8 +19,10 @@ public protocol AttachedGateway: PollParticipant {
 
 extension Server {
     /// Runs `gateway` in this server's loop; its requests come through `submit`.
-    public func attach(gateway: any AttachedGateway) {
+    public func attach(gateway: any AttachedGateway, faultVocabulary: FaultVocabulary = FaultVocabulary()) {
         self.gateway = gateway
+        // What `fault add` checks a fault against: the attached gateway's reasons and paths.
+        inbox.faults.vocabulary = faultVocabulary
         add(gateway)
     }
 
@@ -30,11 +32,29 @@ extension Server {
     /// The wall clock's now of this server's time source (what a gateway route reads).
     public var wallNow: Date { time.wallNow }
 
+    /// The monotonic now of this server's time source (what its deadlines are counted in).
+    public var now: Instant { time.now }
+
     /// Handles a gateway's request like a socket client's; `completion` gets its reply after the
     /// turn's commit (or the socket's error reply when the commit failed), on the loop thread.
     public func submit(_ request: Request, completion: @escaping (Reply) -> Void) {
         let reply = handle(request, from: nil)
         gatewayAnswers.append((reply, completion))
+    }
+
+    /// The request log's seq for a gateway request that has just arrived.
+    public func arriveProviderRequest() -> Int { inbox.requestLog.arrive() }
+
+    /// Logs a gateway request as answered, and publishes its `request` bus event.
+    public func logProviderRequest(_ record: ProviderRequestRecord) {
+        let (_, effects) = Engine.logProviderRequest(record, inbox: &inbox)
+        carryOut(effects)
+    }
+
+    /// The armed fault that answers a gateway request, fired on the server's clock (or nil).
+    public func fireFault(vendor: Via, path: String, streamIndex: Int, summary: () -> (tokens: [String], app: String?)) -> FiredFault? {
+        guard !inbox.faults.isEmpty else { return nil }
+        return inbox.faults.fire(vendor: vendor, path: path, streamIndex: streamIndex, now: time.wallNow, summary: summary)
     }
 
     /// `{"op":"gateway"}`: the attached gateway's answer, or an error without one.

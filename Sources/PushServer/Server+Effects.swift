@@ -50,6 +50,7 @@ extension Server {
     /// Queues a bus event's line for every subscriber that wants its topic; with none, nothing
     /// is even encoded.
     func publish(_ event: BusEvent) {
+        busTap?(event)
         guard subscriberCount > 0 else { return }
         var line: Range<Int>?
         for client in clients.values where client.wants(event.topic) {
@@ -129,8 +130,13 @@ extension Server {
         try? store.rollback()
         if let reloaded = try? Self.loadInbox(from: store, options: options) {
             let banner = inbox.banner
+            // The request log and the faults are not stored: they stay as they were.
+            let requestLog = inbox.requestLog
+            let faults = inbox.faults
             inbox = reloaded
             inbox.banner = banner
+            inbox.requestLog = requestLog
+            inbox.faults = faults
         }
         let start = pendingBytes.count
         let failed = Reply.error("store: \(error); nothing was saved")

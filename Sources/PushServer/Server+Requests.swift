@@ -32,7 +32,7 @@ extension Server {
             return credentialsReply(query)
         default:
             let handled = Engine.handle(
-                request, inbox: &inbox, store: store, now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0)
+                request, inbox: &inbox, store: store, now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0 || busTap != nil)
             carryOut(handled.effects)
             return handled.reply
         }

@@ -30,6 +30,10 @@ public final class Server {
     @exclusivity(unchecked) var clients: [Int32: Connection] = [:]
     /// Clients that subscribed to the bus: with none, publishing costs nothing.
     var subscriberCount = 0
+    /// Hears every bus event of the turn as it is published, before the commit (an in-process
+    /// watcher: the control API's long-polls). While it is set, events are made even with no
+    /// socket subscriber.
+    public var busTap: ((BusEvent) -> Void)?
     var running = true
     /// Counts loop turns (see `Connection.handledTurn`).
     private var turnNumber = 0

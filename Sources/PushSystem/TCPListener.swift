@@ -79,5 +79,37 @@ public final class TCPListener {
         return client
     }
 
+    /// Whether the peer of connected socket `fd` is a loopback address: 127.0.0.0/8 (RFC 1122
+    /// §3.2.1.3), `::1`, or 127.0.0.0/8 mapped into IPv6 (`::ffff:127.x.y.z`, RFC 4291 §2.5.5.2).
+    /// False when the peer cannot be read.
+    public static func peerIsLoopback(_ fd: Int32) -> Bool {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let read = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        guard read == 0 else { return false }
+        let family = Int32(storage.ss_family)
+        return withUnsafePointer(to: &storage) { pointer -> Bool in
+            switch family {
+            case AF_INET:
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    UInt32(bigEndian: $0.pointee.sin_addr.s_addr) >> 24 == 127
+                }
+            case AF_INET6:
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address -> Bool in
+                    var bytes = address.pointee.sin6_addr
+                    return withUnsafeBytes(of: &bytes) { raw in
+                        let loopback = raw.prefix(15).allSatisfy { $0 == 0 } && raw[15] == 1
+                        let mapped = raw.prefix(10).allSatisfy { $0 == 0 } && raw[10] == 0xFF && raw[11] == 0xFF && raw[12] == 127
+                        return loopback || mapped
+                    }
+                }
+            default:
+                return false
+            }
+        }
+    }
+
     deinit { Glibc.close(fd) }
 }

@@ -33,6 +33,14 @@ struct GatewayPhases {
         results.record("gateway_msgs_per_s", throughput, "msgs/s")
         results.record("gateway_ratio", throughput / ingest, "x")
 
+        // The same with 100 armed faults that match nothing (APNs faults for other tokens): what
+        // arming faults costs the requests they do not answer. Cleared before the latency run.
+        try faults(socket: server.socket, count: 100)
+        let faulted = try h2load(["-c4", "-m32", "-D\(duration)", "-d", payload] + headers + [url])
+        try request(server.socket, #"{"op":"fault","action":"clear"}"#)
+        results.record("gateway_faults100_msgs_per_s", faulted, "msgs/s")
+        results.record("gateway_faults100_ratio", faulted / throughput, "x")
+
         // JPush's Push API v3 as its SDKs call it: HTTP/1.1 keep-alive, 4 connections, one request
         // in flight on each (no pipelining), Basic auth, an iOS notification at JPush's 2000-byte limit.
         let jpushBody = gatewayFolder + "/jpush.json"
@@ -140,6 +148,22 @@ struct GatewayPhases {
         let tail = #""}}},"options":{"time_to_live":60}}"#
         let ios = #""ios":{"alert":{"title":"Bench","body":"through JPush's API"},"badge":"+1","extras":{"pad":""}}"#
         return Array((head + String(repeating: "x", count: 2000 - ios.utf8.count) + tail).utf8)
+    }
+
+    /// Arms `count` APNs faults for tokens the bench never sends to.
+    func faults(socket: String, count: Int) throws {
+        for index in 0..<count {
+            try request(socket, #"{"op":"fault","action":"add","vendor":"apns","token":"ffff\#(String(index, radix: 16))","status":500}"#)
+        }
+    }
+
+    /// Sends one request line and reads its reply; fails on an error reply.
+    func request(_ socket: String, _ line: String) throws {
+        let client = try BenchSocket(path: socket)
+        try client.write(Array(line.utf8) + [0x0A])
+        var ok = false
+        try client.readLines(1) { reply in ok = String(decoding: reply, as: UTF8.self).hasPrefix(#"{"ok":true"#) }
+        guard ok else { throw BenchError("the server refused \(line)") }
     }
 
     func gatewayPort(_ socket: String) throws -> Int {

@@ -17,10 +17,82 @@ struct VerdictPhases {
         if let ingest = results.entries.first(where: { $0.key == "ingest_msgs_per_s" })?.value, ingest > 0 {
             results.record("play_ratio", play / ingest, "x")
         }
+        let control = try controlExpectLatencies(count: settings.quick ? 20 : 200)
+        results.record("control_expect_p50_ms", percentile(control, 0.5), "ms")
+        results.record("control_expect_p99_ms", percentile(control, 0.99), "ms")
         let latencies = try expectLatencies(count: settings.quick ? 20 : 200)
         results.record("expect_p50_ms", percentile(latencies, 0.5), "ms")
         results.record("expect_p99_ms", percentile(latencies, 0.99), "ms")
     }
+
+    /// The control API's long-poll: each time a cleartext HTTP/1.1 `GET /pushdeck/v1/expect?title=^lat-N$`
+    /// is sent and given time to start waiting, then the push goes in over the socket; measured
+    /// from just before the push is sent (so its commit is inside) to the whole 200 read.
+    func controlExpectLatencies(count: Int) throws -> [Double] {
+        let serverFolder = folder + "/control"
+        try FileManager.default.createDirectory(atPath: serverFolder, withIntermediateDirectories: true)
+        let server = try ServerUnderTest(
+            folder: serverFolder, arguments: ["serve", "--gateway", "127.0.0.1:0"], environment: ["XDG_DATA_HOME": serverFolder + "/data"])
+        defer { server.stop() }
+        let port = try GatewayPhases(settings: settings, folder: folder).gatewayPort(server.socket)
+        let client = try BenchSocket(path: server.socket)
+        var latencies: [Double] = []
+        for index in 0..<count {
+            let fd = try Self.connect(port: port)
+            defer { close(fd) }
+            let request = "GET /pushdeck/v1/expect?title=%5Elat-\(index)%24&timeout=10 HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n"
+            guard Self.send(fd, Array(request.utf8)) else { throw BenchError("cannot send the control API's expect") }
+            usleep(50_000)
+            let payload = #"{"aps":{"alert":{"title":"lat-\#(index)"}}}"#
+            let sent = seconds()
+            try client.write(Request.push(PushRequest(payloadText: payload)).wireLine)
+            let answer = try Self.readResponse(fd)
+            let answered = seconds()
+            try client.readLines(1) { _ in }
+            guard answer.hasPrefix("HTTP/1.1 200") else { throw BenchError("the control API's expect \(index) said \(answer.prefix(200))") }
+            latencies.append((answered - sent) * 1000)
+        }
+        return latencies.sorted()
+    }
+
+    private static func connect(port: Int) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard fd >= 0, connected == 0 else { throw BenchError("cannot connect to the gateway on port \(port)") }
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        return fd
+    }
+
+    private static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) == $0.count }
+    }
+
+    /// Reads one HTTP/1.1 response: its head, then `content-length` bytes of body.
+    private static func readResponse(_ fd: Int32) throws -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { throw BenchError("the gateway closed before its answer was whole") }
+            bytes += buffer[0..<count]
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard let end = text.range(of: "\r\n\r\n") else { continue }
+            let head = text[..<end.lowerBound].lowercased()
+            let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+            if text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length { return text }
+        }
+    }
+}
+
+extension VerdictPhases {
 
     /// A scenario of `steps` steps like a long QA session — pushes on both channels to three
     /// apps, reads, app-state and mode switches, badge commands, expects — loaded from its text

@@ -14,7 +14,7 @@ enum CommandTable {
     /// Every command, in the order help shows them.
     static let commands: [CommandSpec] = [
         ui, serve, send, badge, mode, mute, unmute, quiet, read, delete, list, app, watch, demo, ping,
-        device, activity, key, gateway, reset, expect, play, record, help, completions,
+        device, activity, requests, fault, key, gateway, reset, expect, play, record, help, completions,
     ]
 
     /// Options every command takes, handled before the command runs.
@@ -88,6 +88,10 @@ enum CommandTable {
             completion: .files, setting: .path),
         OptionSpec("--tls-key", .required("FILE"), "the gateway's private key (PEM, with --tls-cert)", completion: .files, setting: .path),
         OptionSpec("--getui-token-seconds", .required("S"), "how long a Getui auth token lives (for tests)", defaultValue: "86400"),
+        OptionSpec(
+            "--control-token", .required("TOKEN"),
+            "the control API (/pushdeck/v1/ on the gateway port) wants the header authorization: Bearer TOKEN from every peer; without it, it answers loopback peers only",
+            setting: .token),
         OptionSpec(
             "--request-timeout", .required("S"),
             "how long a gateway request may take from its first byte to its last before the connection is closed (for tests)",
@@ -361,6 +365,70 @@ enum CommandTable {
         ],
         words: ["list"])
 
+    static let requests = CommandSpec(
+        "requests",
+        synopsis: ["[--vendor apns|jpush|getui|fcm] [--since SEQ] [--json]"],
+        summary: "the provider requests the gateway answered",
+        description: """
+            The request log: every provider request the gateway answered since the last reset, and
+            every one its transport refused, in arrival order (seq from 1): time, vendor, method,
+            path, token, status, reason, latency in ms and the fault that answered it, if one did.
+            It lives in memory, the newest 100000 kept: a restart starts an empty log, and
+            'pushdeck reset' empties it. --json prints each record as the bus topic 'request'
+            carries it, one line each.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--vendor", .required("V"), "only this vendor's requests", completion: .words(Via.providers.map(\.rawValue))),
+            OptionSpec("--since", .required("SEQ"), "only the requests after this seq"),
+            OptionSpec("--json", "each record as a JSON line"),
+        ])
+
+    static let fault = CommandSpec(
+        "fault",
+        synopsis: [
+            "add [--vendor apns|jpush|getui|fcm] [--token T] [--app A] [--path GLOB]",
+            "[--status N [--reason R] [--retry-after S] [--latency MS] | --latency MS | --goaway [--shutdown] [--after N] | --close]",
+            "[--count N | --for DURATION | --rate P]",
+            "| list [--json] | clear [ID]",
+        ],
+        summary: "make the provider gateway fail on demand",
+        description: """
+            Arms a fault: the provider requests it matches (by vendor, token, app, and a glob of
+            the whole path, fnmatch(3)) are answered as a provider does on a bad day, before
+            their vendor decides anything, and change nothing but the request log ('pushdeck
+            requests'). --status answers in the vendor's own shape and headers with --reason (one
+            of the vendor's; its usual one for the status when left out), --retry-after as the
+            retry-after header, after --latency ms. --latency alone delays the answer and then
+            handles the request as usual. --goaway sends HTTP/2 GOAWAY once a connection has had
+            --after streams (0 by default), --shutdown with APNs' debug data
+            {"reason":"Shutdown"}; on HTTP/1.1 it closes the connection there. --close drops the
+            connection at once, unanswered. A fault lasts until cleared, or --count times
+            (requests; connections for --goaway and --close), --for a duration (30s, 5m, 1h, on
+            the server's clock), or each matching request with probability --rate. The first
+            armed fault that matches answers. 'pushdeck reset' clears them all.
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--vendor", .required("V"), "only this vendor's requests", completion: .words(Via.providers.map(\.rawValue))),
+            OptionSpec("--token", .required("T"), "only requests to this device token"),
+            OptionSpec("--app", .required("A"), "only this app's requests (apns-topic, JPush appKey, Getui appId, FCM project)"),
+            OptionSpec("--path", .required("GLOB"), "only requests whose whole path matches this glob"),
+            OptionSpec("--status", .required("N"), "answer with this HTTP status (100-599), in the vendor's shape"),
+            OptionSpec("--reason", .required("R"), "with --status: the vendor's reason (APNs reason, JPush or Getui code, FCM errorCode)"),
+            OptionSpec("--retry-after", .required("S"), "with --status: the retry-after header, in seconds"),
+            OptionSpec("--latency", .required("MS"), "delay the answer this many milliseconds"),
+            OptionSpec("--goaway", "HTTP/2 GOAWAY after --after streams of a connection"),
+            OptionSpec("--shutdown", "with --goaway: debug data {\"reason\":\"Shutdown\"}"),
+            OptionSpec("--after", .required("N"), "with --goaway: the streams a connection keeps"),
+            OptionSpec("--close", "drop the connection, no answer"),
+            OptionSpec("--count", .required("N"), "fire N times, then disarm"),
+            OptionSpec("--for", .required("DURATION"), "disarm after this long (30s, 5m, 1h)"),
+            OptionSpec("--rate", .required("P"), "fire on each matching request with probability P (0-1)"),
+            OptionSpec("--json", "with add or list: the reply's fault(s) as JSON"),
+        ],
+        words: ["add", "list", "clear"])
+
     static let key = CommandSpec(
         "key",
         synopsis: [
@@ -446,7 +514,8 @@ enum CommandTable {
         synopsis: [
             "[--app A] [--title RE] [--body RE] [--via V] [--count N] [--since ID]",
             "[--badge N] [--server-badge N] [--unread N] [--banner] [--timeout S]",
-            "[-- COMMAND...]",
+            "[--requests N [--vendor V] [--status S] | --retried [--after-status S] [--min-wait S]",
+            " | --stopped TOKEN] [--since SEQ] [-- COMMAND...]",
         ],
         summary: "wait until a condition holds (exit 0), or time out (exit 1)",
         description: """
@@ -457,6 +526,12 @@ enum CommandTable {
             as the ledgers do (at once if they already do).
             -- COMMAND... runs COMMAND once expect listens (the push that should arrive), so
             nothing it causes is missed; its failure fails expect (exit 1).
+            --requests, --retried and --stopped judge the gateway's request log (since the last
+            reset, or after request seq --since SEQ) instead of the inbox, one verdict per expect:
+            --retried holds when a refused notification (status >= 400, or --after-status) was
+            sent again no sooner than max(its retry-after, --min-wait) after the refusal, and fails
+            at once when it came sooner; --stopped fails as soon as a request to TOKEN follows an
+            Unregistered answer to it, and holds at --timeout if none came.
             """,
         options: [
             clientSocket,
@@ -465,12 +540,19 @@ enum CommandTable {
             OptionSpec("--body", .required("RE"), "the body matches the regular expression"),
             OptionSpec("--via", .required("V"), "came in through V", completion: .words(Via.allCases.map(\.rawValue))),
             OptionSpec("--count", .required("N"), "N matching messages since expect started", defaultValue: "1"),
-            OptionSpec("--since", .required("ID"), "messages already stored after id ID count too"),
+            OptionSpec("--since", .required("ID"), "messages already stored after id ID count too; with --requests, --retried or --stopped: requests after seq ID"),
             OptionSpec("--banner", "count banners shown (in the foreground with push on) instead"),
             OptionSpec("--badge", .required("N"), "the icon badge is N"),
             OptionSpec("--server-badge", .required("N"), "the server badge is N"),
             OptionSpec("--unread", .required("N"), "N unread messages"),
             OptionSpec("--timeout", .required("S"), "give up after S seconds (exit 1)", defaultValue: "5"),
+            OptionSpec("--requests", .required("N"), "N provider requests in the request log"),
+            OptionSpec("--vendor", .required("V"), "with --requests: of vendor V", completion: .words(Via.providers.map(\.rawValue))),
+            OptionSpec("--status", .required("S"), "with --requests: answered with HTTP status S"),
+            OptionSpec("--retried", "a refused notification was sent again, waiting at least max(retry-after, --min-wait)"),
+            OptionSpec("--after-status", .required("S"), "with --retried: refused with status S (else any status >= 400)"),
+            OptionSpec("--min-wait", .required("S"), "with --retried: at least S seconds after the refusal", defaultValue: "0"),
+            OptionSpec("--stopped", .required("TOKEN"), "no request to TOKEN after its first Unregistered answer (holds at --timeout)"),
         ])
 
     static let play = CommandSpec(
@@ -539,6 +621,6 @@ enum CommandTable {
     /// The command words, for `help COMMAND` (the table cannot list itself while it is built).
     static let commandNames = [
         "ui", "serve", "send", "badge", "mode", "mute", "unmute", "quiet", "read", "delete", "list", "app", "watch", "demo",
-        "ping", "device", "activity", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
+        "ping", "device", "activity", "requests", "fault", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
     ]
 }

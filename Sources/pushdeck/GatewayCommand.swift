@@ -13,6 +13,8 @@ struct GatewaySetup {
     var getuiTokenSeconds: TimeInterval = GetuiRoutes.defaultTokenSeconds
     /// How long a request may take from its first byte (`--request-timeout`, for tests).
     var limits = GatewayLimits()
+    /// `--control-token`: the bearer token the control API wants (else loopback peers only).
+    var controlToken: String?
 
     /// Nil when `--gateway` is not given (then `--tls-*` are refused as meaningless).
     init?(_ arguments: inout Arguments, environment: [String: String]) throws(UsageError) {
@@ -21,9 +23,13 @@ struct GatewaySetup {
         let key = try arguments.option("--tls-key")
         let tokenSeconds = try arguments.option("--getui-token-seconds")
         let requestTimeout = try arguments.option("--request-timeout")
+        let controlToken = try arguments.checkedOption("--control-token")
         guard let value else {
             if certificate != nil || key != nil {
                 throw UsageError("--tls-cert and --tls-key go with --gateway", command: arguments.command)
+            }
+            if controlToken != nil {
+                throw UsageError("--control-token goes with --gateway (the control API is on the gateway port)", command: arguments.command)
             }
             return nil
         }
@@ -38,6 +44,7 @@ struct GatewaySetup {
         default: throw UsageError("--tls-cert and --tls-key go together", command: arguments.command)
         }
         tlsFolder = TLSMaterial.folder(environment: environment)
+        self.controlToken = controlToken
         if let tokenSeconds {
             guard let seconds = Double(tokenSeconds), seconds > 0, seconds <= GetuiRoutes.defaultTokenSeconds else {
                 throw UsageError("--getui-token-seconds takes seconds from 0 to 86400; got '\(tokenSeconds)'", command: arguments.command)
@@ -60,7 +67,8 @@ struct GatewaySetup {
         var configuration = GatewayConfiguration(
             address: address, certificatePath: material.certificatePath, keyPath: material.keyPath, caPath: material.caPath)
         configuration.limits = limits
-        return try Gateway(configuration: configuration, routes: ProviderRoutes(devices: devices, getuiTokenSeconds: getuiTokenSeconds), log: log)
+        return try Gateway(configuration: configuration, routes: ProviderRoutes(devices: devices, getuiTokenSeconds: getuiTokenSeconds, controlToken: controlToken),
+            log: log)
     }
 }
 

@@ -96,6 +96,8 @@ enum Pushdeck {
         case "ping": return try ClientCommands.ping(&arguments)
         case "device": return try DeviceCommands.device(&arguments)
         case "activity": return try ActivityCommands.run(&arguments)
+        case "requests": return try RequestCommands.run(&arguments)
+        case "fault": return try FaultCommands.run(&arguments)
         case "key": return try DeviceCommands.key(&arguments)
         case "gateway": return try GatewayCommand.run(&arguments)
         case "reset": return try VerdictCommands.reset(&arguments)

@@ -98,7 +98,7 @@ enum ServerBuilder {
         let inLoop = GatewayInLoop(gateway, server: server)
         gateway.attach(inLoop)
         gateway.share(server.acceptPause)
-        server.attach(gateway: inLoop)
+        server.attach(gateway: inLoop, faultVocabulary: ProviderRoutes.faultVocabulary)
     }
 }
 
@@ -108,6 +108,8 @@ final class GatewayInLoop: AttachedGateway, GatewaySink {
     let gateway: Gateway
     /// The server owns this object (as a participant of its loop), so it outlives it.
     unowned let server: Server
+    /// The control API's long-polls, judged after each commit.
+    let expects = ControlExpects()
 
     init(_ gateway: Gateway, server: Server) {
         self.gateway = gateway
@@ -119,9 +121,14 @@ final class GatewayInLoop: AttachedGateway, GatewaySink {
     func pollEntries(into entries: inout [pollfd]) { gateway.pollEntries(into: &entries) }
     func ready(_ entry: pollfd, server: Server) { gateway.ready(entry) }
     func deadline(after now: Instant) -> Instant? {
-        gateway.timeout().map { Instant(nanoseconds: now.nanoseconds + $0 * 1_000_000) }
+        let own = gateway.timeout().map { Instant(nanoseconds: now.nanoseconds + $0 * 1_000_000) }
+        return [own, expects.deadline()].compactMap { $0 }.min { $0.nanoseconds < $1.nanoseconds }
     }
-    func turnEnded(server: Server) { gateway.turnEnded() }
+    func turnEnded(server: Server) {
+        // The long-polls answered by this turn's commit are written in the same turn.
+        expects.turnEnded(server: server)
+        gateway.turnEnded()
+    }
 
     // MARK: What the server asks of its gateway
 
@@ -136,4 +143,12 @@ final class GatewayInLoop: AttachedGateway, GatewaySink {
 
     func gatewayContext() -> GatewayContext { GatewayContext(inbox: server.inbox, now: server.wallNow) }
     func submit(_ request: Request, completion: @escaping (Reply) -> Void) { server.submit(request, completion: completion) }
+    func expect(_ query: [QueryItem], completion: @escaping (HTTPResponse) -> Void) {
+        expects.start(query, server: server, completion: completion)
+    }
+    func arriveProviderRequest() -> Int { server.arriveProviderRequest() }
+    func logProviderRequest(_ record: ProviderRequestRecord) { server.logProviderRequest(record) }
+    func fireFault(vendor: Via, path: String, streamIndex: Int, summary: () -> (tokens: [String], app: String?)) -> FiredFault? {
+        server.fireFault(vendor: vendor, path: path, streamIndex: streamIndex, summary: summary)
+    }
 }

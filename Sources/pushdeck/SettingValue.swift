@@ -16,6 +16,8 @@ enum SettingValue: Sendable, Equatable {
     case address
     /// A flag: `true` or `false` in the config file.
     case flag
+    /// A bearer token: RFC 6750 §2.1's `b64token` (letters, digits, `-._~+/`, then `=`s).
+    case token
 
     /// What is accepted, as the end of "--x takes …" and "\"x\" must be …".
     var phrase: String {
@@ -26,6 +28,7 @@ enum SettingValue: Sendable, Equatable {
         case .choice(let words): Self.either(words)
         case .address: "HOST:PORT (like \(GatewayAddress.defaultValue)), true for that default, or false"
         case .flag: "true or false"
+        case .token: "a bearer token: letters, digits and - . _ ~ + / (then = signs), as RFC 6750 allows"
         }
     }
 
@@ -38,6 +41,7 @@ enum SettingValue: Sendable, Equatable {
         case .choice(let words): words.contains(text)
         case .address: (try? GatewayAddress(parsing: text)) != nil
         case .flag: false
+        case .token: Self.isBearerToken(text)
         }
     }
 
@@ -49,11 +53,17 @@ enum SettingValue: Sendable, Equatable {
             return .some(on ? .bare : nil)
         case (.seconds, .number(let number)), (.whole, .number(let number)):
             return accepts(number.text) ? .some(.value(number.text)) : nil
-        case (.path, .string(let text)), (.choice, .string(let text)), (.address, .string(let text)):
+        case (.path, .string(let text)), (.choice, .string(let text)), (.address, .string(let text)), (.token, .string(let text)):
             return accepts(text) ? .some(.value(text)) : nil
         default:
             return nil
         }
+    }
+
+    /// RFC 6750 §2.1: `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
+    static func isBearerToken(_ text: String) -> Bool {
+        let body = text.reversed().drop { $0 == "=" }
+        return !body.isEmpty && body.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~+/".contains($0)) }
     }
 
     /// "open or strict", "apns, jpush or getui".

@@ -31,27 +31,13 @@ enum VerdictCommands {
     static func expect(_ arguments: inout Arguments) throws -> Int32 {
         let trigger = arguments.trailingCommand()
         let socket = try ClientCommands.socketPath(&arguments)
-        var condition = ExpectCondition()
-        condition.app = try arguments.option("--app")
-        condition.title = try regex(arguments.option("--title"), option: "--title")
-        condition.body = try regex(arguments.option("--body"), option: "--body")
-        condition.via = try arguments.option("--via")
-        condition.count = try arguments.intOption("--count", in: 0...1_000_000)
-        condition.badge = try arguments.intOption("--badge", in: 0...Request.maxBadge)
-        condition.serverBadge = try arguments.intOption("--server-badge", in: 0...Request.maxBadge)
-        condition.unread = try arguments.intOption("--unread", in: 0...Int(Int32.max))
-        condition.banner = arguments.flag("--banner")
-        condition.since = try arguments.intOption("--since", in: 0...Int.max).map(Int64.init)
-        let timeoutText = try arguments.option("--timeout")
+        let ask = try expectCondition(&arguments)
         try arguments.finish()
-        var timeout = 5.0
-        if let timeoutText {
-            guard let value = Double(timeoutText), value >= 0, value <= 86_400 else {
-                throw UsageError("--timeout takes seconds from 0 to 86400 (like 2.5), not '\(timeoutText)'", command: "expect")
-            }
-            timeout = value
-        }
+        let condition = ask.condition, timeout = ask.timeout
         let deadline = Date().addingTimeInterval(timeout)
+        if let requests = ask.requests {
+            return try expectRequests(RequestWatch(condition: requests, since: ask.requestsSince), socket: socket, trigger: trigger, timeout: timeout)
+        }
 
         // Subscribe first, then take the snapshot: a push between the two is seen as an event
         // (and perhaps in the snapshot too; messages are counted by id, once).
@@ -75,7 +61,7 @@ enum VerdictCommands {
             guard left > 0, let event = try events.next(waitingMilliseconds: Int32(min(left, 86_400) * 1000) + 1) else {
                 // What the ledgers are at the end, asked for or not.
                 watch.ledgers = try ledgers(condition.app, from: queries)
-                printError("pushdeck expect: timed out after \(format(timeout)) s; \(watch.report)")
+                printError("pushdeck expect: \(watch.timedOutLine(after: timeout))")
                 process?.waitUntilExit()
                 return 1
             }
@@ -92,6 +78,144 @@ enum VerdictCommands {
         }
         writeLine(watch.matchedLine)
         return 0
+    }
+
+    /// `expect --requests/--retried/--stopped`: the request log since the reset (or after
+    /// `--since SEQ`), then the bus's `request` events, judged after each; decided at once when
+    /// the log decides (`--stopped` fails at the first request after Unregistered), else at the
+    /// timeout (where `--stopped` holds).
+    private static func expectRequests(_ start: RequestWatch, socket: String, trigger: [String], timeout: Double) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        var watch = start
+        // Subscribe first, then read the log: a request between the two is seen twice, counted once (by seq).
+        let events = try SocketClient(path: socket)
+        _ = try ClientCommands.expectOK(events.request(.subscribe([.request])))
+        let queries = try SocketClient(path: socket)
+        let log = try queries.reply(to: .requests(RequestLogQuery(since: watch.since)))
+        guard case .requests(let records) = log else {
+            throw Failure.refused(log.errorMessage ?? "the server's requests reply is not one this pushdeck reads")
+        }
+        watch.note(records)
+        let process = try self.start(trigger)
+        var timedOut = false
+        while !watch.verdict.isDecided {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, events.waitForLine(milliseconds: Int32(min(left, 86_400) * 1000) + 1) else {
+                timedOut = true
+                break
+            }
+            let event = try events.readReply()
+            if event["topic"]?.stringValue == Topic.request.rawValue, let record = try? ProviderRequestRecord(wire: event) {
+                watch.note([record])
+            }
+        }
+        process?.waitUntilExit()
+        let (ok, line) = watch.verdict.final
+        guard ok else {
+            printError("pushdeck expect: \(timedOut ? watch.timedOutLine(after: timeout) : line)")
+            return 1
+        }
+        if let process, process.terminationStatus != 0 {
+            printError("pushdeck expect: the condition held, but \(trigger.joined(separator: " ")) exited with \(process.terminationStatus)")
+            return 1
+        }
+        writeLine(line)
+        return 0
+    }
+
+    /// What `expect` was asked: the inbox's condition, or one about the request log (with the
+    /// seq it counts after), and how long to wait.
+    struct Ask {
+        var condition: ExpectCondition
+        var requests: RequestCondition?
+        var requestsSince = 0
+        var timeout: Double
+    }
+
+    /// What `expect` waits for and how long, from its options: the command line's, and the
+    /// control API's query turned into them (`ControlExpects`), so both check them the same way.
+    static func expectCondition(_ arguments: inout Arguments, maxTimeout: Double = 86_400) throws(UsageError) -> Ask {
+        var condition = ExpectCondition()
+        condition.app = try arguments.option("--app")
+        condition.title = try regex(arguments.option("--title"), option: "--title")
+        condition.body = try regex(arguments.option("--body"), option: "--body")
+        condition.via = try arguments.option("--via")
+        condition.count = try arguments.intOption("--count", in: 0...1_000_000)
+        condition.badge = try arguments.intOption("--badge", in: 0...Request.maxBadge)
+        condition.serverBadge = try arguments.intOption("--server-badge", in: 0...Request.maxBadge)
+        condition.unread = try arguments.intOption("--unread", in: 0...Int(Int32.max))
+        condition.banner = arguments.flag("--banner")
+        let since = try arguments.intOption("--since", in: 0...Int.max)
+        let requests = try requestCondition(&arguments)
+        var timeout = 5.0
+        if let timeoutText = try arguments.option("--timeout") {
+            guard let value = Double(timeoutText), value >= 0, value <= maxTimeout else {
+                throw UsageError(
+                    "--timeout takes seconds from 0 to \(format(maxTimeout)) (like 2.5), not '\(timeoutText)'", command: "expect")
+            }
+            timeout = value
+        }
+        guard let requests else {
+            condition.since = since.map(Int64.init)
+            return Ask(condition: condition, timeout: timeout)
+        }
+        // A request-log verdict is judged alone: its --since is a request seq, not a message id.
+        let inbox = [("--app", condition.app != nil), ("--title", condition.title != nil), ("--body", condition.body != nil),
+                     ("--via", condition.via != nil), ("--count", condition.count != nil), ("--badge", condition.badge != nil),
+                     ("--server-badge", condition.serverBadge != nil), ("--unread", condition.unread != nil), ("--banner", condition.banner)]
+        if let mixed = inbox.first(where: \.1) {
+            throw UsageError(
+                "\(mixed.0) is about the inbox; --requests, --retried and --stopped are about the request log: run two expects", command: "expect")
+        }
+        return Ask(condition: condition, requests: requests, requestsSince: since ?? 0, timeout: timeout)
+    }
+
+    /// `--requests N [--vendor V] [--status S]`, `--retried [--after-status S] [--min-wait S]` or
+    /// `--stopped TOKEN` (one of them), or nil.
+    private static func requestCondition(_ arguments: inout Arguments) throws(UsageError) -> RequestCondition? {
+        let count = try arguments.intOption("--requests", in: 1...1_000_000)
+        let vendorText = try arguments.option("--vendor")
+        let status = try arguments.intOption("--status", in: 100...599)
+        let retried = arguments.flag("--retried")
+        let afterStatus = try arguments.intOption("--after-status", in: 100...599)
+        let minWaitText = try arguments.option("--min-wait")
+        let stopped = try arguments.option("--stopped")
+        let asked = [count != nil ? "--requests" : nil, retried ? "--retried" : nil, stopped != nil ? "--stopped" : nil].compactMap { $0 }
+        guard asked.count <= 1 else {
+            throw UsageError("\(asked.joined(separator: " and ")) are separate verdicts: run one expect for each", command: "expect")
+        }
+        func only(_ option: String, _ given: Bool, with owner: String, _ ok: Bool) throws(UsageError) {
+            if given && !ok { throw UsageError("\(option) goes with \(owner)", command: "expect") }
+        }
+        try only("--vendor", vendorText != nil, with: "--requests", count != nil)
+        try only("--status", status != nil, with: "--requests", count != nil)
+        try only("--after-status", afterStatus != nil, with: "--retried", retried)
+        try only("--min-wait", minWaitText != nil, with: "--retried", retried)
+        if let count {
+            var vendor: Via?
+            if let vendorText {
+                guard let named = Via(rawValue: vendorText), Via.providers.contains(named) else {
+                    throw UsageError("--vendor takes \(Via.providers.map(\.rawValue).joined(separator: ", ")), not '\(vendorText)'", command: "expect")
+                }
+                vendor = named
+            }
+            return .requests(count: count, vendor: vendor, status: status)
+        }
+        if retried {
+            var minWait = 0.0
+            if let minWaitText {
+                guard let value = Double(minWaitText), value >= 0, value <= 86_400 else {
+                    throw UsageError("--min-wait takes seconds from 0 to 86400 (like 1.5), not '\(minWaitText)'", command: "expect")
+                }
+                minWait = value
+            }
+            return .retried(afterStatus: afterStatus, minWait: minWait)
+        }
+        if let stopped {
+            guard !stopped.isEmpty else { throw UsageError("--stopped takes a device token", command: "expect") }
+            return .stopped(token: stopped)
+        }
+        return nil
     }
 
     /// Starts the trigger command (found on PATH), sharing this terminal's output.

@@ -91,3 +91,46 @@ import TestSupport
         #expect(try runPushdeck(["play", file]).status == 0)
     }
 }
+
+/// A `fault` step arms a fault as `pushdeck fault add` does: instant play answers the gateway
+/// steps after it with the fault, live play arms the running gateway.
+@Suite struct PlayFaultTests {
+    @Test func aFaultStepRefusesTheNextGatewayPushOnceInstantly() throws {
+        let folder = TempFolder()
+        let file = folder.file("fault.json")
+        try Data("""
+            {"name":"fault","steps":[
+              {"fault":{"vendor":"apns","status":429,"reason":"TooManyRequests","retryAfter":3,"count":1}},
+              {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"x"}},"via":"apns","token":"ab12"}},
+              {"app":"com.example.shop","expect":{"delivered":false,"reason":"TooManyRequests","unread":0}},
+              {"at":"+3","app":"com.example.shop","push":{"payload":{"aps":{"alert":"x"}},"via":"apns","token":"ab12"}},
+              {"app":"com.example.shop","expect":{"delivered":true,"unread":1}}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let played = try runPushdeck(["play", file])
+        #expect(played.status == 0, "\(played.stdout)\(played.stderr)")
+    }
+
+    @Test func aFaultStepPlaysTheSameInstantlyAndLiveAndArmsTheRunningGateway() throws {
+        let gateway = try GatewayServer()
+        let file = gateway.server.folder.file("fault-live.json")
+        try Data("""
+            {"name":"fault live","steps":[
+              {"fault":{"vendor":"fcm","status":503,"for":"5m"}},
+              {"app":"com.example.shop","push":{"payload":{"aps":{"alert":"x"}}}},
+              {"app":"com.example.shop","expect":{"delivered":true,"unread":1}}
+            ]}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let instant = try runPushdeck(["play", file])
+        let live = try gateway.server.run(["play", "--live", file])
+        #expect(instant.status == 0 && live.status == 0, "\(instant.stdout)\(live.stdout)\(live.stderr)")
+        #expect(instant.stdout == live.stdout, "instant: \(instant.stdout) live: \(live.stdout)")
+        #expect(try gateway.server.run(["fault", "list"]).stdout.contains("vendor fcm status 503"))
+        let bad = folder(gateway).file("bad.json")
+        try Data(#"{"name":"bad","steps":[{"fault":{"vendor":"jpush","path":"/3/*","status":500}}]}"#.utf8).write(to: URL(fileURLWithPath: bad))
+        let refused = try runPushdeck(["play", bad])
+        #expect(refused.status == 2 && refused.stderr.contains("steps[0].fault: --vendor jpush --path '/3/*' can never match"), "\(refused.stderr)")
+    }
+
+    private func folder(_ gateway: GatewayServer) -> TempFolder { gateway.server.folder }
+}

@@ -28,6 +28,10 @@ import Testing
             ActivityUpdate(at: ReplyWireTests.midnight, token: "ffee", app: "com.example.food", event: "update", timestamp: 1_764_547_300,
                            contentState: ["status": "late"], accepted: false, why: "no activity has this push token"),
         ], at: ReplyWireTests.midnight.addingTimeInterval(60)),
+        .requests([RequestLogTests.record(seq: 1), RequestLogTests.record(seq: 2, vendor: .getui, status: 429)]),
+        .fault(FaultTests.armed),
+        .faults([FaultTests.armed, ArmedFault(id: 2, spec: FaultSpec(action: .close, bound: .rate(0.25)), armedAt: ReplyWireTests.midnight, fired: 3)]),
+        .faultsCleared(2),
     ]
 
     /// A started activity with an applied and a discarded update.
@@ -98,10 +102,14 @@ import Testing
             case .state: "state"
             case .activityPush: "activityPush"
             case .activities: "activities"
+            case .requests: "requests"
+            case .fault: "fault"
+            case .faults: "faults"
+            case .faultsCleared: "faultsCleared"
             case .error: "error"
             }
         }
-        #expect(Set(Self.replies.map(kind)).count == 23)
+        #expect(Set(Self.replies.map(kind)).count == 27)
     }
 
     @Test("a line that is no reply is a clear error", arguments: [

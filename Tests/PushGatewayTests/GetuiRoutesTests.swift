@@ -299,6 +299,7 @@ func getuiRefusal(_ decision: GatewayDecision) -> (status: Int, code: Int?, msg:
         case .respond(let response): return response
         case .request(let request, let answer): return answer(try reduced(request))
         case .requests(let requests, let answer): return answer(try requests.map(reduced))
+        case .expect: return nil
         }
     }
 

@@ -104,4 +104,23 @@ import TestSupport
         #expect(result.expects.count == 3)
         #expect(result.passed, "\(result.failureLines.joined(separator: "\n"))")
     }
+
+    @Test func expectsJudgeTheGatewaysRequestLogAsExpectDoes() throws {
+        let headers = #"{"apns-topic":"com.example.shop","apns-id":"123e4567-e89b-12d3-a456-426614174000"}"#
+        // A refusal (not a device token), the same notification sent again a second later.
+        let result = try play("""
+            \(Self.apns("x", headers: headers, token: "not-hex")),
+            {"at":1,"app":"com.example.shop","push":{"payload":{"aps":{"alert":"x","badge":1}},"via":"apns","token":"\(Self.token)","headers":\(headers)}},
+            {"expect":{"requests":{"count":2,"vendor":"apns"},"retried":{"afterStatus":400,"minWait":1}}},
+            {"expect":{"retried":{"minWait":1.5}}},
+            {"expect":{"requests":3,"stopped":"\(Self.token)"}}
+            """)
+        #expect(result.expects.count == 3)
+        #expect(result.expects[0].passed, "\(result.failureLines.joined(separator: "\n"))")
+        let early = try #require(result.expects[1].mismatches.first)
+        #expect(early.field == "retried")
+        #expect(early.got.contains("waited 1000 ms, 500 ms sooner than the 1500 ms it had to wait"), "\(early.got)")
+        #expect(result.expects[2].mismatches.map(\.field) == ["requests", "stopped"])
+        #expect(result.expects[2].mismatches.first?.got == "saw 2 of 2 requests")
+    }
 }

@@ -10,10 +10,14 @@ public struct FCMRoute: Sendable, Equatable {
     public var project: String
     /// `projects/{project}/messages/{id}`.
     public var messageName: String
-    public init(platform: DevicePlatform, project: String, messageName: String) {
+    /// The message's target as `token:T`, `topic:T` or `condition:C` (what the request log
+    /// tells one message from another by).
+    public var target: String?
+    public init(platform: DevicePlatform, project: String, messageName: String, target: String? = nil) {
         self.platform = platform
         self.project = project
         self.messageName = messageName
+        self.target = target
     }
 }
 

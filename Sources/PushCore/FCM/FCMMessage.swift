@@ -6,6 +6,15 @@ public enum FCMTarget: Sendable, Equatable {
     case token(String)
     case topic(String)
     case condition(String)
+
+    /// `token:T`, `topic:T` or `condition:C`.
+    public var key: String {
+        switch self {
+        case .token(let token): "token:\(token)"
+        case .topic(let topic): "topic:\(topic)"
+        case .condition(let condition): "condition:\(condition)"
+        }
+    }
 }
 
 /// The platform of the device an FCM token belongs to: the same message is an Android message

@@ -91,7 +91,7 @@ extension FCMRoutes {
             if register { requests.append(.device(.add(device))) }
             var push = PushRequest.fcm(
                 messageText: messageText, app: device.app, token: device.token,
-                route: FCMRoute(platform: platform, project: project, messageName: name))
+                route: FCMRoute(platform: platform, project: project, messageName: name, target: message.target.key))
             push.decoded = decoded
             push.decoded?.token = device.token
             requests.append(.push(push))

@@ -12,6 +12,17 @@ public protocol GatewaySink: AnyObject {
     /// Handles `request` as a socket request; `completion` gets its reply once it is committed
     /// (or the socket's error reply when the commit failed), on the loop thread.
     func submit(_ request: Request, completion: @escaping (Reply) -> Void)
+    /// The control API's long-poll (`GET /pushdeck/v1/expect?…`): `completion` gets the answer
+    /// once the condition holds after a commit, or at its timeout, on the loop thread.
+    func expect(_ query: [QueryItem], completion: @escaping (HTTPResponse) -> Void)
+    /// The request log's seq for a provider request that has just arrived.
+    func arriveProviderRequest() -> Int
+    /// Logs an answered provider request (and tells the bus).
+    func logProviderRequest(_ record: ProviderRequestRecord)
+    /// The armed fault that answers this request, fired (its count spent), or nil: the
+    /// request is the `streamIndex`th of its connection; `summary` gives its tokens and app
+    /// (asked only when a fault names one).
+    func fireFault(vendor: Via, path: String, streamIndex: Int, summary: () -> (tokens: [String], app: String?)) -> FiredFault?
 }
 
 /// How the gateway is set up: where it listens, its TLS material, its limits.
@@ -53,6 +64,8 @@ public final class Gateway {
     private let log: @Sendable (String) -> Void
     /// The clock of the timeouts (a manual one in tests).
     private let time: any TimeSource
+    /// Work waiting on the loop's clock: answers a latency fault delays.
+    private var timers: [(due: Int64, work: () -> Void)] = []
 
     public init(
         configuration: GatewayConfiguration, routes: any GatewayRoutes, time: any TimeSource = SystemTime(),
@@ -122,6 +135,11 @@ public final class Gateway {
     /// Milliseconds until the gateway needs a turn for its timeouts, or nil.
     public func timeout() -> Int64? {
         let now = milliseconds()
+        if let due = timers.lazy.map(\.due).min() {
+            let rest = [max(0, due - now), acceptPause.until.map { max(0, ($0 + 999_999) / 1_000_000 - now) }].compactMap { $0 }
+            let sweep = connections.isEmpty ? Int64.max : max(0, nextSweep - now)
+            return min(rest.min() ?? Int64.max, sweep)
+        }
         let paused = acceptPause.until.map { ($0 + 999_999) / 1_000_000 - now }
         guard !connections.isEmpty else { return paused.map { max(0, $0) } }
         return max(0, min(nextSweep - now, paused ?? Int64.max))
@@ -130,6 +148,7 @@ public final class Gateway {
     /// After the turn's commit: writes the answers that came, closes what is over, and (once a
     /// second) closes connections past their timeouts.
     public func turnEnded() {
+        runTimers()
         for fd in dirty {
             if let connection = connections[fd] { pump(connection) }
         }
@@ -151,6 +170,16 @@ public final class Gateway {
     }
 
     private func milliseconds() -> Int64 { time.now.nanoseconds / 1_000_000 }
+
+    /// Runs the timers that are due (a fault's latency), in the order they fell due.
+    private func runTimers() {
+        guard !timers.isEmpty else { return }
+        let now = milliseconds()
+        let due = timers.filter { $0.due <= now }.sorted { $0.due < $1.due }
+        guard !due.isEmpty else { return }
+        timers.removeAll { $0.due <= now }
+        for timer in due { timer.work() }
+    }
 
     // MARK: - Connections
 
@@ -186,7 +215,9 @@ public final class Gateway {
                 continue
             }
             nextID += 1
-            let connection = GatewayConnection(fd: fd, id: nextID, cleartextAllowed: configuration.address.isLoopback, now: milliseconds())
+            let connection = GatewayConnection(
+                fd: fd, id: nextID, cleartextAllowed: configuration.address.isLoopback,
+                peerIsLoopback: TCPListener.peerIsLoopback(fd), now: milliseconds())
             connections[fd] = connection
             if nextSweep == 0 { nextSweep = milliseconds() + 1000 }
         }
@@ -297,7 +328,11 @@ public final class Gateway {
         }
         // What a session refuses is answered by the vendor whose path it was.
         let routes = self.routes
-        let refusalResponse: (HTTPRefusal) -> HTTPResponse = { routes.refuse($0) }
+        let refusalResponse: (HTTPRefusal) -> HTTPResponse = { [weak self] refusal in
+            let response = routes.refuse(refusal)
+            self?.logRefusal(refusal, response)
+            return response
+        }
         if http2 {
             guard let session = HTTP2Session(
                 limits: configuration.limits, isTLS: connection.isTLS, refusalResponse: refusalResponse, onRequest: onRequest)
@@ -343,10 +378,14 @@ public final class Gateway {
         return true
     }
 
-    /// A whole request: the routes decide; an inbox request is answered after the commit.
+    /// A whole request: the armed faults first (`ProviderExchange.arrive`), then the routes
+    /// decide; an inbox request is answered after the commit.
     private func route(_ request: HTTPRequest, fd: Int32, respond: @escaping Responder) {
+        guard let connection = connections[fd], !connection.aborted else { return }
         // A request is what keeps a connection from being idle.
-        connections[fd]?.lastActivity = milliseconds()
+        connection.lastActivity = milliseconds()
+        var request = request
+        request.fromLoopback = connection.peerIsLoopback
         guard let sink else {
             var partial = request
             partial.body = []
@@ -354,35 +393,122 @@ public final class Gateway {
             dirty.insert(fd)
             return
         }
-        switch routes.decide(request, context: sink.gatewayContext()) {
-        case .respond(let response):
-            respond(response)
-            dirty.insert(fd)
-        case .request(let request, let answer):
-            sink.submit(request) { [weak self] reply in
-                respond(answer(reply))
+        guard routes.isProviderRequest(request.pathOnly) else {
+            // pushdeck's own control API: no provider's request, so no fault answers it and the
+            // request log leaves it out.
+            carryOut(routes.decide(request, context: sink.gatewayContext()), sink: sink) { [weak self] response in
+                respond(response)
                 self?.dirty.insert(fd)
             }
+            return
+        }
+        connection.requests += 1
+        let receivedAt = sink.gatewayContext().now
+        let seq = sink.arriveProviderRequest()
+        let index = connection.requests
+        let arrival = ProviderExchange.arrive(request, routes: routes, seq: seq, receivedAt: receivedAt) { vendor, summary in
+            sink.fireFault(vendor: vendor, path: request.path, streamIndex: index, summary: summary)
+        }
+        switch arrival {
+        case .decide(let fault, nil):
+            proceed(request, fd: fd, respond: respond, seq: seq, receivedAt: receivedAt, fault: fault)
+        case .decide(let fault, let delay?):
+            // Latency alone: the request is handled as usual once the loop's timer is due.
+            after(milliseconds: delay) { [weak self] in
+                self?.proceed(request, fd: fd, respond: respond, seq: seq, receivedAt: receivedAt, fault: fault)
+            }
+        case .refuse(let exchange, let delay):
+            guard case .respond(let response) = exchange.decision else { return }
+            let answer = { [weak self, weak sink] in
+                respond(response)
+                self?.dirty.insert(fd)
+                guard let sink else { return }
+                sink.logProviderRequest(exchange.record(answer: response, at: sink.gatewayContext().now))
+            }
+            if let delay { after(milliseconds: delay, answer) } else { answer() }
+        case .close(let record):
+            sink.logProviderRequest(record)
+            abort(connection)
+        case .goaway(let shutdown, let record):
+            sink.logProviderRequest(record)
+            guard let session = connection.session as? HTTP2Session else {
+                // HTTP/1.1 has no GOAWAY: the connection closes after the requests it had.
+                abort(connection)
+                return
+            }
+            session.goAway(leavingOut: request.streamID, debugData: shutdown ? ProviderExchange.shutdownDebugData : [])
+            dirty.insert(fd)
+        }
+    }
+
+    /// Drops a connection at once, unanswered, once the session has returned to the loop.
+    private func abort(_ connection: GatewayConnection) {
+        connection.aborted = true
+        connection.closing = true
+        dirty.insert(connection.fd)
+    }
+
+    /// Runs `work` on the loop once `milliseconds` have passed on the gateway's clock.
+    private func after(milliseconds delay: Int, _ work: @escaping () -> Void) {
+        timers.append((due: milliseconds() + Int64(delay), work: work))
+    }
+
+    /// The routes decide a request (no fault stopped it) and its answer is logged.
+    private func proceed(_ request: HTTPRequest, fd: Int32, respond: @escaping Responder, seq: Int, receivedAt: Date, fault: Int?) {
+        guard let sink, let connection = connections[fd], !connection.aborted else { return }
+        let context = sink.gatewayContext()
+        let exchange = ProviderExchange.decide(
+            request, routes: routes, context: context, seq: seq, receivedAt: receivedAt, fault: fault)
+        // Every answer is logged as it is handed to the session.
+        let answered: (HTTPResponse) -> Void = { [weak self, weak sink] response in
+            respond(response)
+            self?.dirty.insert(fd)
+            guard let sink else { return }
+            sink.logProviderRequest(exchange.record(answer: response, at: sink.gatewayContext().now))
+        }
+        carryOut(exchange.decision, sink: sink, answered: answered)
+    }
+
+    /// Carries out what the routes decided: an answer now, or the inbox's requests (answered
+    /// after the commit), or the control API's long-poll.
+    private func carryOut(_ decision: GatewayDecision, sink: any GatewaySink, answered: @escaping (HTTPResponse) -> Void) {
+        switch decision {
+        case .respond(let response):
+            answered(response)
+        case .request(let request, let answer):
+            sink.submit(request) { reply in answered(answer(reply)) }
+        case .expect(let query):
+            sink.expect(query) { response in answered(response) }
         case .requests(let requests, let answer):
             guard !requests.isEmpty else {
-                respond(answer([]))
-                dirty.insert(fd)
+                answered(answer([]))
                 return
             }
             let replies = ReplyCollector(count: requests.count)
             for (index, request) in requests.enumerated() {
-                sink.submit(request) { [weak self] reply in
+                sink.submit(request) { reply in
                     guard let all = replies.add(reply, at: index) else { return }
-                    respond(answer(all))
-                    self?.dirty.insert(fd)
+                    answered(answer(all))
                 }
             }
         }
     }
 
+    /// Logs a request the transport refused, with the answer its vendor gave.
+    private func logRefusal(_ refusal: HTTPRefusal, _ response: HTTPResponse) {
+        guard let sink, routes.isProviderRequest(refusal.path) else { return }
+        let seq = sink.arriveProviderRequest()
+        sink.logProviderRequest(ProviderExchange.record(
+            refusal: refusal, response: response, routes: routes, seq: seq, at: sink.gatewayContext().now))
+    }
+
     /// Moves ready output from the session to the socket; closes what is over.
     private func pump(_ connection: GatewayConnection) {
         guard !connection.dead else { return }
+        if connection.aborted {
+            drop(connection)
+            return
+        }
         let highWater = configuration.limits.outputHighWater
         while true {
             let before = connection.pendingOutput

@@ -18,6 +18,8 @@ final class GatewayConnection {
     let fd: Int32
     let id: Int
     let cleartextAllowed: Bool
+    /// The peer is a loopback address (the control API serves only these without a token).
+    let peerIsLoopback: Bool
     var stage = Stage.sniffing
     var ssl: OpaquePointer?
     var session: (any HTTPSession)?
@@ -37,11 +39,16 @@ final class GatewayConnection {
     var closing = false
     /// Gone: the socket failed or is closed.
     var dead = false
+    /// A close fault dropped it: closed at once, nothing more written.
+    var aborted = false
+    /// Whole requests it has brought (a goaway fault counts a connection's streams).
+    var requests = 0
 
-    init(fd: Int32, id: Int, cleartextAllowed: Bool, now: Int64) {
+    init(fd: Int32, id: Int, cleartextAllowed: Bool, peerIsLoopback: Bool, now: Int64) {
         self.fd = fd
         self.id = id
         self.cleartextAllowed = cleartextAllowed
+        self.peerIsLoopback = peerIsLoopback
         self.acceptedAt = now
         self.lastActivity = now
     }

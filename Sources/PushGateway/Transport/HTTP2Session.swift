@@ -145,7 +145,26 @@ final class HTTP2Session: HTTPSession {
 
     var wantsInput: Bool { !failed && nghttp2_session_want_read(session) != 0 }
     var isFinished: Bool {
-        failed || (early.isEmpty && nghttp2_session_want_write(session) == 0 && (timedOut || nghttp2_session_want_read(session) == 0))
+        failed || (early.isEmpty && nghttp2_session_want_write(session) == 0
+            && (timedOut || nghttp2_session_want_read(session) == 0 || (goingAway && streams.isEmpty)))
+    }
+
+    /// A GOAWAY was sent by a fault: the session ends once the streams it keeps are answered.
+    private var goingAway = false
+
+    /// Sends GOAWAY (NO_ERROR) that leaves out `streamID` and every stream after it: its
+    /// last_stream_id is the stream before, so nghttp2 closes the later ones once it is sent
+    /// and none of them is acted on (RFC 9113 §6.8: the client retries them on a new
+    /// connection). `debugData` goes in the frame's additional debug data (APNs sends
+    /// `{"reason":"Shutdown"}` when its server shuts down).
+    func goAway(leavingOut streamID: Int32, debugData: [UInt8]) {
+        guard !failed else { return }
+        let last = max(0, streamID - 2)
+        goawayLastStreamID = min(goawayLastStreamID ?? last, last)
+        goingAway = true
+        _ = debugData.withUnsafeBufferPointer { bytes in
+            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, NGHTTP2_NO_ERROR.rawValue, bytes.baseAddress, bytes.count)
+        }
     }
     var requestStartedAt: Int64? { streams.values.lazy.filter { !$0.requested }.map(\.startedAt).min() }
     /// Request bytes held now (received, not yet given back to flow control).
@@ -304,8 +323,9 @@ final class HTTP2Session: HTTPSession {
             refuse(streamID, stream, refusal)
             return
         }
-        let request = HTTPRequest(method: stream.method, path: stream.path, headers: stream.headers, body: stream.body,
+        var request = HTTPRequest(method: stream.method, path: stream.path, headers: stream.headers, body: stream.body,
                                   version: .http2, isTLS: isTLS)
+        request.streamID = streamID
         stream.headers = []
         stream.body = []
         onRequest(request) { [weak self] response in self?.answer(streamID, response) }

@@ -1,0 +1,257 @@
+import COpenSSL
+import Foundation
+import PushCore
+import PushJSON
+
+/// What one provider request was, as its vendor's routes read it: for the request log, and for
+/// telling which armed faults it matches.
+public struct RequestSummary: Sendable, Equatable {
+    public var vendor: Via
+    /// The device tokens it addressed (none for an auth, topic or broadcast request).
+    public var tokens: [String] = []
+    public var app: String?
+    /// The ids it carried: `apns-id`, `sendno`, `request_id`.
+    public var ids: [String: String] = [:]
+    /// "The same notification" for its vendor (see `ProviderRequestRecord.notificationKey`).
+    public var notificationKey: String?
+    public init(vendor: Via, tokens: [String] = [], app: String? = nil, ids: [String: String] = [:], notificationKey: String? = nil) {
+        self.vendor = vendor
+        self.tokens = tokens
+        self.app = app
+        self.ids = ids
+        self.notificationKey = notificationKey
+    }
+}
+
+/// What an answer told about a request, for the request log.
+public struct AnswerSummary: Sendable, Equatable {
+    /// Nil on success (see `ProviderRequestRecord.reason`).
+    public var reason: String?
+    /// Ids the answer assigned (FCM's message `name`).
+    public var ids: [String: String] = [:]
+    public init(reason: String? = nil, ids: [String: String] = [:]) {
+        self.reason = reason
+        self.ids = ids
+    }
+}
+
+extension RequestSummary {
+    /// The first 16 hex digits of the SHA-256 of `bytes` (OpenSSL): what tells one payload from
+    /// another in a notification key.
+    public static func digest(_ bytes: [UInt8]) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let ok = bytes.withUnsafeBytes { raw in EVP_Digest(raw.baseAddress, raw.count, &digest, &length, EVP_sha256(), nil) }
+        guard ok == 1 else { return "" }
+        return String(GetuiSessions.hex(Array(digest.prefix(8))))
+    }
+
+    /// The request's path without its query.
+    static func path(of request: HTTPRequest) -> Substring {
+        request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+    }
+
+    /// The pushes a decision hands the inbox, in order.
+    static func pushes(of decision: GatewayDecision?) -> [PushRequest] {
+        switch decision {
+        case .request(.push(let push), _)?: [push]
+        case .requests(let requests, _)?:
+            requests.compactMap { if case .push(let push) = $0 { push } else { nil } }
+        default: []
+        }
+    }
+}
+
+/// The summaries' reading of an answer body: a JSON object, or nil (no body, not JSON).
+func answerObject(_ response: HTTPResponse) -> JSONObject? {
+    guard !response.body.isEmpty, case .object(let object)? = try? JSON.parse(response.body) else { return nil }
+    return object
+}
+
+// MARK: - APNs
+
+extension APNsRoutes {
+    /// Apple's request: the token is the path's (`/3/device/{token}`), the app its `apns-topic`,
+    /// the id its `apns-id`. The same notification: the same apns-id when the request carried
+    /// one, else the same token and payload bytes. Nothing of the body is read but its bytes.
+    public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary {
+        var summary = RequestSummary(vendor: .apns)
+        let path = RequestSummary.path(of: request)
+        guard path.hasPrefix(Self.pathPrefix) else { return summary }
+        let token = String(path.dropFirst(Self.pathPrefix.count))
+        summary.tokens = token.isEmpty ? [] : [token]
+        summary.app = request.values("apns-topic").first
+        let carried = request.values("apns-id").first
+        if let carried { summary.ids["apns-id"] = carried }
+        summary.notificationKey = carried.map { "apns-id:\($0.lowercased())" } ?? "token:\(token):\(RequestSummary.digest(request.body))"
+        return summary
+    }
+
+    /// `{"reason":…}` on a refusal; the apns-id the answer gave (the request's, or a new one).
+    public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
+        var answer = AnswerSummary()
+        if let id = response.headers.first(where: { $0.name == "apns-id" })?.value { answer.ids["apns-id"] = id }
+        guard response.status != 200 else { return answer }
+        answer.reason = answerObject(response)?["reason"]?.stringValue ?? "HTTP \(response.status)"
+        return answer
+    }
+}
+
+// MARK: - JPush
+
+extension JPushRoutes {
+    /// JPush's push: the registration ids it reached (from the push `decide` made, else the
+    /// body's `audience.registration_id`), the app its appKey, the id its `options.sendno`.
+    /// The same notification: the same `options.sendno` when given, else the same body.
+    public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary {
+        var summary = RequestSummary(vendor: .jpush)
+        let path = RequestSummary.path(of: request)
+        guard path == Self.pushPath || path == Self.validatePath else {
+            summary.app = Self.basicUser(request)
+            return summary
+        }
+        var sendno: String?
+        if let push = RequestSummary.pushes(of: decision).first {
+            summary.app = push.app
+            summary.tokens = push.headers["registration_id"].map { $0.split(separator: ",").map(String.init) } ?? []
+            // The body `decide` parsed, read again in place (no second parse).
+            sendno = push.parsed?["options"]?["sendno"]?.number?.text
+        } else {
+            summary.app = Self.basicUser(request)
+            if case .object(let body)? = try? JSON.parse(request.body) {
+                if case .object(let audience)? = body["audience"], case .array(let ids)? = audience["registration_id"] {
+                    summary.tokens = ids.compactMap(\.stringValue)
+                }
+                sendno = body["options"]?.objectValue?["sendno"]?.numberValue?.text
+            }
+        }
+        if let sendno { summary.ids["sendno"] = sendno }
+        summary.notificationKey = sendno.map { "sendno:\($0)" } ?? "body:\(RequestSummary.digest(request.body))"
+        return summary
+    }
+
+    /// `{"error":{"code":…}}` on a refusal: the code, as text.
+    public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
+        guard response.status != 200 else { return AnswerSummary() }
+        let code = answerObject(response)?["error"]?.objectValue?["code"]?.intValue
+        return AnswerSummary(reason: code.map(String.init) ?? "HTTP \(response.status)")
+    }
+
+    /// The user of HTTP Basic `authorization` (JPush's appKey), if it is one.
+    static func basicUser(_ request: HTTPRequest) -> String? {
+        guard let header = request.values("authorization").first, header.lowercased().hasPrefix("basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        return String(text[..<colon])
+    }
+}
+
+// MARK: - Getui
+
+extension GetuiRoutes {
+    /// Getui's push: the cids it reached (from the pushes `decide` made, else the body's
+    /// `audience.cid`), the app the path's appId, the id its `request_id` (a batch's, joined by
+    /// commas). The same notification: the same `request_id`.
+    public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary {
+        var summary = RequestSummary(vendor: .getui)
+        let rest = RequestSummary.path(of: request).dropFirst(Self.pathPrefix.count)
+        guard let slash = rest.firstIndex(of: "/") else { return summary }
+        summary.app = String(rest[..<slash])
+        let endpoint = rest[rest.index(after: slash)...]
+        guard endpoint.hasPrefix("push/") else { return summary }
+        var requestIds: [String] = []
+        let pushes = RequestSummary.pushes(of: decision)
+        if !pushes.isEmpty {
+            summary.tokens = pushes.compactMap(\.token)
+            requestIds = pushes.compactMap { $0.headers["request_id"] }
+        } else if case .object(let body)? = try? JSON.parse(request.body) {
+            let messages = body["msg_list"]?.arrayValue?.compactMap(\.objectValue) ?? [body]
+            for message in messages {
+                if let id = message["request_id"]?.stringValue { requestIds.append(id) }
+                if case .object(let audience)? = message["audience"], case .array(let cids)? = audience["cid"] {
+                    summary.tokens += cids.compactMap(\.stringValue)
+                }
+            }
+        }
+        if !requestIds.isEmpty {
+            let joined = requestIds.joined(separator: ",")
+            summary.ids["request_id"] = joined
+            summary.notificationKey = "request_id:\(joined)"
+        }
+        return summary
+    }
+
+    /// `{"code":…,"msg":…}` with a code other than 0: `CODE MSG`.
+    public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
+        let body = answerObject(response)
+        let code = body?["code"]?.intValue
+        if response.status == 200 && (code ?? 0) == 0 { return AnswerSummary() }
+        guard let code else { return AnswerSummary(reason: "HTTP \(response.status)") }
+        return AnswerSummary(reason: [String(code), body?["msg"]?.stringValue].compactMap { $0 }.joined(separator: " "))
+    }
+}
+
+// MARK: - FCM
+
+extension FCMRoutes {
+    /// FCM's `messages:send`: the token it names (none for a topic or condition), the app the
+    /// path's project. The same notification: the same target and message body. The topic
+    /// APIs name the token in the path (`iid`'s in the body).
+    public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary {
+        var summary = RequestSummary(vendor: .fcm)
+        let path = RequestSummary.path(of: request)
+        guard path.hasPrefix(Self.projectsPrefix) else { return summary }
+        let rest = path.dropFirst(Self.projectsPrefix.count)
+        guard let slash = rest.firstIndex(of: "/") else { return summary }
+        summary.app = String(rest[..<slash])
+        let method = rest[rest.index(after: slash)...]
+        guard method == "messages:send" else {
+            let parts = method.split(separator: "/")
+            if parts.count >= 2, parts[0] == "registrations" { summary.tokens = [parts[1].removingPercentEncoding ?? String(parts[1])] }
+            return summary
+        }
+        var target: String?
+        if let push = RequestSummary.pushes(of: decision).first, let route = push.fcm {
+            target = route.target
+        } else if case .object(let body)? = try? JSON.parse(request.body), case .object(let message)? = body["message"] {
+            if let token = message["token"]?.stringValue {
+                target = FCMTarget.token(token).key
+            } else if let topic = message["topic"]?.stringValue {
+                target = FCMTarget.topic(topic).key
+            } else if let condition = message["condition"]?.stringValue {
+                target = FCMTarget.condition(condition).key
+            }
+        }
+        if let target {
+            if target.hasPrefix("token:") { summary.tokens = [String(target.dropFirst(6))] }
+            summary.notificationKey = "\(target):\(RequestSummary.digest(request.body))"
+        }
+        return summary
+    }
+
+    /// Google's error: FCM's `errorCode` when it gives one, else the gRPC `status`; the message
+    /// `name` a send's answer assigned.
+    public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
+        let body = answerObject(response)
+        guard response.status != 200 else {
+            return AnswerSummary(ids: body?["name"]?.stringValue.map { ["name": $0] } ?? [:])
+        }
+        guard case .object(let error)? = body?["error"] else { return AnswerSummary(reason: "HTTP \(response.status)") }
+        let fcm = error["details"]?.arrayValue?.compactMap(\.objectValue)
+            .first { $0["@type"] == "type.googleapis.com/google.firebase.fcm.v1.FcmError" }
+        return AnswerSummary(reason: fcm?["errorCode"]?.stringValue ?? error["status"]?.stringValue ?? "HTTP \(response.status)")
+    }
+}
+
+// MARK: - The table
+
+extension ProviderRoutes {
+    public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary {
+        routes(for: request.path).summarize(request, decision: decision)
+    }
+
+    public func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary {
+        routes(for: request.path).summarize(answer: response, to: request)
+    }
+}
