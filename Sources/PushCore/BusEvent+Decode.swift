@@ -34,6 +34,8 @@ public enum EventBody: Sendable, Equatable {
     case badgeRequest(app: String?, change: BadgeChange?, sync: Bool?)
     /// `activity.changed`: a `liveactivity` push reached this activity (its history left out).
     case activity(Activity, accepted: Bool, discarded: String?)
+    /// `request`: a provider request the gateway answered, as the request log keeps it.
+    case request(ProviderRequestRecord)
 }
 
 /// A `message.dropped` event. Its fields depend on why: a push while push is off gives `app` and
@@ -197,6 +199,8 @@ extension EventBody {
                 throw fields.fail("activity", "an activity object")
             }
             self = .activity(activity, accepted: try fields.bool("accepted"), discarded: try fields.optionalString("discarded"))
+        case .request:
+            self = .request(try ProviderRequestRecord(wire: fields.object))
         }
     }
 }

@@ -23,7 +23,7 @@ final class ControlExpects {
 
     private var waiting: [Waiting] = []
     /// The bus events of the turn so far (heard only while something waits).
-    private var events: [JSONObject] = []
+    private var events: [BusEvent] = []
 
     var isEmpty: Bool { waiting.isEmpty }
 
@@ -54,7 +54,8 @@ final class ControlExpects {
         var watch = ExpectWatch(condition: condition)
         if let since = condition.since {
             watch.noteMessages(after: since) { before in
-                server.perform(.list(ListQuery(limit: ExpectWatch.pageSize, before: before)))
+                guard case .messages(let messages) = server.reply(to: .list(ListQuery(limit: ExpectWatch.pageSize, before: before))) else { return [] }
+                return messages
             }
         }
         if condition.needsLedgers { watch.ledgers = Self.ledgers(condition.app, server) }
@@ -69,7 +70,7 @@ final class ControlExpects {
         waiting.append(entry)
         if server.busTap == nil {
             server.busTap = { [unowned self] event in
-                if case .object(let object) = event.json { self.events.append(object) }
+                self.events.append(event)
             }
         }
     }
@@ -83,8 +84,8 @@ final class ControlExpects {
         var kept: [Waiting] = []
         for var entry in waiting {
             if var requests = entry.requests {
-                for event in turn where event["topic"]?.stringValue == Topic.request.rawValue {
-                    if let record = try? ProviderRequestRecord(wire: event) { requests.note([record]) }
+                for event in turn {
+                    if case .request(let record)? = event.body { requests.note([record]) }
                 }
                 entry.requests = requests
                 let over = now.nanoseconds >= entry.deadline.nanoseconds
@@ -131,10 +132,8 @@ final class ControlExpects {
 
     /// The ledgers now, from the engine's state report (of `app`, else totals).
     private static func ledgers(_ app: String?, _ server: Server) -> Ledgers {
-        let object = server.perform(.state(app: app, message: nil))
-        return Ledgers(
-            badge: object["badge"]?.intValue ?? 0, serverBadge: object["serverBadge"]?.intValue ?? 0,
-            unread: object["unread"]?.intValue ?? 0)
+        guard case .state(let report) = server.reply(to: .state(app: app, message: nil)) else { return Ledgers() }
+        return Ledgers(badge: report.badge.icon, serverBadge: report.badge.server, unread: report.unread)
     }
 
     // MARK: - The query as expect's options

@@ -53,22 +53,23 @@ enum FaultCommands {
             throw UsageError(words.isEmpty ? "give an action: add, list or clear" : "fault takes add, list or clear [ID], not '\(words.joined(separator: " "))'", command: "fault")
         }
         let client = try SocketClient(path: socket)
-        let reply = try ClientCommands.expectOK(client.request(request))
-        if let fault = reply["fault"]?.objectValue {
-            writeLine(json ? JSON.object(fault).compactText : "fault \(fault["id"]?.intValue ?? 0) armed: \(describe(fault))")
-        } else if let faults = reply["faults"]?.arrayValue {
+        let (reply, line) = try ClientCommands.ask(request, client)
+        switch reply {
+        case .fault(let fault):
+            writeLine(json ? (line["fault"] ?? .object(fault.wireObject)).compactText : "fault \(fault.id) armed: \(describe(fault.wireObject))")
+        case .faults(let faults):
             if json {
-                writeLine(JSON.array(faults).compactText)
+                writeLine((line["faults"] ?? .array(faults.map { .object($0.wireObject) })).compactText)
             } else if faults.isEmpty {
                 writeLine("no faults armed ('pushdeck fault add' arms one)")
             } else {
-                let rows = faults.compactMap(\.objectValue).map { fault in
-                    [fault["id"]?.compactText ?? "", describe(fault), fault["fired"]?.compactText ?? "0"]
-                }
+                let rows = faults.map { [String($0.id), describe($0.wireObject), String($0.fired)] }
                 writeLine(TextTable.render(header: ["ID", "FAULT", "FIRED"], rows: rows))
             }
-        } else if let cleared = reply["cleared"]?.intValue {
-            writeLine("cleared \(cleared) fault\(cleared == 1 ? "" : "s")")
+        case .faultsCleared(let cleared):
+            writeLine(json ? JSON.object(line).compactText : "cleared \(cleared) fault\(cleared == 1 ? "" : "s")")
+        case let other:
+            throw ClientCommands.unexpected(other, to: "fault")
         }
         return 0
     }

@@ -26,29 +26,27 @@ enum RequestCommands {
             query.since = since
         }
         let client = try SocketClient(path: socket)
-        let reply = try ClientCommands.expectOK(client.request(Request.requests(query)))
-        let records = reply["requests"]?.arrayValue ?? []
+        let (reply, _) = try ClientCommands.ask(.requests(query), client)
+        guard case .requests(let records) = reply else { throw ClientCommands.unexpected(reply, to: "requests") }
         if json {
-            for record in records { writeLine(record.compactText) }
+            for record in records { writeLine(record.wireJSON.compactText) }
         } else {
-            writeLine(table(records.compactMap(\.objectValue)))
+            writeLine(table(records))
         }
         return 0
     }
 
     /// One row per request: time (UTC, to the millisecond), vendor, method, path, token, status,
     /// reason, latency in ms, fault.
-    static func table(_ records: [JSONObject]) -> String {
+    static func table(_ records: [ProviderRequestRecord]) -> String {
         guard !records.isEmpty else { return "no provider requests since the last reset" }
         let rows = records.map { record -> [String] in
-            let time = (record["time"]?.stringValue ?? "").dropFirst(11).prefix(12)
-            let tokens = record["tokens"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            let token = tokens.first.map { tokens.count > 1 ? "\($0) +\(tokens.count - 1)" : $0 } ?? "-"
+            let time = RFC3339.string(from: record.receivedAt).dropFirst(11).prefix(12)
+            let token = record.tokens.first.map { record.tokens.count > 1 ? "\($0) +\(record.tokens.count - 1)" : $0 } ?? "-"
             return [
-                String(time), record["vendor"]?.stringValue ?? "", record["method"]?.stringValue ?? "",
-                record["path"]?.stringValue ?? "", token, record["status"].map { $0.compactText } ?? "",
-                record["reason"]?.stringValue ?? "-", record["latencyMs"].map { $0.compactText } ?? "",
-                record["fault"].map { $0.compactText } ?? "-",
+                String(time), record.vendor.rawValue, record.method, record.path, token, String(record.status),
+                record.reason ?? "-", record.wireObject["latencyMs"]?.compactText ?? "",
+                record.fault.map(String.init) ?? "-",
             ]
         }
         return TextTable.render(header: ["TIME", "VENDOR", "METHOD", "PATH", "TOKEN", "STATUS", "REASON", "MS", "FAULT"], rows: rows)

@@ -88,8 +88,7 @@ enum VerdictCommands {
         let deadline = Date().addingTimeInterval(timeout)
         var watch = start
         // Subscribe first, then read the log: a request between the two is seen twice, counted once (by seq).
-        let events = try SocketClient(path: socket)
-        _ = try ClientCommands.expectOK(events.request(.subscribe([.request])))
+        let events = try EventStream(path: socket, topics: [.request])
         let queries = try SocketClient(path: socket)
         let log = try queries.reply(to: .requests(RequestLogQuery(since: watch.since)))
         guard case .requests(let records) = log else {
@@ -100,14 +99,11 @@ enum VerdictCommands {
         var timedOut = false
         while !watch.verdict.isDecided {
             let left = deadline.timeIntervalSinceNow
-            guard left > 0, events.waitForLine(milliseconds: Int32(min(left, 86_400) * 1000) + 1) else {
+            guard left > 0, let event = try events.next(waitingMilliseconds: Int32(min(left, 86_400) * 1000) + 1) else {
                 timedOut = true
                 break
             }
-            let event = try events.readReply()
-            if event["topic"]?.stringValue == Topic.request.rawValue, let record = try? ProviderRequestRecord(wire: event) {
-                watch.note([record])
-            }
+            if case .request(let record)? = event.body { watch.note([record]) }
         }
         process?.waitUntilExit()
         let (ok, line) = watch.verdict.final
