@@ -10,7 +10,10 @@ master secret and a registration id of another app. Prints one JSON object per c
 {"case", "status", "sendno", "msg_id"} or {"case", "error_code", "status"} or
 {"case", "unauthorized": true}.
 
-Usage: jpush_send.py PORT APP_KEY MASTER_SECRET REGISTRATION_ID FOREIGN_REGISTRATION_ID TAGGED_ID
+With ONLY (a case name: all, ios, message, both), that one push is sent and nothing else.
+A JPushFailure's line also has its "message" (the SDK's `details`, JPush's error.message).
+
+Usage: jpush_send.py PORT APP_KEY MASTER_SECRET REGISTRATION_ID FOREIGN_REGISTRATION_ID TAGGED_ID [ONLY]
 """
 import json
 import sys
@@ -36,7 +39,8 @@ def run(name, client, build, validate=False):
     except common.Unauthorized:
         out = {"case": name, "unauthorized": True}
     except common.JPushFailure as failure:
-        out = {"case": name, "status": failure.response.status_code, "error_code": failure.error_code}
+        out = {"case": name, "status": failure.response.status_code, "error_code": failure.error_code,
+               "message": failure.details}
     print(json.dumps(out), flush=True)
 
 
@@ -100,6 +104,12 @@ def foreign_audience(push):
     push.notification = jpush.notification(alert="not yours")
     push.platform = jpush.all_
 
+
+if len(sys.argv) > 7:
+    only = sys.argv[7]
+    run(only, client, {"all": alert_all, "ios": ios_to_registration_id, "message": message_only,
+                       "both": notification_and_message_with_options}[only])
+    sys.exit(0)
 
 run("all", client, alert_all)
 run("ios", client, ios_to_registration_id)
