@@ -229,7 +229,8 @@ extension FaultSpec {
             if let vendor, let table = vocabulary.vendors[vendor] {
                 let literal = String(path.prefix { !"*?[\\".contains($0) })
                 let claimed: (String) -> Bool = { prefix in prefix.hasPrefix(literal) || literal.hasPrefix(prefix) }
-                let others = vocabulary.vendors.filter { $0.key != vendor }.compactMap(\.value.prefixes).flatMap { $0 }
+                // In the vendors' order, so the message is the same every time.
+                let others = Via.providers.filter { $0 != vendor }.compactMap { vocabulary.vendors[$0]?.prefixes }.flatMap { $0 }
                 let possible = table.prefixes.map { $0.contains(where: claimed) }
                     ?? !others.contains { literal.hasPrefix($0) }
                 guard possible else {
@@ -357,8 +358,10 @@ public struct FaultBook: Sendable, Equatable {
     public var vocabulary = FaultVocabulary()
     /// The state of the `rate` coin (SplitMix64): seeded, so a test can replay it.
     public var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-    /// Per vendor, the positions in `faults` of its faults and the vendor-less ones.
+    /// Per vendor, the positions in `faults` of its faults and the vendor-less ones that name
+    /// no token; those that name one, by token (a request is checked only against its own).
     private var byVendor: [Via: [Int]] = [:]
+    private var byToken: [Via: [String: [Int]]] = [:]
 
     public init() {}
 
@@ -374,7 +377,7 @@ public struct FaultBook: Sendable, Equatable {
         case .none, .rate: break
         }
         faults.append(armed)
-        for vendor in spec.vendor.map({ [$0] }) ?? Via.providers { byVendor[vendor, default: []].append(faults.count - 1) }
+        index(faults.count - 1)
         return armed
     }
 
@@ -402,14 +405,19 @@ public struct FaultBook: Sendable, Equatable {
     public mutating func fire(
         vendor: Via, path: String, streamIndex: Int, now: Date, summary: () -> (tokens: [String], app: String?)
     ) -> FiredFault? {
-        guard let positions = byVendor[vendor], !positions.isEmpty else { return nil }
         var cached: (tokens: [String], app: String?)?
-        let lazy = {
+        func lazy() -> (tokens: [String], app: String?) {
             if let cached { return cached }
             let made = summary()
             cached = made
             return made
         }
+        var positions = byVendor[vendor] ?? []
+        if let tokened = byToken[vendor], !tokened.isEmpty {
+            let named = lazy().tokens.flatMap { tokened[$0] ?? [] }
+            if !named.isEmpty { positions = (positions + named).sorted() }
+        }
+        guard !positions.isEmpty else { return nil }
         var expired = false
         for position in positions {
             let fault = faults[position]
@@ -443,8 +451,18 @@ public struct FaultBook: Sendable, Equatable {
 
     private mutating func reindex() {
         byVendor = [:]
-        for (position, fault) in faults.enumerated() {
-            for vendor in fault.spec.vendor.map({ [$0] }) ?? Via.providers { byVendor[vendor, default: []].append(position) }
+        byToken = [:]
+        for position in faults.indices { index(position) }
+    }
+
+    private mutating func index(_ position: Int) {
+        let spec = faults[position].spec
+        for vendor in spec.vendor.map({ [$0] }) ?? Via.providers {
+            if let token = spec.token {
+                byToken[vendor, default: [:]][token, default: []].append(position)
+            } else {
+                byVendor[vendor, default: []].append(position)
+            }
         }
     }
 

@@ -18,6 +18,14 @@ extension HTTPResponse {
 extension APNsRoutes {
     public func vendor(of path: String) -> Via { .apns }
 
+    /// The path's token and the `apns-topic`, read without the body.
+    public func target(of request: HTTPRequest) -> (tokens: [String], app: String?) {
+        let path = RequestSummary.path(of: request)
+        guard path.hasPrefix(Self.pathPrefix) else { return ([], nil) }
+        let token = String(path.dropFirst(Self.pathPrefix.count))
+        return (token.isEmpty ? [] : [token], request.values("apns-topic").first)
+    }
+
     /// The reasons Apple's "Handling error responses from APNs" table lists, with their statuses.
     public static var faultReasons: [(reason: String, status: Int)] {
         APNsReason.allCases.map { ($0.rawValue, $0.status) }
@@ -119,6 +127,8 @@ extension FCMRoutes {
 
 extension ProviderRoutes {
     public func vendor(of path: String) -> Via { routes(for: path).vendor(of: path) }
+
+    public func target(of request: HTTPRequest) -> (tokens: [String], app: String?) { routes(for: request.path).target(of: request) }
 
     public func faultResponse(_ status: Int, reason: String?, retryAfter: Int?, to request: HTTPRequest, now: Date) -> HTTPResponse {
         routes(for: request.path).faultResponse(status, reason: reason, retryAfter: retryAfter, to: request, now: now)

@@ -157,6 +157,13 @@ extension HTTPRequest {
     }
 }
 
+extension GatewayRoutes {
+    public func target(of request: HTTPRequest) -> (tokens: [String], app: String?) {
+        let summary = summarize(request, decision: nil)
+        return (summary.tokens, summary.app)
+    }
+}
+
 /// A set of routes: one vendor's API (APNs, JPush, Getui, …), or the table of them all
 /// (`ProviderRoutes`). The transport calls `decide` for every whole request, and `refuse` for
 /// what it refused before a request was whole: each vendor answers both in its own shape.
@@ -172,6 +179,9 @@ public protocol GatewayRoutes: Sendable {
     func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary
     /// The vendor whose request a path is (cheap: no summary).
     func vendor(of path: String) -> Via
+    /// The tokens and app a request names, for matching faults: as `summarize` without a
+    /// decision finds them, without what only the log needs.
+    func target(of request: HTTPRequest) -> (tokens: [String], app: String?)
     /// An injected refusal (a fault's `status`), written by the vendor's own refusal writer.
     func faultResponse(_ status: Int, reason: String?, retryAfter: Int?, to request: HTTPRequest, now: Date) -> HTTPResponse
     /// Whether a request to `path` is a provider's (logged, and faults may answer it); pushdeck's

@@ -35,10 +35,7 @@ public struct ProviderExchange: Sendable {
         fire: (Via, () -> (tokens: [String], app: String?)) -> FiredFault?
     ) -> ProviderArrival {
         let vendor = routes.vendor(of: request.path)
-        guard let fired = fire(vendor, {
-            let summary = routes.summarize(request, decision: nil)
-            return (summary.tokens, summary.app)
-        }) else { return .decide(fault: nil, delayMs: nil) }
+        guard let fired = fire(vendor, { routes.target(of: request) }) else { return .decide(fault: nil, delayMs: nil) }
         func faulted() -> ProviderExchange {
             var bodiless = request
             bodiless.body = []
