@@ -56,6 +56,10 @@ extension Reply {
         case .activities(let activities, let unmatched, let at):
             Self.ok(("activities", .array(activities.map { $0.wireJSON(at: at) })), ("unmatched", .array(unmatched.map(\.wireJSON))))
         case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
+        case .forwarded(let id, let topic): Self.ok(("forwarded", .string(id)), ("topic", .string(topic)))
+        case .unavailable(let message):
+            JSONObject([(key: "ok", value: false), (key: "error", value: .string(message)), (key: "unavailable", value: true)])
+        case .bus(let object): object
         }
     }
 
@@ -136,7 +140,7 @@ extension PushFate {
         case .held: members.append((key: "held", value: true))
         case .storedOffline: members.append((key: "stored", value: true))
         case .dropped(.expiresOffline): members.append((key: "stored", value: false))
-        case .dropped(.modeOff): break
+        case .dropped(.modeOff), .dropped(.repeated): break
         }
         if let reason { members.append((key: "reason", value: .string(reason))) }
         return members

@@ -57,7 +57,7 @@ extension Request {
             if let app = query.app { object["app"] = .string(app) }
         case .subscribe(let topics):
             object["topics"] = .array(topics.map { .string($0.rawValue) })
-        case .ping:
+        case .ping, .bus:
             break
         case .reset(let app, let all):
             if let app { object["app"] = .string(app) }
@@ -119,6 +119,7 @@ extension Request {
         case .unmute: "unmute"
         case .quiet: "quiet"
         case .activity: "activity"
+        case .bus: "bus"
         }
     }
 

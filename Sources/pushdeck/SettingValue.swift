@@ -16,6 +16,9 @@ enum SettingValue: Sendable, Equatable {
     case address
     /// A flag: `true` or `false` in the config file.
     case flag
+    /// Text the option's own parser checks (`phrase` says what): the team bus's broker URL,
+    /// user and instance id.
+    case text(String)
 
     /// What is accepted, as the end of "--x takes …" and "\"x\" must be …".
     var phrase: String {
@@ -26,6 +29,7 @@ enum SettingValue: Sendable, Equatable {
         case .choice(let words): Self.either(words)
         case .address: "HOST:PORT (like \(GatewayAddress.defaultValue)), true for that default, or false"
         case .flag: "true or false"
+        case .text(let phrase): phrase
         }
     }
 
@@ -38,6 +42,7 @@ enum SettingValue: Sendable, Equatable {
         case .choice(let words): words.contains(text)
         case .address: (try? GatewayAddress(parsing: text)) != nil
         case .flag: false
+        case .text: !text.isEmpty
         }
     }
 
@@ -49,7 +54,7 @@ enum SettingValue: Sendable, Equatable {
             return .some(on ? .bare : nil)
         case (.seconds, .number(let number)), (.whole, .number(let number)):
             return accepts(number.text) ? .some(.value(number.text)) : nil
-        case (.path, .string(let text)), (.choice, .string(let text)), (.address, .string(let text)):
+        case (.path, .string(let text)), (.choice, .string(let text)), (.address, .string(let text)), (.text, .string(let text)):
             return accepts(text) ? .some(.value(text)) : nil
         default:
             return nil

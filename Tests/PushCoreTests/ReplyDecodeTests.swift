@@ -23,6 +23,10 @@ import Testing
         .push(PushReply(.dropped(.modeOff), badge: 0, also: [FurtherPush(channel: .apns, fate: .dropped(.modeOff))])),
         .activityPush(ActivityPushReply(activity: "activity-1", accepted: true, pushToken: String(repeating: "ab", count: 32))),
         .activityPush(ActivityPushReply(activity: "activity-1", accepted: false, why: "its timestamp is older than the last applied")),
+        .push(PushReply(.dropped(.repeated), badge: 3)),
+        .forwarded(id: "0b6c5a1e-8f0e-4c1a-9a57-3c0e0d6f4b21", topic: "pushdeck/v1/devices/abcd/push"),
+        .unavailable("the team bus is not connected (bus reconnecting (2))"),
+        .bus(JSONObject([("ok", true), ("bus", "bus connected"), ("instances", .object(JSONObject([("b", .object(JSONObject([("online", true)])))])))])),
     ]
 
     /// The wire never carries a key's secret: it reads back empty. A further message's entry says
@@ -82,9 +86,12 @@ import Testing
             case .activityPush: "activityPush"
             case .activities: "activities"  // not read by Reply(wire:): `activity list` prints it as written
             case .error: "error"
+            case .forwarded: "forwarded"
+            case .unavailable: "unavailable"
+            case .bus: "bus"
             }
         }
-        #expect(Set(Self.replies.map(kind)).count == 22)
+        #expect(Set(Self.replies.map(kind)).count == 25)
     }
 
     @Test("a line that is no reply is a clear error", arguments: [

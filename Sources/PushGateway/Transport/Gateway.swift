@@ -358,9 +358,17 @@ public final class Gateway {
         case .respond(let response):
             respond(response)
             dirty.insert(fd)
-        case .request(let request, let answer):
-            sink.submit(request) { [weak self] reply in
-                respond(answer(reply))
+        case .request(let inboxRequest, let answer):
+            sink.submit(inboxRequest) { [weak self] reply in
+                // The push needed the team bus and it is down: the vendor's "unavailable" answer,
+                // in the vendor's shape (the routes' `refuse`), as when no server is attached.
+                if case .unavailable(let why) = reply {
+                    var partial = request
+                    partial.body = []
+                    respond(self?.routes.refuse(HTTPRefusal(.unavailable, request: partial, why: why)) ?? answer(reply))
+                } else {
+                    respond(answer(reply))
+                }
                 self?.dirty.insert(fd)
             }
         case .requests(let requests, let answer):
