@@ -11,7 +11,9 @@ public final class MosquittoBroker: @unchecked Sendable {
     public let folder: TempFolder
     public let port: Int
     public let persistence: Bool
-    private var process: Process?
+    /// The broker's pid while it runs (started by `Spawn`, so with no signal blocked: the test
+    /// runner's threads block SIGTERM, and a broker started by `Process` would never hear it).
+    private var pid: pid_t?
 
     public var url: String { "mqtt://127.0.0.1:\(port)" }
     public var logPath: String { folder.file("mosquitto.log") }
@@ -21,7 +23,10 @@ public final class MosquittoBroker: @unchecked Sendable {
         folder = TempFolder()
         port = try Self.freePort()
         self.persistence = persistence
-        var config = ["listener \(port) 127.0.0.1", "log_dest file \(folder.file("mosquitto.log"))", "log_type all",
+        // Run as root, mosquitto becomes the user `user` names (by default `mosquitto`, who cannot
+        // read this private folder): it stays whoever runs the test.
+        let me = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
+        var config = ["user \(me)", "listener \(port) 127.0.0.1", "log_dest file \(folder.file("mosquitto.log"))", "log_type all",
                       "max_queued_messages 100000", "max_inflight_messages 100"]
         if users.isEmpty {
             config.append("allow_anonymous true")
@@ -41,16 +46,14 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Starts the broker and waits (up to 10 s) until its port accepts a connection.
     public func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", folder.file("mosquitto.conf")]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        let pid = try Spawn.start(["/usr/sbin/mosquitto", "-c", folder.file("mosquitto.conf")])
+        self.pid = pid
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if !process.isRunning { throw SpawnError(message: "mosquitto exited \(process.terminationStatus): \(log)") }
+            if !Spawn.isRunning(pid) {
+                self.pid = nil
+                throw SpawnError(message: "mosquitto exited: \(log)")
+            }
             if (try? RawTCP(port: port)) != nil { return }
             usleep(20_000)
         }
@@ -59,9 +62,10 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// SIGTERM and wait (mosquitto saves its persistence on the way out).
     public func stop() {
-        guard let process, process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        guard let pid else { return }
+        kill(pid, SIGTERM)
+        _ = Spawn.wait(pid)
+        self.pid = nil
     }
 
     public func restart() throws {
@@ -94,9 +98,9 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     deinit {
-        if let process, process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        if let pid {
+            kill(pid, SIGKILL)
+            _ = Spawn.wait(pid)
         }
     }
 }
