@@ -113,7 +113,8 @@ enum CommandTable {
         synopsis: [
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
             "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
-            "[--devices open|strict] [--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID]] [--no-color]",
+            "[--devices open|strict] [--no-color]",
+            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID]]",
         ],
         summary: "the full-screen notification center (what runs with no command)",
         description: """
@@ -132,7 +133,8 @@ enum CommandTable {
         synopsis: [
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
             "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
-            "[--devices open|strict] [--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID]]",
+            "[--devices open|strict]",
+            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID]]",
         ],
         summary: "the same server without a terminal, for scripts and CI",
         description: """
