@@ -242,13 +242,17 @@ public final class Bus {
             break
         }
         expireAcknowledgements(at: current)
-        guard case .connected = state else { return }
+        guard case .connected = state else {
+            announcements.removeAll()
+            return
+        }
         if let sink, sink.revision != seenRevision {
             seenRevision = sink.revision
             followDevices(sink.deviceTokens)
             stateDirty = true
         }
         republishDue(at: current)
+        if !announcements.isEmpty { publishAnnouncements() }
         if stateDirty && current.timeIntervalSince(lastStatePublished) >= Self.stateInterval { publishState(at: current) }
         flush()
     }
@@ -455,10 +459,22 @@ public final class Bus {
     /// The inbox changed: the retained state is published again (at most every `stateInterval`).
     public func inboxChanged() { stateDirty = true }
 
-    /// A bus event as `watch` prints it, on `instances/{id}/events` (QoS 0: a live view).
-    public func publishEvent(_ line: String) {
+    /// A bus event as `watch` prints it, for `instances/{id}/events` (QoS 0: a live view, not a
+    /// log): published when the turn has committed (`turnEnded`), dropped with a failed commit.
+    public func announce(_ line: String) {
         guard case .connected = state else { return }
-        mosquitto_publish_v5(mosq, nil, Self.eventsTopic(configuration.id), Int32(line.utf8.count), line, 0, false, nil)
+        announcements.append(line)
+    }
+
+    public func discardAnnouncements() { announcements.removeAll() }
+
+    private var announcements: [String] = []
+
+    private func publishAnnouncements() {
+        let lines = announcements
+        announcements.removeAll()
+        let topic = Self.eventsTopic(configuration.id)
+        for line in lines { mosquitto_publish_v5(mosq, nil, topic, Int32(line.utf8.count), line, 0, false, nil) }
     }
 
     // MARK: - Receiving

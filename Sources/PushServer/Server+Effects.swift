@@ -51,6 +51,7 @@ extension Server {
     /// Queues a bus event's line for every subscriber that wants its topic; with none, nothing
     /// is even encoded.
     func publish(_ event: BusEvent) {
+        bus?.announce(event)
         guard subscriberCount > 0 else { return }
         var line: Range<Int>?
         for client in clients.values where client.wants(event.topic) {
@@ -140,6 +141,7 @@ extension Server {
         let failure = start..<pendingBytes.count
         pending = pending.compactMap { entry in entry.isReply ? (entry.fd, failure, true) : nil }
         turnForwards.removeAll()
+        bus?.discardAnnouncements()
         for index in gatewayAnswers.indices { gatewayAnswers[index].reply = failed }
     }
 }

@@ -35,7 +35,7 @@ extension Server {
             return bus.busReply()
         default:
             let handled = Engine.handle(
-                request, inbox: &inbox, store: store, now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0,
+                request, inbox: &inbox, store: store, now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0 || bus != nil,
                 bus: bus?.link ?? .none)
             carryOut(handled.effects)
             return handled.reply

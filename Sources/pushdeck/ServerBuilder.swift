@@ -183,6 +183,11 @@ final class BusInLoop: AttachedBus, BusSink {
     var statusLine: String { bus.statusLine }
     func publish(_ remote: RemotePush, acknowledged: ((Bool) -> Void)?) { bus.publish(remote, acknowledged: acknowledged) }
     func busReply() -> Reply { .bus(bus.report()) }
+    func announce(_ event: BusEvent) {
+        bus.announce(event.json.compactText)
+        bus.inboxChanged()
+    }
+    func discardAnnouncements() { bus.discardAnnouncements() }
     func close() { bus.close() }
 
     // MARK: Where the bus's pushes go

@@ -44,9 +44,15 @@ import TestSupport
         let owner = try Self.startOwner(broker)
         let sender = try Self.startSender(broker)
         #expect(owner.waitForBus() && sender.server.waitForBus())
+        // B's events as `watch` prints them, on instances/b/events.
+        let events = broker.folder.file("events")
+        let watcher = try Spawn.start(["sh", "-c", "exec mosquitto_sub -h 127.0.0.1 -p \(broker.port) -t pushdeck/v1/instances/b/events -C 1 -W 20 > \(events)"])
+        defer { kill(watcher, SIGKILL); _ = Spawn.wait(watcher) }
+        #expect(waitUntil { broker.log.contains("pushdeck/v1/instances/b/events") })
         let sent = try Self.push(sender, 7)
         #expect(sent.status == 200)
         #expect(waitUntil { owner.messageCount() == 1 })
+        #expect(waitUntil { ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").contains("push 7") })
         #expect(sender.server.messageCount() == 0)
         let message = try #require(owner.messages().first)
         #expect(message["via"] as? String == "mqtt")
