@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CHTTPParser", path: "Sources/CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // glibc calls Swift cannot import as they are (struct ucred, flock, a signal's disposition).
         .target(name: "CSystem", path: "Sources/CSystem"),
 
@@ -35,6 +36,8 @@ let package = Package(
         // PushStore     the SQLite store and the in-memory store, one protocol      PushCore, CSQLite
         // PushGateway   the providers' HTTP APIs: TLS, HTTP/2, HTTP/1.1, routes     PushCore, PushSystem,
         //               per vendor                                                  COpenSSL, CNGHTTP2, CHTTPParser
+        // PushBus       the MQTT team bus (libmosquitto) in the server's loop:     PushCore, CMosquitto
+        //               the outbox, receipts, retained state
         // PushServer    I/O only: the poll loop, framing, one commit a turn,        PushCore, PushStore, PushSystem
         //               replies and fan-out; front doors plug in as participants
         //               (a gateway as an `AttachedGateway`)
@@ -47,13 +50,14 @@ let package = Package(
         // PushScenario  scenario files, the instant player, the live player (over   PushCore, PushStore, PushClient,
         //               PushClient), the expect engine, the recorder, reports       PushGateway (instant gateway steps)
         // pushdeck      the command line, and the wiring: `ServerBuilder` is the    all
-        //               only place that knows both PushServer and PushGateway
+        //               only place that knows both PushServer and PushGateway (and PushBus)
         // pushdeck-bench the benchmark                                              all
         .target(name: "PushJSON", swiftSettings: strict),
         .target(name: "PushCore", dependencies: ["PushJSON"], swiftSettings: strict),
         .target(name: "PushSystem", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "PushStore", dependencies: ["PushJSON", "PushCore", "CSQLite"], swiftSettings: strict),
         .target(name: "PushGateway", dependencies: ["PushJSON", "PushCore", "PushSystem", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
+        .target(name: "PushBus", dependencies: ["PushJSON", "PushCore", "CMosquitto"], swiftSettings: strict),
         .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem"], swiftSettings: strict),
         .target(name: "PushClient", dependencies: ["PushJSON", "PushCore", "PushSystem"], swiftSettings: strict),
         .target(name: "PushTUI", dependencies: ["PushJSON", "PushCore"], swiftSettings: strict),
@@ -63,7 +67,7 @@ let package = Package(
         .target(name: "PushScenario", dependencies: ["PushJSON", "PushCore", "PushStore", "PushClient", "PushGateway"], swiftSettings: strict),
         .executableTarget(
             name: "pushdeck",
-            dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushClient", "PushGateway", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushServer", "PushClient", "PushGateway", "PushBus", "PushTUI", "PushTerminal", "PushUIHost", "PushScenario"],
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
@@ -73,6 +77,7 @@ let package = Package(
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)
         .target(name: "TestSupport", dependencies: ["PushJSON", "PushCore", "PushSystem", "PushServer", "PushClient", "PushTUI"], path: "Tests/TestSupport",
                 swiftSettings: strict),
+        .testTarget(name: "PushBusTests", dependencies: ["PushBus", "PushCore", "PushJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushCoreTests", dependencies: ["PushJSON", "PushCore", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushSystemTests", dependencies: ["PushSystem"], swiftSettings: strict),
         .testTarget(name: "PushClientTests", dependencies: ["PushClient", "PushCore", "TestSupport"], swiftSettings: strict),

@@ -10,6 +10,9 @@ public enum Effect: Sendable, Equatable {
     /// The reply to the request that caused this event (ignored for keys and timers); the wire
     /// layer (`Reply+Wire.swift`) turns it into the reply line.
     case reply(Reply)
+    /// A push for another instance of the team bus, in the outbox by this turn's commit: the
+    /// host's bus publishes it after the commit.
+    case forward(RemotePush)
 }
 
 /// One change to persisted state.
@@ -51,6 +54,12 @@ public enum StoreChange: Sendable, Equatable {
     case activity(Activity)
     /// A `liveactivity` push that reached no activity (kept, the newest `unmatchedLimit`).
     case activityUnmatched(ActivityUpdate)
+    /// A push for another instance, kept until its owner's receipt (the outbox).
+    case outboxAdd(RemotePush)
+    /// Its receipt came, or it expired: out of the outbox.
+    case outboxRemove(id: String)
+    /// A push by the bus taken (its id, from `sender`): a repeat of it is dropped, after a restart too.
+    case busPushSeen(sender: String, id: String, at: Date)
 }
 
 /// The small persisted settings of the inbox.

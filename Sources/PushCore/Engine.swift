@@ -22,7 +22,7 @@ public enum Engine {
     /// nothing: its reply is the error and it has no effects.
     public static func handle(
         _ request: Request, inbox: inout Inbox, store: some InboxReading, now: Instant, wallNow: Date,
-        announce: Bool = false
+        announce: Bool = false, bus: BusLink = .none
     ) -> Handled {
         var handled = Handled()
         func apply(_ event: Event) {
@@ -35,6 +35,14 @@ public enum Engine {
             case .push(let pushRequest) where pushRequest.pushType == Self.liveActivityPushType:
                 apply(.activityPush(try Self.activityPush(pushRequest), at: wallNow))
             case .push(let pushRequest):
+                if let forwarded = try forward(pushRequest, inbox: inbox, wallNow: wallNow, bus: bus) { return forwarded }
+                if let origin = pushRequest.bus,
+                   inbox.busPushIds.contains(app: origin.sender, requestId: origin.id, now: wallNow)
+                {
+                    // A push by the bus is published again until its receipt arrives: taken once.
+                    let app = pushRequest.app ?? pushRequest.token.flatMap { inbox.devices[$0]?.app } ?? Inbox.defaultApp
+                    return Handled(reply: .push(PushReply(.dropped(.repeated), badge: inbox.badge(of: app).icon)))
+                }
                 // Decoded once: by the route that checked it, else here.
                 var push = try pushRequest.decoded ?? inbox.decoder.decode(pushRequest)
                 // A push with the collapse id of a delivered message of its app replaces it in
@@ -43,6 +51,13 @@ public enum Engine {
                     push.replacing = try store.message(app: push.app, collapseId: collapseId)
                 }
                 apply(.push(push, at: wallNow))
+                if let origin = pushRequest.bus, handled.reply.isOK {
+                    // The id is written with the message, in the same transaction: a crash
+                    // before the commit loses both (the sender publishes again), after it
+                    // keeps both (the repeat is dropped).
+                    inbox.busPushIds.record(app: origin.sender, requestId: origin.id, at: wallNow)
+                    handled.effects.append(.store(.busPushSeen(sender: origin.sender, id: origin.id, at: wallNow)))
+                }
                 if announce, let fate = handled.reply.pushReply?.fate, !fate.isDelivered {
                     handled.effects.append(.publish(undelivered(push, fate)))
                 }
@@ -113,6 +128,8 @@ public enum Engine {
                 handled.reply = .error("subscribe needs a socket connection")
             case .gateway, .credentials:
                 handled.reply = .error("no gateway runs here")
+            case .bus:
+                handled.reply = .error("this pushdeck is on no team bus; start it with --mqtt mqtt://HOST:PORT")
             }
         } catch let error as WireError {
             return Handled(reply: .error(error.message))
@@ -127,6 +144,25 @@ public enum Engine {
     public static func logProviderRequest(_ record: ProviderRequestRecord, inbox: inout Inbox) -> (ProviderRequestRecord, [Effect]) {
         let logged = inbox.requestLog.append(record)
         return (logged, [.publish(.request(logged))])
+    }
+
+    /// A push to a token no device here has, with a team bus: it is its owner's, on another
+    /// instance. Checked as the owner would decode it (a payload refused here is refused now),
+    /// then committed to the outbox and published after the commit; with the bus down the
+    /// vendor's "unavailable" answer at once, nothing kept. Nil: the push is this inbox's.
+    static func forward(_ request: PushRequest, inbox: Inbox, wallNow: Date, bus: BusLink) throws -> Handled? {
+        guard request.bus == nil, request.fcm == nil, let token = request.token, inbox.devices[token] == nil else { return nil }
+        switch bus {
+        case .none:
+            return nil
+        case .disconnected(let state):
+            return Handled(reply: .unavailable(
+                "the team bus is not connected (\(state)): the push for \(token.prefix(200)), a device not registered here, was not taken"))
+        case .connected:
+            let push = try request.decoded ?? inbox.decoder.decode(request)
+            let remote = RemotePush(request, token: token, timeToLive: push.timeToLive, now: wallNow)
+            return Handled(effects: [.store(.outboxAdd(remote)), .forward(remote)], reply: .forwarded(id: remote.id, topic: remote.topic))
+        }
     }
 
     /// `apns-push-type: liveactivity`.

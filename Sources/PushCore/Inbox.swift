@@ -37,6 +37,9 @@ public struct Inbox: Sendable, Equatable {
     public var providerKeys: [String: ProviderKey] = [:]
     /// The Getui `request_id`s pushed within the last day (a repeat is refused).
     public var getuiRequestIds = GetuiRequestIds()
+    /// The ids of pushes by the team bus taken within the last day, per sending instance (the
+    /// same day-long memory as Getui's request ids): a push published again is taken once.
+    public var busPushIds = GetuiRequestIds()
     /// The Live Activities and the `liveactivity` pushes that reached none.
     public var activities = ActivityBook()
     /// The provider requests since the last reset (memory only, the newest `RequestLog.capacity`).

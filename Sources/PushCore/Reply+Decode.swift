@@ -15,7 +15,7 @@ extension Reply {
         guard let ok = object["ok"]?.boolValue else { throw WireError("a reply needs \"ok\": true or false") }
         guard ok else {
             guard let message = object["error"]?.stringValue else { throw WireError("an error reply needs \"error\": a string") }
-            self = .error(message)
+            self = object["unavailable"]?.boolValue == true ? .unavailable(message) : .error(message)
             return
         }
         let fields = WireFields(object)
@@ -37,6 +37,10 @@ extension Reply {
             self = .faults(read)
         } else if object["cleared"] != nil {
             self = .faultsCleared(try fields.int("cleared"))
+        } else if object["forwarded"] != nil {
+            self = .forwarded(id: try fields.string("forwarded"), topic: try fields.string("topic"))
+        } else if object["bus"] != nil, object["instances"] != nil {
+            self = .bus(object)
         } else if object["delivered"] != nil {
             self = .push(try PushReply(wire: object))
         } else if object["accepted"] != nil {

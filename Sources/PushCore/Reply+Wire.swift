@@ -62,6 +62,10 @@ extension Reply {
         case .faults(let faults): Self.ok(("faults", .array(faults.map { .object($0.wireObject) })))
         case .faultsCleared(let count): Self.ok(("cleared", .int(count)))
         case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
+        case .forwarded(let id, let topic): Self.ok(("forwarded", .string(id)), ("topic", .string(topic)))
+        case .unavailable(let message):
+            JSONObject([(key: "ok", value: false), (key: "error", value: .string(message)), (key: "unavailable", value: true)])
+        case .bus(let object): object
         }
     }
 
@@ -142,7 +146,7 @@ extension PushFate {
         case .held: members.append((key: "held", value: true))
         case .storedOffline: members.append((key: "stored", value: true))
         case .dropped(.expiresOffline): members.append((key: "stored", value: false))
-        case .dropped(.modeOff): break
+        case .dropped(.modeOff), .dropped(.repeated): break
         }
         if let reason { members.append((key: "reason", value: .string(reason))) }
         return members

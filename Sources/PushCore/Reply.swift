@@ -1,4 +1,5 @@
 import Foundation
+import PushJSON
 
 /// The answer to one request, as a value: the reducer and the server decide these;
 /// `Reply+Wire.swift` is the one place they become JSON, and the gateway and the scenario player
@@ -60,17 +61,30 @@ public enum Reply: Sendable, Equatable {
     /// `{"ok":true,"cleared":N}`: how many faults `fault clear` disarmed.
     case faultsCleared(Int)
     case error(String)
+    /// A push for a token registered on another instance of the team bus, committed to the
+    /// outbox as `id` and published to its token's topic (the broker has acknowledged it when the
+    /// gateway answers).
+    case forwarded(id: String, topic: String)
+    /// The push needed the team bus and it is not connected: nothing was kept, the vendor's
+    /// "unavailable" answer goes back (APNs 503 ServiceUnavailable).
+    case unavailable(String)
+    /// `pushdeck bus`: the connection and the instances seen (the bus's own JSON).
+    case bus(JSONObject)
 
     /// False for an error.
     public var isOK: Bool {
-        if case .error = self { return false }
-        return true
+        switch self {
+        case .error, .unavailable: false
+        default: true
+        }
     }
 
     /// The error's text, nil for any other reply.
     public var errorMessage: String? {
-        if case .error(let message) = self { return message }
-        return nil
+        switch self {
+        case .error(let message), .unavailable(let message): message
+        default: nil
+        }
     }
 
     /// The push's reply, nil for any other.
@@ -204,4 +218,6 @@ public enum PushDrop: String, Sendable, Equatable {
     case modeOff = "push mode off"
     /// For an offline device, and already expired (`apns-expiration: 0`, time to live 0).
     case expiresOffline = "device offline and the push expires at once: not stored"
+    /// A push by the team bus whose id this inbox already took (its sender published it again).
+    case repeated = "a repeat of a push by the bus already taken"
 }

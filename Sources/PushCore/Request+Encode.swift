@@ -57,7 +57,7 @@ extension Request {
             if let app = query.app { object["app"] = .string(app) }
         case .subscribe(let topics):
             object["topics"] = .array(topics.map { .string($0.rawValue) })
-        case .ping:
+        case .ping, .bus:
             break
         case .reset(let app, let all):
             if let app { object["app"] = .string(app) }
@@ -132,6 +132,7 @@ extension Request {
         case .activity: "activity"
         case .requests: "requests"
         case .fault: "fault"
+        case .bus: "bus"
         }
     }
 

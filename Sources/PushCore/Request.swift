@@ -41,6 +41,8 @@ public enum Request: Sendable, Equatable {
     case requests(RequestLogQuery)
     /// `pushdeck fault …`: arm, list or clear faults of the gateway.
     case fault(FaultCommand)
+    /// `pushdeck bus`: the team bus's connection and the instances seen.
+    case bus
 }
 
 /// The `activity` op: `action` list (of one app, or all).
@@ -114,6 +116,9 @@ public struct PushRequest: Sendable, Equatable {
     public var decoded: Push?
     /// Set for an FCM message (`payloadText` the v1 `message` object): how to decode it.
     public var fcm: FCMRoute? = nil
+    /// Set for a push that came by the team bus: its id and sender, which the engine counts it
+    /// once by.
+    public var bus: BusOrigin? = nil
     public init(
         payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
         collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil,
@@ -136,7 +141,7 @@ public struct PushRequest: Sendable, Equatable {
         left.payloadText == right.payloadText && left.app == right.app && left.channel == right.channel
             && left.offline == right.offline && left.collapseId == right.collapseId && left.pushType == right.pushType
             && left.priority == right.priority && left.via == right.via && left.token == right.token
-            && left.headers == right.headers && left.fcm == right.fcm
+            && left.headers == right.headers && left.fcm == right.fcm && left.bus == right.bus
     }
 }
 
@@ -171,7 +176,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The wire's ops, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity", "requests", "fault"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity", "requests", "fault", "bus"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
@@ -326,6 +331,9 @@ extension Request {
         case "reset":
             let fields = try RequestFields(op: op, object, accepted: ["app", "all"])
             return .reset(app: try fields.app("app"), all: try fields.bool("all") ?? false)
+        case "bus":
+            _ = try RequestFields(op: op, object, accepted: [])
+            return .bus
         default:
             _ = try RequestFields(op: op, object, accepted: [])
             return .ping

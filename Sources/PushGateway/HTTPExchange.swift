@@ -86,10 +86,13 @@ public struct HTTPRefusal: Sendable, Equatable {
 
     public var kind: Kind
     public var request: HTTPRequest
+    /// Why, when the gateway knows better than its kind's words (the team bus is not connected).
+    public var why: String?
 
-    public init(_ kind: Kind, request: HTTPRequest) {
+    public init(_ kind: Kind, request: HTTPRequest, why: String? = nil) {
         self.kind = kind
         self.request = request
+        self.why = why
     }
 
     /// The request's path without its query (empty when none came).
@@ -99,7 +102,8 @@ public struct HTTPRefusal: Sendable, Equatable {
 
     /// What pushdeck says went wrong, for the vendor's message field.
     public var detail: String {
-        switch kind {
+        if let why { return why }
+        return switch kind {
         case .bodyTooLarge(let limit): "the body is longer than \(limit) bytes"
         case .headersTooLarge(let limit): "the request line and headers are longer than \(limit) bytes"
         case .badMethod: "the method is not one HTTP/1.1 knows"

@@ -323,7 +323,7 @@ public struct InstantPlayer {
                 case .messageReceived, .remoteReceived: if let message = event.message { lastDelivered = message.id }
                 default: break
                 }
-            case .reply:
+            case .reply, .forward:
                 break
             }
         }

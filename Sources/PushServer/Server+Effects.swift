@@ -26,6 +26,7 @@ extension Server {
             switch effect {
             case .store(let change): write(change)
             case .publish(let event): publish(event)
+            case .forward(let remote): turnForwards.append(remote)
             case .reply: break
             }
         }
@@ -33,7 +34,7 @@ extension Server {
 
     /// A store write, into the turn's transaction (begun by the first write of the turn); after
     /// a failed write the rest of the turn's are skipped and the commit fails.
-    private func write(_ change: StoreChange) {
+    func write(_ change: StoreChange) {
         revision += 1
         guard storeFailure == nil else { return }
         do {
@@ -51,6 +52,7 @@ extension Server {
     /// is even encoded.
     func publish(_ event: BusEvent) {
         busTap?(event)
+        bus?.announce(event)
         guard subscriberCount > 0 else { return }
         var line: Range<Int>?
         for client in clients.values where client.wants(event.topic) {
@@ -90,6 +92,7 @@ extension Server {
             }
         }
 
+        if !turnForwards.isEmpty { publishForwards() }
         if !gatewayAnswers.isEmpty { answerGateway() }
         for (fd, line, _) in pending {
             clients[fd]?.output.append(contentsOf: pendingBytes[line])
@@ -143,6 +146,8 @@ extension Server {
         failed.writeLine(into: &pendingBytes)
         let failure = start..<pendingBytes.count
         pending = pending.compactMap { entry in entry.isReply ? (entry.fd, failure, true) : nil }
+        turnForwards.removeAll()
+        bus?.discardAnnouncements()
         for index in gatewayAnswers.indices { gatewayAnswers[index].reply = failed }
     }
 }

@@ -30,9 +30,13 @@ extension Server {
             return gatewayReply()
         case .credentials(let query):
             return credentialsReply(query)
+        case .bus:
+            guard let bus else { return .error("this pushdeck is on no team bus; start it with --mqtt mqtt://HOST:PORT") }
+            return bus.busReply()
         default:
             let handled = Engine.handle(
-                request, inbox: &inbox, store: store, now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0 || busTap != nil)
+                request, inbox: &inbox, store: store, now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0 || busTap != nil || bus != nil,
+                bus: bus?.link ?? .none)
             carryOut(handled.effects)
             return handled.reply
         }

@@ -62,6 +62,10 @@ public final class Server {
     private(set) var participants: [any PollParticipant] = []
     /// The provider gateway, when the executable attached one (`--gateway`).
     var gateway: (any AttachedGateway)?
+    /// The team bus, when the executable attached one (`--mqtt`).
+    var bus: (any AttachedBus)?
+    /// Pushes for other instances this turn put in the outbox, published after its commit.
+    var turnForwards: [RemotePush] = []
 
     public init(
         store: Store, listener: Listener?, signals: SignalPipe?, options: ServerOptions = ServerOptions(),
@@ -305,6 +309,7 @@ public final class Server {
         }
         listener?.close()
         gateway?.close()
+        bus?.close()
         store.close()
     }
 }

@@ -207,6 +207,24 @@ public enum Schema {
             body TEXT NOT NULL
         );
         """,
+        // The team bus: pushes for other instances until their owner's receipt (the outbox),
+        // and the ids of pushes by the bus taken here (a repeat is dropped).
+        """
+        CREATE TABLE bus_outbox (
+            id          TEXT    PRIMARY KEY,  -- the push's UUID
+            token       TEXT    NOT NULL,
+            body        TEXT    NOT NULL,     -- the published push (RemotePush.wireJSON)
+            accepted_at INTEGER NOT NULL,     -- ms since 1970
+            expires_at  INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE bus_seen (
+            sender  TEXT    NOT NULL,
+            push_id TEXT    NOT NULL,
+            seen_at INTEGER NOT NULL,
+            PRIMARY KEY (sender, push_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX bus_seen_by_time ON bus_seen (seen_at);
+        """,
     ]
 
     /// The decoded push's badge directive and time to live, kept on its message so a held one

@@ -87,6 +87,12 @@ extension Store {
         for (app, requestId, at) in requestIds.reversed() {
             inbox.getuiRequestIds.record(app: app, requestId: requestId, at: at)
         }
+        let busIds = try database.prepare(
+            "SELECT sender, push_id, seen_at FROM bus_seen ORDER BY seen_at DESC LIMIT \(GetuiRequestIds.capacity)"
+        ).rows { row in (row.string(at: 0) ?? "", row.string(at: 1) ?? "", Date(millisecondsSince1970: row.int64(at: 2))) }
+        for (sender, id, at) in busIds.reversed() {
+            inbox.busPushIds.record(app: sender, requestId: id, at: at)
+        }
         return inbox
     }
 
@@ -339,5 +345,15 @@ extension Store {
             settings.deviceOffline = offline
         }
         return settings
+    }
+}
+
+extension Store {
+    /// The outbox: pushes for other instances of the team bus still waiting for their owner's
+    /// receipt, oldest first (a row that no longer reads as a push is skipped).
+    public func outbox() throws(SQLiteError) -> [RemotePush] {
+        try database.prepare("SELECT token, body FROM bus_outbox ORDER BY accepted_at").rows { row in
+            (row.string(at: 0) ?? "", row.string(at: 1) ?? "")
+        }.compactMap { token, body in try? RemotePush.decode(wire: Array(body.utf8), topicToken: token, maxBytes: Int.max).push }
     }
 }

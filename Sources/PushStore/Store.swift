@@ -269,6 +269,23 @@ public final class Store {
             // The ones a day older go (an index range: the few that aged out since the last push).
             try writes.pruneGetuiRequestIds.bind(at.millisecondsSince1970 - Int64(GetuiRequestIds.window * 1000), at: 1)
             try writes.pruneGetuiRequestIds.run()
+        case .outboxAdd(let remote):
+            try writes.outboxAdd.bind(remote.id, at: 1)
+            try writes.outboxAdd.bind(remote.token, at: 2)
+            try writes.outboxAdd.bind(remote.wireJSON(sender: RemotePush.storedSender).compactText, at: 3)
+            try writes.outboxAdd.bind(remote.acceptedAt.millisecondsSince1970, at: 4)
+            try writes.outboxAdd.bind(remote.expiresAt.millisecondsSince1970, at: 5)
+            try writes.outboxAdd.run()
+        case .outboxRemove(let id):
+            try writes.outboxRemove.bind(id, at: 1)
+            try writes.outboxRemove.run()
+        case .busPushSeen(let sender, let id, let at):
+            try writes.busSeen.bind(sender, at: 1)
+            try writes.busSeen.bind(id, at: 2)
+            try writes.busSeen.bind(at.millisecondsSince1970, at: 3)
+            try writes.busSeen.run()
+            try writes.pruneBusSeen.bind(at.millisecondsSince1970 - Int64(GetuiRequestIds.window * 1000), at: 1)
+            try writes.pruneBusSeen.run()
         case .activity(let activity):
             try activityWrite(activity)
         case .activityUnmatched(let update):

@@ -27,6 +27,10 @@ struct WriteStatements {
     let removeProviderKey: Statement
     let getuiRequestId: Statement
     let pruneGetuiRequestIds: Statement
+    let outboxAdd: Statement
+    let outboxRemove: Statement
+    let busSeen: Statement
+    let pruneBusSeen: Statement
 
     init(_ database: Database) throws(SQLiteError) {
         // IMMEDIATE: take the write lock at the start, so a busy database is found (and waited
@@ -100,5 +104,14 @@ struct WriteStatements {
             ON CONFLICT (app, request_id) DO UPDATE SET seen_at = excluded.seen_at
             """)
         pruneGetuiRequestIds = try database.prepare("DELETE FROM getui_request_ids WHERE seen_at <= ?1")
+        outboxAdd = try database.prepare(
+            "INSERT OR REPLACE INTO bus_outbox (id, token, body, accepted_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)")
+        outboxRemove = try database.prepare("DELETE FROM bus_outbox WHERE id = ?1")
+        busSeen = try database.prepare(
+            """
+            INSERT INTO bus_seen (sender, push_id, seen_at) VALUES (?1, ?2, ?3)
+            ON CONFLICT (sender, push_id) DO UPDATE SET seen_at = excluded.seen_at
+            """)
+        pruneBusSeen = try database.prepare("DELETE FROM bus_seen WHERE seen_at <= ?1")
     }
 }

@@ -6,11 +6,11 @@ import PushCore
 /// any were, `N held` while pass-through messages wait for the app, the offline devices, then
 /// mutes, quiet hours and platform badge policies.
 public enum HeaderView {
-    public static func render(into grid: inout Grid, area: Rect, inbox: Inbox, date: Date? = nil) {
+    public static func render(into grid: inout Grid, area: Rect, inbox: Inbox, date: Date? = nil, bus: String? = nil) {
         guard !area.isEmpty else { return }
         let base = Style(.header)
         grid.fill(area.row(0), style: base)
-        let parts = self.parts(of: inbox, base: base, width: area.width, date: date)
+        let parts = self.parts(of: inbox, base: base, width: area.width, date: date, bus: bus)
         var x = area.x + 1
         for (index, part) in parts.enumerated() {
             if index > 0 { x += separator.count }
@@ -37,8 +37,13 @@ public enum HeaderView {
     /// fit, whole parts give way from the least important up — never a part cut in the middle.
     /// What matters most stays: unread, badge, PUSH mode, app state, dropped, held, offline
     /// devices, then the name, mutes, quiet hours and platform badge policies.
-    static func parts(of inbox: Inbox, base: Style, width: Int, date: Date? = nil) -> [(text: String, style: Style)] {
-        let all = allParts(of: inbox, base: base, date: date)
+    static func parts(of inbox: Inbox, base: Style, width: Int, date: Date? = nil, bus: String? = nil) -> [(text: String, style: Style)] {
+        var all = allParts(of: inbox, base: base, date: date)
+        // With a team bus (`--mqtt`): its connection, after the inbox's own parts.
+        if let bus {
+            let connected = bus == "bus connected"
+            all.append(Part(forms: [bus, connected ? "bus" : "bus off"], style: connected ? base : Style(.warning, bold: true), rank: 6))
+        }
         func total(_ parts: [Part], _ level: Int) -> Int {
             parts.reduce(1) { $0 + $1.text(at: level).columns } + separator.count * max(0, parts.count - 1)
         }

@@ -14,7 +14,7 @@ extension Screen {
     public func render(inbox: Inbox, now: Instant, date: Date, callback: (Message) -> String = { _ in "" }) -> Grid {
         var grid = Grid(size)
         let layout = self.layout
-        HeaderView.render(into: &grid, area: layout.header, inbox: inbox, date: date)
+        HeaderView.render(into: &grid, area: layout.header, inbox: inbox, date: date, bus: bus)
         switch view {
         case .list:
             ListView.render(into: &grid, area: layout.body, screen: self, date: date)

@@ -46,6 +46,8 @@ public struct Screen: Sendable, Equatable {
     public var searching = false
     /// Where the provider gateway listens while it runs (shown in the footer), else nil.
     public var gatewayAddress: String?
+    /// The team bus's connection for the header (`bus connected`, …), nil without `--mqtt`.
+    public var bus: String?
     /// The time zone of weekdays and dates in the list.
     public var timeZone: TimeZone
     /// The query the loaded rows were loaded with.

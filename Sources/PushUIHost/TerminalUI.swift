@@ -103,6 +103,7 @@ public final class TerminalUI: ServerHost {
     public func turnEnded(server: Server, now: Instant) {
         if let note = notes.take() { screen.status = note }
         if screen.gatewayAddress == nil, let address = server.gatewayAddress { screen.gatewayAddress = address }
+        screen.bus = server.busStatus
         if !screen.filter.isEmpty {
             do {
                 try search.advance(filter: screen.filter, in: server.store)

@@ -406,6 +406,30 @@ enum ClientCommands {
         return 0
     }
 
+    /// `pushdeck bus`: the team bus's connection, outbox and instances.
+    static func bus(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let json = arguments.flag("--json")
+        try arguments.finish()
+        let client = try SocketClient(path: socket)
+        guard case .bus(let reply) = try ask(.bus, client).reply else { throw Failure.refused("the server's bus reply is not one this pushdeck reads") }
+        if json {
+            writeLine(JSON.object(reply).compactText)
+            return 0
+        }
+        writeLine("\(reply["bus"]?.stringValue ?? "bus ?") — \(reply["broker"]?.stringValue ?? "") as \(reply["id"]?.stringValue ?? "")")
+        writeLine("outbox \(reply["outbox"]?.intValue ?? 0), received \(reply["received"]?.intValue ?? 0), refused \(reply["refused"]?.intValue ?? 0)")
+        for (id, state) in reply["instances"]?.objectValue?.members ?? [] {
+            let fields = state.objectValue
+            let online = fields?["online"]?.boolValue == true
+            let detail = online
+                ? "online, \(fields?["mode"]?.stringValue ?? "?") mode, app \(fields?["app"]?.stringValue ?? "?"), unread \(fields?["unread"]?.intValue ?? 0), \(fields?["devices"]?.arrayValue?.count ?? 0) devices"
+                : "offline"
+            writeLine("  \(TerminalText.inert(id)): \(detail)")
+        }
+        return 0
+    }
+
     // MARK: - Shared
 
     /// The socket to talk to: `--socket`, else the default `Locations` picks. Read first, connected

@@ -14,7 +14,7 @@ enum CommandTable {
     /// Every command, in the order help shows them.
     static let commands: [CommandSpec] = [
         ui, serve, send, badge, mode, mute, unmute, quiet, read, delete, list, app, watch, demo, ping,
-        device, activity, requests, fault, key, gateway, reset, expect, play, record, help, completions,
+        device, activity, requests, fault, key, gateway, bus, reset, expect, play, record, help, completions,
     ]
 
     /// Options every command takes, handled before the command runs.
@@ -87,6 +87,18 @@ enum CommandTable {
             "the gateway's certificate (PEM, with --tls-key); without them a local CA and a certificate for localhost, 127.0.0.1 and ::1 are made once under $XDG_DATA_HOME/pushdeck/tls (see 'pushdeck gateway ca')",
             completion: .files, setting: .path),
         OptionSpec("--tls-key", .required("FILE"), "the gateway's private key (PEM, with --tls-cert)", completion: .files, setting: .path),
+        OptionSpec(
+            "--mqtt", .required("URL"),
+            "join the team bus: an MQTT broker at mqtt://HOST:PORT or mqtts://HOST[:PORT] (MQTT 5, a persistent session); pushes for devices registered on another instance go to it, pushes for this instance's devices come from it",
+            setting: .text("mqtt://HOST:PORT or mqtts://HOST[:PORT]")),
+        OptionSpec("--mqtt-ca", .required("FILE"), "the CA file the mqtts:// broker's certificate is checked against (else the system's)",
+                   completion: .files, setting: .path),
+        OptionSpec(
+            "--mqtt-user", .required("NAME"), "the broker user name; the password is read from $PUSHDECK_MQTT_PASSWORD, never from a flag",
+            setting: .text("a user name")),
+        OptionSpec(
+            "--mqtt-id", .required("ID"), "this instance's id on the bus: letters, digits, '.', '-', '_' and '@'",
+            defaultValue: "USER@HOST", setting: .text("letters, digits, '.', '-', '_' and '@'")),
         OptionSpec("--getui-token-seconds", .required("S"), "how long a Getui auth token lives (for tests)", defaultValue: "86400"),
         OptionSpec(
             "--control-token", .required("TOKEN"),
@@ -106,6 +118,7 @@ enum CommandTable {
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
             "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
             "[--devices open|strict] [--no-color]",
+            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID]]",
         ],
         summary: "the full-screen notification center (what runs with no command)",
         description: """
@@ -125,6 +138,7 @@ enum CommandTable {
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
             "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
             "[--devices open|strict]",
+            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID]]",
         ],
         summary: "the same server without a terminal, for scripts and CI",
         description: """
@@ -290,6 +304,15 @@ enum CommandTable {
     static let ping = CommandSpec(
         "ping", synopsis: [""], summary: "check that a server answers",
         description: "Checks that a server answers; prints its version.", options: [clientSocket])
+
+    static let bus = CommandSpec(
+        "bus", synopsis: ["[--json]"], summary: "the team bus: the connection and the instances seen",
+        description: """
+            The running pushdeck's team bus (--mqtt): the connection to the broker, the pushes in
+            its outbox waiting for their owner's receipt, and every instance seen on the bus with
+            its last retained state (mode, app state, unread, badges, devices, bus).
+            """,
+        options: [clientSocket, OptionSpec("--json", "the reply line (JSON) instead of lines for a person")])
 
     // MARK: - Gateway
 
@@ -621,6 +644,6 @@ enum CommandTable {
     /// The command words, for `help COMMAND` (the table cannot list itself while it is built).
     static let commandNames = [
         "ui", "serve", "send", "badge", "mode", "mute", "unmute", "quiet", "read", "delete", "list", "app", "watch", "demo",
-        "ping", "device", "activity", "requests", "fault", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
+        "ping", "device", "activity", "requests", "fault", "key", "gateway", "bus", "reset", "expect", "play", "record", "help", "completions",
     ]
 }

@@ -94,6 +94,7 @@ enum Pushdeck {
         case "app": return try ClientCommands.app(&arguments)
         case "watch": return try ClientCommands.watch(&arguments)
         case "ping": return try ClientCommands.ping(&arguments)
+        case "bus": return try ClientCommands.bus(&arguments)
         case "device": return try DeviceCommands.device(&arguments)
         case "activity": return try ActivityCommands.run(&arguments)
         case "requests": return try RequestCommands.run(&arguments)

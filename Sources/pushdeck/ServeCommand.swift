@@ -1,4 +1,5 @@
 import Foundation
+import PushBus
 import PushCore
 import PushGateway
 import PushClient
@@ -18,6 +19,8 @@ enum ServeCommand {
         var options: ServerOptions
         /// `--gateway [HOST:PORT]`, with `--tls-cert`/`--tls-key`: the vendors' HTTP APIs on one port.
         var gateway: GatewaySetup?
+        /// `--mqtt URL` with `--mqtt-ca`, `--mqtt-user`, `--mqtt-id`: the team bus.
+        var bus: BusConfiguration?
 
         init(_ arguments: inout Arguments) throws(UsageError) {
             let environment = ProcessInfo.processInfo.environment
@@ -48,6 +51,32 @@ enum ServeCommand {
                 options.devicePolicy = policy
             }
             gateway = try GatewaySetup(&arguments, environment: environment)
+            bus = try Self.busConfiguration(&arguments, environment: environment)
+        }
+
+        /// Nil without `--mqtt` (then its companions are refused as meaningless). The password
+        /// comes from `$PUSHDECK_MQTT_PASSWORD` only: a flag would be in every user's `ps`.
+        static func busConfiguration(_ arguments: inout Arguments, environment: [String: String]) throws(UsageError) -> BusConfiguration? {
+            let url = try arguments.option("--mqtt")
+            let ca = try arguments.option("--mqtt-ca")
+            let user = try arguments.option("--mqtt-user")
+            let id = try arguments.option("--mqtt-id")
+            guard let url else {
+                if ca != nil || user != nil || id != nil {
+                    throw UsageError("--mqtt-ca, --mqtt-user and --mqtt-id go with --mqtt", command: arguments.command)
+                }
+                return nil
+            }
+            let password = environment["PUSHDECK_MQTT_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+            if password != nil && user == nil {
+                throw UsageError("$PUSHDECK_MQTT_PASSWORD is set but --mqtt-user is not: the broker needs both", command: arguments.command)
+            }
+            do {
+                return try BusConfiguration(
+                    url: url, caFile: ca, user: user, password: password, id: id ?? BusConfiguration.defaultId(environment: environment))
+            } catch {
+                throw UsageError(error.message, command: arguments.command)
+            }
         }
     }
 
@@ -59,6 +88,9 @@ enum ServeCommand {
         printError("pushdeck \(Version.current): listening on \(setup.socketPath), inbox \(setup.databasePath ?? "in memory")")
         if let gateway {
             printError("pushdeck: gateway on \(gateway.address)\(gateway.configuration.caPath.map { ", CA \($0)" } ?? "")")
+        }
+        if let bus = setup.bus {
+            printError("pushdeck: team bus \(bus.url) as \(bus.id)")
         }
         withExtendedLifetime(databaseLock) { server.run() }
         return 0

@@ -1,5 +1,7 @@
 import Foundation
+import PushBus
 import PushCore
+import PushJSON
 import PushGateway
 import PushServer
 import PushStore
@@ -61,10 +63,26 @@ enum ServerBuilder {
         var gateway: Gateway?
         if let gatewaySetup = setup.gateway {
             do {
-                let started = try gatewaySetup.start(devices: options.devicePolicy, log: log)
+                // With a team bus an unknown token is another instance's device, whatever
+                // --devices says: the gateway lets it through and the engine forwards it.
+                let devices = setup.bus == nil ? options.devicePolicy : .open
+                let started = try gatewaySetup.start(devices: devices, log: log)
                 attach(started, to: server)
                 gateway = started
             } catch {
+                listener.close()
+                store.close()
+                throw Failure.refused("\(error)")
+            }
+        }
+        if let busConfiguration = setup.bus {
+            do {
+                let bus = try Bus(busConfiguration, outbox: try store.outbox(), log: log)
+                let inLoop = BusInLoop(bus, server: server)
+                bus.attach(inLoop)
+                server.attach(bus: inLoop)
+            } catch {
+                gateway?.close()
                 listener.close()
                 store.close()
                 throw Failure.refused("\(error)")
@@ -150,5 +168,61 @@ final class GatewayInLoop: AttachedGateway, GatewaySink {
     func logProviderRequest(_ record: ProviderRequestRecord) { server.logProviderRequest(record) }
     func fireFault(vendor: Via, path: String, streamIndex: Int, summary: () -> (tokens: [String], app: String?)) -> FiredFault? {
         server.fireFault(vendor: vendor, path: path, streamIndex: streamIndex, summary: summary)
+    }
+}
+
+/// The team bus as the server sees it (a participant of its loop) and the server as the bus
+/// sees it (where pushes by the bus go, where receipts are written, the inbox it reports).
+final class BusInLoop: AttachedBus, BusSink {
+    let bus: Bus
+    /// The server owns this object (as a participant of its loop), so it outlives it.
+    unowned let server: Server
+
+    init(_ bus: Bus, server: Server) {
+        self.bus = bus
+        self.server = server
+    }
+
+    // MARK: A participant of the server's loop
+
+    func pollEntries(into entries: inout [pollfd]) { bus.pollEntries(into: &entries) }
+    func ready(_ entry: pollfd, server: Server) { bus.ready(entry) }
+    func deadline(after now: Instant) -> Instant? {
+        bus.timeout().map { Instant(nanoseconds: now.nanoseconds + $0 * 1_000_000) }
+    }
+    func turnEnded(server: Server) { bus.turnEnded() }
+
+    // MARK: What the server asks of its bus
+
+    var link: BusLink { bus.link }
+    var statusLine: String { bus.statusLine }
+    func publish(_ remote: RemotePush, acknowledged: ((Bool) -> Void)?) { bus.publish(remote, acknowledged: acknowledged) }
+    func busReply() -> Reply { .bus(bus.report()) }
+    func announce(_ event: BusEvent) {
+        bus.announce(event.json.compactText)
+        bus.inboxChanged()
+    }
+    func discardAnnouncements() { bus.discardAnnouncements() }
+    func close() { bus.close() }
+
+    // MARK: Where the bus's pushes go
+
+    func submit(_ request: Request, completion: @escaping (Reply) -> Void) { server.submit(request, completion: completion) }
+    func record(_ change: StoreChange) { server.record(change) }
+    var revision: Int { server.revision }
+    var deviceTokens: [String] { Array(server.inbox.devices.keys) }
+
+    func stateFields() -> [(key: String, value: JSON)] {
+        let inbox = server.inbox
+        var badges: [(key: String, value: JSON)] = []
+        for app in Set(inbox.badges.keys).sorted() {
+            let badge = inbox.badge(of: app)
+            badges.append((app, .object(JSONObject([("badge", .number(JSONNumber(badge.icon))), ("serverBadge", .number(JSONNumber(badge.server)))]))))
+        }
+        return [
+            ("mode", .string(inbox.mode.rawValue)), ("app", .string(inbox.appState.rawValue)),
+            ("unread", .number(JSONNumber(inbox.totalUnread))), ("badges", .object(JSONObject(badges))),
+            ("devices", .array(inbox.devices.keys.sorted().map { .string($0) })),
+        ]
     }
 }

@@ -18,6 +18,9 @@ enum SettingValue: Sendable, Equatable {
     case flag
     /// A bearer token: RFC 6750 §2.1's `b64token` (letters, digits, `-._~+/`, then `=`s).
     case token
+    /// Text the option's own parser checks (`phrase` says what): the team bus's broker URL,
+    /// user and instance id.
+    case text(String)
 
     /// What is accepted, as the end of "--x takes …" and "\"x\" must be …".
     var phrase: String {
@@ -29,6 +32,7 @@ enum SettingValue: Sendable, Equatable {
         case .address: "HOST:PORT (like \(GatewayAddress.defaultValue)), true for that default, or false"
         case .flag: "true or false"
         case .token: "a bearer token: letters, digits and - . _ ~ + / (then = signs), as RFC 6750 allows"
+        case .text(let phrase): phrase
         }
     }
 
@@ -42,6 +46,7 @@ enum SettingValue: Sendable, Equatable {
         case .address: (try? GatewayAddress(parsing: text)) != nil
         case .flag: false
         case .token: Self.isBearerToken(text)
+        case .text: !text.isEmpty
         }
     }
 
@@ -53,7 +58,7 @@ enum SettingValue: Sendable, Equatable {
             return .some(on ? .bare : nil)
         case (.seconds, .number(let number)), (.whole, .number(let number)):
             return accepts(number.text) ? .some(.value(number.text)) : nil
-        case (.path, .string(let text)), (.choice, .string(let text)), (.address, .string(let text)), (.token, .string(let text)):
+        case (.path, .string(let text)), (.choice, .string(let text)), (.address, .string(let text)), (.token, .string(let text)), (.text, .string(let text)):
             return accepts(text) ? .some(.value(text)) : nil
         default:
             return nil

@@ -13,7 +13,7 @@ struct DocSnippetTests {
     static let pages = [
         "README.md", "docs/usage.md", "docs/behaviour.md", "docs/gateway.md", "docs/apns.md", "docs/jpush.md",
         "docs/getui.md", "docs/fcm.md", "docs/scenarios.md", "docs/control-api.md", "docs/reliability.md", "docs/performance.md",
-        "docs/architecture.md", "docs/live-activities.md", "docs/faults.md",
+        "docs/architecture.md", "docs/live-activities.md", "docs/faults.md", "docs/team-bus.md",
     ]
 
     @Test("README is a front page: at most 200 lines, and every page it links to exists")
@@ -58,6 +58,7 @@ struct DocSnippetTests {
     @Test("every sh block of README and docs runs as pasted")
     func everySnippetRuns() throws {
         let folder = TempFolder()
+        let broker = try MosquittoBroker()
         let repo = folder.file("repo")
         let home = folder.file("home")
         try Self.copyCheckout(to: repo)
@@ -68,6 +69,8 @@ struct DocSnippetTests {
             "PATH": home + "/.local/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             // The install block builds nothing here: it installs the binary this test run built.
             "PUSHDECK_INSTALL_BINARY": PackagePaths.pushdeckBinary,
+            // The team bus page's instances join a broker of this test's own.
+            "MQTT_BROKER": broker.url,
         ]
         let server = try ServerProcess(folder: folder, extraArguments: ["--gateway", "127.0.0.1:0"], environment: environment)
         var ran = 0

@@ -32,6 +32,10 @@ import Testing
         .fault(FaultTests.armed),
         .faults([FaultTests.armed, ArmedFault(id: 2, spec: FaultSpec(action: .close, bound: .rate(0.25)), armedAt: ReplyWireTests.midnight, fired: 3)]),
         .faultsCleared(2),
+        .push(PushReply(.dropped(.repeated), badge: 3)),
+        .forwarded(id: "0b6c5a1e-8f0e-4c1a-9a57-3c0e0d6f4b21", topic: "pushdeck/v1/devices/abcd/push"),
+        .unavailable("the team bus is not connected (bus reconnecting (2))"),
+        .bus(JSONObject([("ok", true), ("bus", "bus connected"), ("instances", .object(JSONObject([("b", .object(JSONObject([("online", true)])))])))])),
     ]
 
     /// A started activity with an applied and a discarded update.
@@ -107,9 +111,12 @@ import Testing
             case .faults: "faults"
             case .faultsCleared: "faultsCleared"
             case .error: "error"
+            case .forwarded: "forwarded"
+            case .unavailable: "unavailable"
+            case .bus: "bus"
             }
         }
-        #expect(Set(Self.replies.map(kind)).count == 27)
+        #expect(Set(Self.replies.map(kind)).count == 30)
     }
 
     @Test("a line that is no reply is a clear error", arguments: [

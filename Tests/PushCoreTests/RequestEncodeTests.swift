@@ -34,6 +34,7 @@ struct RequestEncodeTests {
         .subscribe([]),
         .subscribe([.badgeChanged, .feedback, .bannerShown]),
         .ping,
+        .bus,
         .gateway,
         .reset(app: nil, all: false),
         .reset(app: "com.example.shop", all: false),

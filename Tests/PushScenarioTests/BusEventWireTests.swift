@@ -26,7 +26,7 @@ import Testing
                 switch effect {
                 case .store(let change): store.apply(change)
                 case .publish(let event): events.append(event)
-                case .reply: break
+                case .reply, .forward: break
                 }
             }
         }
@@ -50,6 +50,12 @@ import Testing
         handle(.push(PushRequest(
             payloadText: JSON.object(["aps": start]).compactText, app: "com.example.food", channel: .apns, pushType: "liveactivity",
             via: .apns, token: startToken, headers: ["apns-push-type": "liveactivity"])))
+        // A provider request the gateway answered, as its request log keeps it.
+        let answered = ProviderRequestRecord(
+            receivedAt: t0, answeredAt: t0.addingTimeInterval(0.004), vendor: .apns, method: "POST", path: "/3/device/\(startToken)",
+            tokens: [startToken], app: "com.example.food", status: 410, reason: "Unregistered", ids: ["apns-id": "7f2c1e4a-0000-4000-8000-000000000001"],
+            notificationKey: "apns-id 7f2c1e4a-0000-4000-8000-000000000001")
+        for case .publish(let event) in Engine.logProviderRequest(answered, inbox: &inbox).1 { events.append(event) }
         return events
     }
 

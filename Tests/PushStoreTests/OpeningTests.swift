@@ -18,8 +18,8 @@ import TestSupport
         let tables = try database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
             .rows { $0.string(at: 0) ?? "" }
         #expect(tables == [
-            "activities", "activity_history", "activity_unmatched", "badges", "devices", "getui_request_ids", "messages", "provider_keys", "settings",
-            "unread",
+            "activities", "activity_history", "activity_unmatched", "badges", "bus_outbox", "bus_seen", "devices", "getui_request_ids", "messages",
+            "provider_keys", "settings", "unread",
         ])
     }
 
@@ -103,5 +103,24 @@ import TestSupport
         let second = try Store(path: folder.file("inbox.sqlite"))
         try first.write([.insert(Samples.message(1))])
         #expect(try second.page(ListQuery()).map(\.id) == [1])
+    }
+}
+
+/// The team bus's tables: an outbox row reads back as the push it was, removed by its receipt;
+/// the ids of pushes taken by the bus come back after a restart (a repeat is dropped then too).
+@Suite struct BusStoreTests {
+    @Test func theOutboxAndTheTakenIdsSurviveARestart() throws {
+        let folder = TempFolder()
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let request = PushRequest(payloadText: #"{"aps":{"alert":"Hi"}}"#, app: "com.example.shop", via: .apns, token: "abcd", headers: ["apns-id": "x"])
+        let kept = RemotePush(request, token: "abcd", timeToLive: nil, now: at)
+        let gone = RemotePush(request, token: "abcd", timeToLive: nil, now: at.addingTimeInterval(1))
+        let store = try Store(path: folder.file("inbox.sqlite"))
+        try store.write([.outboxAdd(kept), .outboxAdd(gone), .outboxRemove(id: gone.id), .busPushSeen(sender: "a", id: kept.id, at: Date())])
+        store.close()
+        let reopened = try Store(path: folder.file("inbox.sqlite"))
+        defer { reopened.close() }
+        #expect(try reopened.outbox() == [kept])
+        #expect(try reopened.loadInbox(bannerSeconds: 5).busPushIds.contains(app: "a", requestId: kept.id, now: Date()))
     }
 }

@@ -396,7 +396,7 @@ public final class Gateway {
         guard routes.isProviderRequest(request.pathOnly) else {
             // pushdeck's own control API: no provider's request, so no fault answers it and the
             // request log leaves it out.
-            carryOut(routes.decide(request, context: sink.gatewayContext()), sink: sink) { [weak self] response in
+            carryOut(routes.decide(request, context: sink.gatewayContext()), of: request, sink: sink) { [weak self] response in
                 respond(response)
                 self?.dirty.insert(fd)
             }
@@ -466,17 +466,30 @@ public final class Gateway {
             guard let sink else { return }
             sink.logProviderRequest(exchange.record(answer: response, at: sink.gatewayContext().now))
         }
-        carryOut(exchange.decision, sink: sink, answered: answered)
+        carryOut(exchange.decision, of: request, sink: sink, answered: answered)
     }
 
     /// Carries out what the routes decided: an answer now, or the inbox's requests (answered
     /// after the commit), or the control API's long-poll.
-    private func carryOut(_ decision: GatewayDecision, sink: any GatewaySink, answered: @escaping (HTTPResponse) -> Void) {
+    private func carryOut(
+        _ decision: GatewayDecision, of http: HTTPRequest, sink: any GatewaySink, answered: @escaping (HTTPResponse) -> Void
+    ) {
         switch decision {
         case .respond(let response):
             answered(response)
         case .request(let request, let answer):
-            sink.submit(request) { reply in answered(answer(reply)) }
+            let routes = self.routes
+            sink.submit(request) { reply in
+                // The push needed the team bus and it is down: the vendor's "unavailable" answer,
+                // in the vendor's shape (the routes' `refuse`), as when no server is attached.
+                if case .unavailable(let why) = reply {
+                    var partial = http
+                    partial.body = []
+                    answered(routes.refuse(HTTPRefusal(.unavailable, request: partial, why: why)))
+                } else {
+                    answered(answer(reply))
+                }
+            }
         case .expect(let query):
             sink.expect(query) { response in answered(response) }
         case .requests(let requests, let answer):

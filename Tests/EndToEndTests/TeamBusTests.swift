@@ -1,0 +1,205 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// The team bus with a real broker: every test starts its own `mosquitto` (MosquittoBroker) and
+/// real `pushdeck serve --mqtt` processes; A has the gateway, B owns the device.
+@Suite(.serialized) struct TeamBusTests {
+    static let token = "b0b0" + String(repeating: "ab", count: 30)
+    static let app = "com.example.gateway"
+
+    /// B: owns `token`, on the bus as `b` (its database in `folder`, so it can be started again).
+    static func startOwner(_ broker: MosquittoBroker, folder: TempFolder = TempFolder(), environment: [String: String] = [:],
+                           addDevice: Bool = true) throws -> ServerProcess {
+        let owner = try ServerProcess(
+            folder: folder, extraArguments: ["--mqtt", broker.url, "--mqtt-id", "b"], environment: environment)
+        if addDevice {
+            #expect(try owner.run(["device", "add", token, "--app", app]).status == 0)
+        }
+        return owner
+    }
+
+    /// A: the gateway the backend calls, on the bus as `a`.
+    static func startSender(_ broker: MosquittoBroker, folder: TempFolder = TempFolder()) throws -> GatewayServer {
+        try GatewayServer(extraArguments: ["--mqtt", broker.url, "--mqtt-id", "a"], folder: folder, memory: false)
+    }
+
+    /// One APNs push to `token` through A's gateway: the HTTP status and the apns-id it answered.
+    static func push(_ gateway: GatewayServer, _ number: Int, apnsId: String = UUID().uuidString.lowercased()) throws -> (status: Int, apnsId: String) {
+        let body = #"{"aps":{"alert":{"title":"push \#(number)"},"badge":\#(number)}}"#
+        let result = try gateway.curl(["-H", "apns-id: \(apnsId)"], path: "/3/device/\(token)", tls: false, body: body, topic: app)
+        let status = Int(result.output.split(separator: "\n").last?.split(separator: " ").first ?? "") ?? 0
+        return (status, apnsId)
+    }
+
+    static func outbox(_ server: ServerProcess) -> Int { server.busState()?["outbox"] as? Int ?? -1 }
+
+    static func apnsIds(_ server: ServerProcess) -> [String] {
+        server.messages().compactMap { ($0["apnsHeaders"] as? [String: String])?["apns-id"] }
+    }
+
+    @Test func aPushForAnotherInstancesDeviceArrivesThereAndNotHere() throws {
+        let broker = try MosquittoBroker()
+        let owner = try Self.startOwner(broker)
+        let sender = try Self.startSender(broker)
+        #expect(owner.waitForBus() && sender.server.waitForBus())
+        // B's events as `watch` prints them, on instances/b/events.
+        let events = broker.folder.file("events")
+        let watcher = try Spawn.start(["sh", "-c", "exec mosquitto_sub -h 127.0.0.1 -p \(broker.port) -t pushdeck/v1/instances/b/events -C 1 -W 20 > \(events)"])
+        defer { kill(watcher, SIGKILL); _ = Spawn.wait(watcher) }
+        #expect(waitUntil { broker.log.contains("pushdeck/v1/instances/b/events") })
+        let sent = try Self.push(sender, 7)
+        #expect(sent.status == 200)
+        #expect(waitUntil { owner.messageCount() == 1 })
+        #expect(waitUntil { ((try? String(contentsOfFile: events, encoding: .utf8)) ?? "").contains("push 7") })
+        #expect(sender.server.messageCount() == 0)
+        let message = try #require(owner.messages().first)
+        #expect(message["via"] as? String == "mqtt")
+        let headers = message["apnsHeaders"] as? [String: String] ?? [:]
+        #expect(headers["pushdeck-sender"] == "a" && headers["pushdeck-via"] == "apns" && headers["apns-id"] == sent.apnsId)
+        // The receipt came back: nothing is left in A's outbox.
+        #expect(waitUntil { Self.outbox(sender.server) == 0 })
+        // B's retained state says what B has; A saw it.
+        #expect(waitUntil {
+            let instances = sender.server.busState()?["instances"] as? [String: Any]
+            let b = instances?["b"] as? [String: Any]
+            return b?["online"] as? Bool == true && b?["unread"] as? Int == 1 && (b?["devices"] as? [String]) == [Self.token]
+        })
+    }
+
+    @Test func anOwnerAwayGetsEveryPushOnceWhenItComesBack() throws {
+        let broker = try MosquittoBroker()
+        let ownerFolder = TempFolder()
+        var owner: ServerProcess? = try Self.startOwner(broker, folder: ownerFolder)
+        let sender = try Self.startSender(broker)
+        #expect(try #require(owner).waitForBus() && sender.server.waitForBus())
+        owner?.stop()
+        owner = nil
+        for number in 1...50 { #expect(try Self.push(sender, number).status == 200) }
+        let back = try Self.startOwner(broker, folder: ownerFolder, addDevice: false)
+        #expect(waitUntil(seconds: 20) { back.messageCount() == 50 })
+        #expect(waitUntil { Self.outbox(sender.server) == 0 })
+        #expect(Set(Self.apnsIds(back)).count == 50)
+        // The last push set the badge to 50: none came after it again (a repeat would be dropped by id).
+        #expect(try back.run(["badge", "--app", Self.app]).output == "50")
+        #expect(back.messageCount() == 50)
+    }
+
+    @Test func aBrokerRestartedMidStreamLosesNothingAcknowledged() throws {
+        let broker = try MosquittoBroker(persistence: true)
+        let owner = try Self.startOwner(broker)
+        let sender = try Self.startSender(broker)
+        #expect(owner.waitForBus() && sender.server.waitForBus())
+        var acknowledged: [String] = []
+        var refused = 0
+        for number in 1...30 {
+            if number == 11 { try broker.restart() }
+            // Once the pushes sent while both reconnect are answered, the rest go through the restarted broker.
+            if number == 21 { #expect(owner.waitForBus() && sender.server.waitForBus()) }
+            let sent = try Self.push(sender, number)
+            if sent.status == 200 { acknowledged.append(sent.apnsId) } else { refused += 1; #expect(sent.status == 503) }
+            if number > 20 || number < 11 { #expect(sent.status == 200) }
+        }
+        #expect(acknowledged.count + refused == 30)
+        // Every push answered 200 arrives, once.
+        #expect(waitUntil(seconds: 30) { Set(Self.apnsIds(owner)).isSuperset(of: acknowledged) })
+        let ids = Self.apnsIds(owner)
+        #expect(ids.count == Set(ids).count)
+        #expect(waitUntil(seconds: 30) { Self.outbox(sender.server) == 0 })
+    }
+
+    @Test func anOwnerKilledBetweenItsCommitAndItsReceiptCountsThePushOnce() throws {
+        let broker = try MosquittoBroker()
+        let ownerFolder = TempFolder()
+        let dying = try Self.startOwner(broker, folder: ownerFolder, environment: ["PUSHDECK_TEST_DIE_BEFORE_RECEIPT": "1"])
+        let sender = try Self.startSender(broker)
+        #expect(dying.waitForBus() && sender.server.waitForBus())
+        let sent = try Self.push(sender, 1)
+        #expect(sent.status == 200)
+        #expect(waitUntil { !dying.process.isRunning })
+        #expect(dying.process.terminationReason == .uncaughtSignal && dying.process.terminationStatus == SIGKILL)
+        // The broker had its PUBACK (libmosquitto sends it before the message callback), so only
+        // the sender's republish brings the push again: the owner drops it by id and receipts it.
+        #expect(Self.outbox(sender.server) == 1)
+        let back = try Self.startOwner(broker, folder: ownerFolder, addDevice: false)
+        #expect(waitUntil(seconds: 20) { Self.outbox(sender.server) == 0 })
+        #expect(back.messageCount() == 1)
+        #expect(Self.apnsIds(back) == [sent.apnsId])
+    }
+
+    @Test func aBadPayloadIsRefusedAndLoggedAndNothingElseIsDisturbed() throws {
+        let broker = try MosquittoBroker()
+        let owner = try Self.startOwner(broker)
+        let sender = try Self.startSender(broker)
+        #expect(owner.waitForBus() && sender.server.waitForBus())
+        let topic = "pushdeck/v1/devices/\(Self.token)/push"
+        #expect(try broker.publish(["-q", "1", "-t", topic, "-m", "not json"]).status == 0)
+        #expect(try broker.publish(["-q", "1", "-t", topic, "-m", #"{"id":"x","sender":"a/b"}"#]).status == 0)
+        // 10 MB: the broker does not even send it (this client's Maximum Packet Size); 100 KB: over the push limit.
+        let big = TempFolder()
+        try Data(repeating: 0x7B, count: 10 << 20).write(to: URL(fileURLWithPath: big.file("big")))
+        try Data(repeating: 0x20, count: 100 << 10).write(to: URL(fileURLWithPath: big.file("medium")))
+        #expect(try broker.publish(["-q", "1", "-t", topic, "-f", big.file("big")]).status == 0)
+        #expect(try broker.publish(["-q", "1", "-t", topic, "-f", big.file("medium")]).status == 0)
+        #expect(waitUntil { owner.serverLog.components(separatedBy: "bus: refused a message on \(topic)").count - 1 == 3 })
+        #expect(owner.serverLog.contains("larger than the 65536-byte limit"))
+        #expect(owner.messageCount() == 0)
+        #expect(owner.busState()?["bus"] as? String == "bus connected")
+        #expect(try Self.push(sender, 1).status == 200)
+        #expect(waitUntil { owner.messageCount() == 1 })
+    }
+
+    @Test func aWrongBrokerPasswordSaysSoAndLocalWorkGoesOn() throws {
+        let broker = try MosquittoBroker(users: ["ana": "right"])
+        let owner = try ServerProcess(
+            extraArguments: ["--mqtt", broker.url, "--mqtt-id", "b", "--mqtt-user", "ana"], memory: true,
+            environment: ["PUSHDECK_MQTT_PASSWORD": "wrong"])
+        #expect(waitUntil { (owner.busState()?["bus"] as? String ?? "").hasPrefix("bus refused: ") })
+        // mosquitto 2.0 answers a wrong password with CONNACK 135 "Not authorized" (134 is "Bad user name or password").
+        #expect(owner.busState()?["bus"] as? String == "bus refused: Not authorized (check --mqtt-user and $PUSHDECK_MQTT_PASSWORD)")
+        #expect(owner.serverLog.contains(
+            "bus: the broker 127.0.0.1:\(broker.port) refused the connection: Not authorized (check --mqtt-user and $PUSHDECK_MQTT_PASSWORD); pushdeck goes on locally and retries"))
+        #expect(try owner.run(["send", "--title", "local"]).status == 0)
+        #expect(owner.messageCount() == 1)
+        let right = try ServerProcess(
+            extraArguments: ["--mqtt", broker.url, "--mqtt-id", "c", "--mqtt-user", "ana"], memory: true,
+            environment: ["PUSHDECK_MQTT_PASSWORD": "right"])
+        #expect(right.waitForBus())
+    }
+
+    @Test func withTheBrokerDownAPushForAnotherInstanceIsRefusedAtOnce() throws {
+        let broker = try MosquittoBroker()
+        let sender = try Self.startSender(broker)
+        #expect(sender.server.waitForBus())
+        broker.stop()
+        #expect(waitUntil { sender.server.busState()?["bus"] as? String != "bus connected" })
+        let started = Date()
+        let result = try sender.curl([], path: "/3/device/\(Self.token)", tls: false, body: #"{"aps":{"alert":"x"}}"#, topic: Self.app)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(result.output.split(separator: "\n").last?.hasPrefix("503 ") == true)
+        #expect(result.output.contains(#"{"reason":"ServiceUnavailable"}"#))
+        #expect(sender.server.messageCount() == 0 && Self.outbox(sender.server) == 0)
+        // A push for a device of its own still lands.
+        #expect(try sender.server.run(["send", "--title", "local"]).status == 0)
+    }
+
+    @Test func aPushForAnotherInstanceShowsOnItsScreenWithTheBusInTheHeader() throws {
+        let broker = try MosquittoBroker()
+        let folder = TempFolder()
+        let socket = folder.file("s.sock")
+        let command = "\(PackagePaths.pushdeckBinary) ui --socket \(socket) --memory --mqtt \(broker.url) --mqtt-id b"
+        let tmux = try TmuxSession(command: command, width: 120, height: 30, folder: folder,
+                                   environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+        #expect(tmux.waitFor { $0.contains("bus connected") } != nil, "header: \(tmux.capture())")
+        #expect(waitUntil { (try? runPushdeck(["device", "add", Self.token, "--app", Self.app, "--socket", socket]))?.status == 0 })
+        let sender = try Self.startSender(broker)
+        #expect(sender.server.waitForBus())
+        #expect(try Self.push(sender, 7).status == 200)
+        #expect(tmux.waitFor { $0.contains("push 7") } != nil, "screen: \(tmux.capture())")
+        #expect(sender.server.messageCount() == 0)
+        broker.stop()
+        // The banner covers the header for its 5 s; then the header shows the bus reconnecting.
+        #expect(tmux.waitFor(timeout: 15) { $0.contains("bus reconnecting (") } != nil, "header: \(tmux.capture())")
+    }
+}
