@@ -47,6 +47,8 @@ public struct Activity: Sendable, Equatable {
     public var history: [ActivityUpdate]
     /// How many older entries were let go from `history`.
     public var earlier: Int = 0
+    /// The broadcast push its channel keeps while its device is offline (policy 1).
+    public var pending: ActivityPending?
 
     public init(
         id: String, app: String, attributesType: String? = nil, attributes: JSON? = nil,
@@ -125,6 +127,8 @@ public struct ActivityUpdate: Sendable, Equatable {
     public var accepted: Bool
     /// Why the device discarded it (nil when accepted).
     public var why: String?
+    /// The broadcast channel it came on (nil: sent to `token`).
+    public var channel: String?
 
     public init(
         at: Date, token: String?, app: String, event: String?, timestamp: Int64?, contentState: JSON?,

@@ -51,6 +51,9 @@ public enum StoreChange: Sendable, Equatable {
     case activity(Activity)
     /// A `liveactivity` push that reached no activity (kept, the newest `unmatchedLimit`).
     case activityUnmatched(ActivityUpdate)
+    /// A broadcast channel made (by id).
+    case broadcastChannel(BroadcastChannel)
+    case removeBroadcastChannel(id: String)
 }
 
 /// The small persisted settings of the inbox.

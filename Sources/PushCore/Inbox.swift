@@ -39,6 +39,8 @@ public struct Inbox: Sendable, Equatable {
     public var getuiRequestIds = GetuiRequestIds()
     /// The Live Activities and the `liveactivity` pushes that reached none.
     public var activities = ActivityBook()
+    /// The broadcast channels (iOS 18) the apps made.
+    public var channels = ChannelBook()
     /// The time zone quiet hours are read in (the machine's; tests choose one).
     public var timeZone: TimeZone = .current
 

@@ -27,6 +27,17 @@ extension Reply {
             self = .activityPush(ActivityPushReply(
                 activity: try fields.optionalString("activity"), accepted: try fields.bool("accepted"),
                 why: try fields.optionalString("discarded"), pushToken: try fields.optionalString("pushToken")))
+        } else if object["broadcast"] != nil {
+            self = .broadcast(BroadcastReply(
+                channel: try fields.string("broadcast"), reached: try fields.int("reached"), stored: try fields.int("stored")))
+        } else if let channels = object["channels"] {
+            guard let list = channels.arrayValue else { throw WireError("\"channels\" must be an array") }
+            self = .channels(try list.map { item throws(WireError) in
+                guard let channel = BroadcastChannel(stored: item) else {
+                    throw WireError("each of \"channels\" must be {id, app, messageStoragePolicy, createdAt}")
+                }
+                return channel
+            })
         } else if let vendor = object["vendor"] {
             let address = try fields.string("address")
             let registered = try fields.bool("registered")

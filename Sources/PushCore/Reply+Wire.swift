@@ -55,6 +55,10 @@ extension Reply {
                     ("discarded", .string(orNull: push.why)), ("pushToken", .string(orNull: push.pushToken)))
         case .activities(let activities, let unmatched, let at):
             Self.ok(("activities", .array(activities.map { $0.wireJSON(at: at) })), ("unmatched", .array(unmatched.map(\.wireJSON))))
+        case .channels(let channels):
+            Self.ok(("channels", .array(channels.map(\.wireJSON))))
+        case .broadcast(let broadcast):
+            Self.ok(("broadcast", .string(broadcast.channel)), ("reached", .int(broadcast.reached)), ("stored", .int(broadcast.stored)))
         case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
         }
     }

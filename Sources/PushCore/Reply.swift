@@ -51,6 +51,11 @@ public enum Reply: Sendable, Equatable {
     case activityPush(ActivityPushReply)
     /// `{"ok":true,"activities":[…],"unmatched":[…]}`: the `activity` op's list, states at `at`.
     case activities([Activity], unmatched: [ActivityUpdate], at: Date)
+    /// `{"ok":true,"channels":[…]}`: the `channel` op's channel made or read, or an app's list.
+    case channels([BroadcastChannel])
+    /// `{"ok":true,"broadcast":ID,"reached":N,"stored":S}`: a broadcast push, the subscribed
+    /// activities it reached and for how many the channel stored it (their device offline).
+    case broadcast(BroadcastReply)
     case error(String)
 
     /// False for an error.

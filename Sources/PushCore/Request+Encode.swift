@@ -93,6 +93,8 @@ extension Request {
         case .activity(.list(let app)):
             object["action"] = "list"
             if let app { object["app"] = .string(app) }
+        case .channel(let command):
+            command.encode(into: &object)
         }
         return object
     }
@@ -119,6 +121,7 @@ extension Request {
         case .unmute: "unmute"
         case .quiet: "quiet"
         case .activity: "activity"
+        case .channel: "channel"
         }
     }
 

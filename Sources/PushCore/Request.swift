@@ -37,6 +37,8 @@ public enum Request: Sendable, Equatable {
     case state(app: String?, message: Int64?)
     /// `pushdeck activity …`: the Live Activities.
     case activity(ActivityCommand)
+    /// APNs' broadcast channel management (`/1/apps/{bundleId}/channels`; the `channel` op).
+    case channel(ChannelCommand)
 }
 
 /// The `activity` op: `action` list (of one app, or all).
@@ -110,6 +112,9 @@ public struct PushRequest: Sendable, Equatable {
     public var decoded: Push?
     /// Set for an FCM message (`payloadText` the v1 `message` object): how to decode it.
     public var fcm: FCMRoute? = nil
+    /// A broadcast push's channel (`apns-channel-id` of `/4/broadcasts/apps/{bundleId}`): the
+    /// push goes to every activity subscribed to it, not to `token`.
+    public var broadcastChannel: String? = nil
     public init(
         payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
         collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil,
@@ -132,7 +137,7 @@ public struct PushRequest: Sendable, Equatable {
         left.payloadText == right.payloadText && left.app == right.app && left.channel == right.channel
             && left.offline == right.offline && left.collapseId == right.collapseId && left.pushType == right.pushType
             && left.priority == right.priority && left.via == right.via && left.token == right.token
-            && left.headers == right.headers && left.fcm == right.fcm
+            && left.headers == right.headers && left.fcm == right.fcm && left.broadcastChannel == right.broadcastChannel
     }
 }
 
@@ -167,7 +172,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The wire's ops, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity", "channel"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
@@ -282,6 +287,8 @@ extension Request {
             _ = try RequestFields.action(of: op, object, ["list"])
             let fields = try RequestFields(op: op, object, accepted: ["action", "app"])
             return .activity(.list(app: try fields.app("app")))
+        case "channel":
+            return .channel(try ChannelCommand(object))
         case "state":
             let fields = try RequestFields(op: op, object, accepted: ["app", "message"])
             return .state(app: try fields.app("app"), message: try fields.id("message"))

@@ -207,6 +207,15 @@ public enum Schema {
             body TEXT NOT NULL
         );
         """,
+        // Broadcast channels (iOS 18): each app's channels, by the id APNs hands back, each kept
+        // as its JSON object (its storage policy, when it was made).
+        """
+        CREATE TABLE broadcast_channels (
+            id   TEXT PRIMARY KEY,
+            app  TEXT NOT NULL,
+            body TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The decoded push's badge directive and time to live, kept on its message so a held one

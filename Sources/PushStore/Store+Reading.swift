@@ -80,6 +80,12 @@ extension Store {
         ).rows({ row in row.string(at: 0) ?? "" }).reversed() {
             if let update = (try? JSON.parse(body)).flatMap(ActivityUpdate.init(stored:)) { inbox.activities.note(unmatched: update) }
         }
+        for body in try database.prepare("SELECT body FROM broadcast_channels").rows({ row in row.string(at: 0) ?? "" }) {
+            guard let channel = (try? JSON.parse(body)).flatMap(BroadcastChannel.init(stored:)) else {
+                throw SQLiteError(code: SQLITE_MISMATCH, message: "a stored broadcast channel is not one: \(body.prefix(80))")
+            }
+            inbox.channels.put(channel)
+        }
         // The newest ids (rows older than a day go as pushes are written), recorded oldest first.
         let requestIds = try database.prepare(
             "SELECT app, request_id, seen_at FROM getui_request_ids ORDER BY seen_at DESC LIMIT \(GetuiRequestIds.capacity)"

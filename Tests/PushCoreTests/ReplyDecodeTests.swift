@@ -23,6 +23,12 @@ import Testing
         .push(PushReply(.dropped(.modeOff), badge: 0, also: [FurtherPush(channel: .apns, fate: .dropped(.modeOff))])),
         .activityPush(ActivityPushReply(activity: "activity-1", accepted: true, pushToken: String(repeating: "ab", count: 32))),
         .activityPush(ActivityPushReply(activity: "activity-1", accepted: false, why: "its timestamp is older than the last applied")),
+        .channels([
+            BroadcastChannel(id: "cHVzaGRlY2stY2hhbm5lbC0x", app: "com.example.food", storagePolicy: 1, createdAt: ReplyWireTests.midnight),
+            BroadcastChannel(id: "cHVzaGRlY2stY2hhbm5lbC0y", app: "com.example.food", storagePolicy: 0, createdAt: ReplyWireTests.midnight),
+        ]),
+        .channels([]),
+        .broadcast(BroadcastReply(channel: "cHVzaGRlY2stY2hhbm5lbC0x", reached: 2, stored: 1)),
     ]
 
     /// The wire never carries a key's secret: it reads back empty. A further message's entry says
@@ -81,10 +87,12 @@ import Testing
             case .state: "state"
             case .activityPush: "activityPush"
             case .activities: "activities"  // not read by Reply(wire:): `activity list` prints it as written
+            case .channels: "channels"
+            case .broadcast: "broadcast"
             case .error: "error"
             }
         }
-        #expect(Set(Self.replies.map(kind)).count == 22)
+        #expect(Set(Self.replies.map(kind)).count == 24)
     }
 
     @Test("a line that is no reply is a clear error", arguments: [

@@ -31,6 +31,7 @@ public struct APNsRoutes: GatewayRoutes {
     public static let unreadablePayloadReason = "BadPayload"
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
+        if Self.isBroadcastPath(request.path) { return decideBroadcast(request, context: context) }
         // The request's own apns-id is answered back even when it is refused as no UUID (clients
         // such as aioapns match an error to its request by it); a new one when there is none.
         let given = request.values("apns-id").first.flatMap { Self.isEchoable($0) ? $0 : nil }
@@ -77,6 +78,8 @@ public struct APNsRoutes: GatewayRoutes {
         case .timeout: answer = APNsRefusal(.idleTimeout)
         case .unavailable: answer = APNsRefusal(.serviceUnavailable)
         }
+        // The broadcast API names its answers by `apns-request-id`.
+        if Self.isBroadcastPath(refusal.request.path) { return Self.channelRefusal(answer, requestId: Self.requestId(refusal.request)) }
         return answer.response(apnsId: apnsId)
     }
 
