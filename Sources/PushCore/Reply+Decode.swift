@@ -188,7 +188,8 @@ extension ProviderKey {
         let fields = WireFields(object)
         guard let vendor = Vendor(rawValue: try fields.string("vendor")) else { throw WireError("unknown vendor of a key") }
         self.init(id: try fields.string("id"), vendor: vendor, team: try fields.optionalString("team"),
-                  appKey: try fields.optionalString("appKey"), secret: "")
+                  appKey: try fields.optionalString("appKey"), secret: "",
+                  environment: try fields.optionalString("environment").flatMap(APNsEnvironment.init(rawValue:)))
     }
 }
 

@@ -216,6 +216,10 @@ public enum Schema {
             body TEXT NOT NULL
         ) WITHOUT ROWID;
         """,
+        // An APNs key's environment ('sandbox' or 'production'; NULL: both).
+        """
+        ALTER TABLE provider_keys ADD COLUMN environment TEXT;
+        """,
     ]
 
     /// The decoded push's badge directive and time to live, kept on its message so a held one

@@ -56,7 +56,7 @@ extension Store {
         {
             inbox.devices[device.token] = device
         }
-        for key in try database.prepare("SELECT id, vendor, team, app_key, secret FROM provider_keys")
+        for key in try database.prepare("SELECT id, vendor, team, app_key, secret, environment FROM provider_keys")
             .rows(Self.providerKey(from:))
         {
             inbox.providerKeys[key.id] = key
@@ -116,7 +116,9 @@ extension Store {
         guard let vendor = Vendor(rawValue: row.string(at: 1) ?? "") else {
             throw SQLiteError(code: SQLITE_MISMATCH, message: "key \(id) has an unknown vendor")
         }
-        return ProviderKey(id: id, vendor: vendor, team: row.string(at: 2), appKey: row.string(at: 3), secret: row.string(at: 4) ?? "")
+        return ProviderKey(
+            id: id, vendor: vendor, team: row.string(at: 2), appKey: row.string(at: 3), secret: row.string(at: 4) ?? "",
+            environment: row.string(at: 5).flatMap(APNsEnvironment.init(rawValue:)))
     }
 
     // MARK: - Lookups

@@ -257,6 +257,7 @@ public final class Store {
             try writes.providerKey.bind(key.team, at: 3)
             try writes.providerKey.bind(key.appKey, at: 4)
             try writes.providerKey.bind(key.secret, at: 5)
+            try writes.providerKey.bind(key.environment?.rawValue, at: 6)
             try writes.providerKey.run()
         case .removeProviderKey(let id):
             try writes.removeProviderKey.bind(id, at: 1)

@@ -364,7 +364,7 @@ enum CommandTable {
     static let key = CommandSpec(
         "key",
         synopsis: [
-            "add apns --key-id K --team T --p8 FILE | list | remove ID",
+            "add apns --key-id K --team T --p8 FILE [--environment E] | list | remove ID",
             "| add jpush --app-key K --master-secret S",
             "| add getui --app-id I --app-key K --master-secret S",
             "| add fcm --service-account FILE [--app PACKAGE]",
@@ -375,7 +375,10 @@ enum CommandTable {
             The vendors' credentials. With an APNs key added, a gateway request must carry a
             provider token (authorization: bearer JWT) signed ES256 with it, whose kid is K, iss
             is T and iat at most an hour old (else 403 InvalidProviderToken or
-            ExpiredProviderToken); with none, any well-formed token is taken. FILE is the .p8
+            ExpiredProviderToken; a kid of another team 403 UnrelatedKeyIdInToken); with
+            --environment sandbox|production the key signs requests to that environment only
+            (the host api.sandbox.push.apple.com is sandbox, any other production; else 403
+            BadEnvironmentKeyIdInToken). With none, any well-formed token is taken. FILE is the .p8
             file Apple hands out (a PKCS#8 EC P-256 private key). With an FCM service account
             added (FILE: the JSON key file of Firebase's console), /token takes only assertions
             signed with its key and iss its client_email, and its project's default app is
@@ -387,6 +390,7 @@ enum CommandTable {
             OptionSpec("--key-id", .required("K"), "add apns: the key's id (the JWT's kid)"),
             OptionSpec("--team", .required("T"), "add apns: the team id (the JWT's iss)"),
             OptionSpec("--p8", .required("FILE"), "add apns: the .p8 signing key", completion: .files),
+            OptionSpec("--environment", .required("E"), "add apns: sandbox or production only (default both)"),
             OptionSpec("--app-key", .required("K"), "add jpush, add getui: the appKey"),
             OptionSpec("--app-id", .required("I"), "add getui: the appId"),
             OptionSpec("--master-secret", .required("S"), "add jpush, add getui: the master secret"),

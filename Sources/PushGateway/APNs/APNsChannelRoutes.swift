@@ -71,7 +71,10 @@ extension APNsRoutes {
             return refuse(.missingProviderToken)
         }
         guard let token = tokens.token(authorization) else { return refuse(.invalidProviderToken) }
-        if let problem = tokens.problem(token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now) {
+        if let problem = tokens.problem(
+            token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now,
+            environment: APNsEnvironment.of(host: request.values("host").first)
+        ) {
             return refuse(problem)
         }
 

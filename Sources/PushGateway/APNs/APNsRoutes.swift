@@ -125,7 +125,10 @@ public struct APNsRoutes: GatewayRoutes {
         guard let token = tokens.token(authorization) else {
             return .refused(APNsRefusal(.invalidProviderToken))
         }
-        if let problem = tokens.problem(token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now) {
+        if let problem = tokens.problem(
+            token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now,
+            environment: APNsEnvironment.of(host: header("host"))
+        ) {
             return .refused(APNsRefusal(problem))
         }
 
@@ -187,6 +190,13 @@ public struct APNsRoutes: GatewayRoutes {
             }
             if let unregisteredAt = device.unregisteredAt {
                 return .refused(APNsRefusal(.unregistered, timestamp: Int64((unregisteredAt.timeIntervalSince1970 * 1000).rounded())))
+            }
+            // "Handling error responses from APNs": 410 `ExpiredToken`, "the device token has
+            // expired" — an activity's push token lives as long as its activity, so once the
+            // activity has ended and left the screen its token is expired.
+            if device.kind == .activity, let id = context.inbox.activities.idByToken[deviceToken],
+               context.inbox.activities.byId[id]?.state(at: context.now) == .dismissed {
+                return .refused(APNsRefusal(.expiredToken))
             }
         } else if devices == .strict {
             return .refused(APNsRefusal(.badDeviceToken))
