@@ -14,7 +14,7 @@ enum CommandTable {
     /// Every command, in the order help shows them.
     static let commands: [CommandSpec] = [
         ui, serve, send, badge, mode, mute, unmute, quiet, read, delete, list, app, watch, demo, ping,
-        device, activity, key, gateway, reset, expect, play, record, help, completions,
+        device, activity, channel, key, gateway, reset, expect, play, record, help, completions,
     ]
 
     /// Options every command takes, handled before the command runs.
@@ -361,6 +361,27 @@ enum CommandTable {
         ],
         words: ["list"])
 
+    static let channel = CommandSpec(
+        "channel",
+        synopsis: ["add --app BUNDLE [--policy 0|1] | list [--app BUNDLE] | remove ID --app BUNDLE", "[--json]"],
+        summary: "the broadcast channels (iOS 18) the gateway keeps",
+        description: """
+            APNs' broadcast channels, as a backend makes them with POST /1/apps/BUNDLE/channels:
+            add makes one for BUNDLE with message-storage-policy 0 (no message stored, the
+            default) or 1 (the most recent kept for an offline device) and prints its id, the
+            apns-channel-id a broadcast push to /4/broadcasts/apps/BUNDLE names; an app has at
+            most 10000. A start push with input-push-channel ID subscribes its activity.
+            list: a table of id, app, policy and when each was made, or with --json the reply's
+            channels. remove deletes one (a broadcast to it is then 410 ChannelNotRegistered).
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--app", .required("BUNDLE"), "the app (bundle id) the channel is of"),
+            OptionSpec("--policy", .required("0|1"), "with add: the message-storage-policy", completion: .words(["0", "1"]), defaultValue: "0"),
+            OptionSpec("--json", "the reply line as JSON"),
+        ],
+        words: ["add", "list", "remove"])
+
     static let key = CommandSpec(
         "key",
         synopsis: [
@@ -543,6 +564,6 @@ enum CommandTable {
     /// The command words, for `help COMMAND` (the table cannot list itself while it is built).
     static let commandNames = [
         "ui", "serve", "send", "badge", "mode", "mute", "unmute", "quiet", "read", "delete", "list", "app", "watch", "demo",
-        "ping", "device", "activity", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
+        "ping", "device", "activity", "channel", "key", "gateway", "reset", "expect", "play", "record", "help", "completions",
     ]
 }

@@ -90,6 +90,7 @@ enum Pushdeck {
         case "ping": return try ClientCommands.ping(&arguments)
         case "device": return try DeviceCommands.device(&arguments)
         case "activity": return try ActivityCommands.run(&arguments)
+        case "channel": return try ActivityCommands.channel(&arguments)
         case "key": return try DeviceCommands.key(&arguments)
         case "gateway": return try GatewayCommand.run(&arguments)
         case "reset": return try VerdictCommands.reset(&arguments)

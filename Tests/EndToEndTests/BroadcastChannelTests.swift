@@ -174,3 +174,26 @@ extension APNsGatewayTests {
                              body: #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#).status == 201)
     }
 }
+
+extension APNsGatewayTests {
+    @Test func theChannelCommandMakesListsAndRemovesTheChannelsTheGatewayServes() throws {
+        let gateway = try GatewayServer()
+        let token = try gateway.run(["gateway", "token"]).output
+        let added = try gateway.run(["channel", "add", "--app", Self.food, "--policy", "1"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let id = added.output
+        #expect(BroadcastChannel.isWellFormed(id))
+        let read = try exchange(gateway, "GET", "/1/apps/\(Self.food)/channels", token: token, headers: ["apns-channel-id: \(id)"])
+        #expect(read.body == ["message-storage-policy": 1, "push-type": "LiveActivity"])
+        let table = try gateway.run(["channel", "list"])
+        #expect(table.stdout.contains(id) && table.stdout.contains(Self.food), "\(table.stdout)")
+        let listed = try JSON.parse(try gateway.run(["channel", "list", "--json", "--app", Self.food]).stdout)
+        #expect(listed.objectValue?["channels"]?.arrayValue?.first?.objectValue?["id"] == .string(id))
+        #expect(try gateway.run(["channel", "add", "--app", Self.food, "--policy", "2"]).status == 2)
+        #expect(try gateway.run(["channel", "remove", id, "--app", "com.example.other"]).stderr.contains("ChannelNotRegistered"))
+        #expect(try gateway.run(["channel", "remove", id, "--app", Self.food]).status == 0)
+        let again = try gateway.run(["channel", "remove", id, "--app", Self.food])
+        #expect(again.status != 0 && again.stderr.contains("ChannelNotRegistered"), "\(again.stderr)")
+        #expect(try exchange(gateway, "GET", "/1/apps/\(Self.food)/all-channels", token: token).body == ["channels": []])
+    }
+}
