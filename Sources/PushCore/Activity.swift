@@ -191,5 +191,5 @@ public struct ActivityBook: Sendable, Equatable {
 
 extension Activity {
     /// The number in `activity-N` (0 for an id of another shape).
-    var number: Int { Int(id.dropFirst("activity-".count)) ?? 0 }
+    public var number: Int { Int(id.dropFirst("activity-".count)) ?? 0 }
 }
