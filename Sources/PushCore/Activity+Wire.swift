@@ -29,6 +29,11 @@ extension Activity {
             members.append((key: "dismissedAt", value: .string(RFC3339.string(from: dismissedAt))))
             members.append((key: "discarded", value: .number(JSONNumber(discarded))))
         }
+        if let pending {
+            members.append((key: "pending", value: .object([
+                "channel": .string(pending.channel), "aps": .object(pending.aps), "at": .string(RFC3339.string(from: pending.at)),
+            ])))
+        }
         members.append((key: "earlier", value: .number(JSONNumber(earlier))))
         members.append((key: "history", value: .array(withHistory ? history.map(\.wireJSON) : [])))
         return .object(JSONObject(members))
@@ -54,6 +59,10 @@ extension Activity {
         dismissalDate = object["dismissalDate"]?.stringValue.flatMap(RFC3339.date(from:))
         relevanceScore = object["relevanceScore"]?.numberValue.map(\.double)
         earlier = object["earlier"]?.intValue ?? 0
+        if let pending = object["pending"]?.objectValue, let channel = pending["channel"]?.stringValue,
+           let aps = pending["aps"]?.objectValue, let at = pending["at"]?.stringValue.flatMap(RFC3339.date(from:)) {
+            self.pending = ActivityPending(channel: channel, aps: aps, at: at)
+        }
     }
 
     static func date(_ date: Date?) -> JSON { .string(orNull: date.map(RFC3339.string(from:))) }
@@ -78,6 +87,7 @@ extension ActivityUpdate {
         ]
         if let contentState { members.append((key: "contentState", value: contentState)) }
         if let alert { members.append((key: "alert", value: .string(alert))) }
+        if let channel { members.append((key: "channel", value: .string(channel))) }
         return .object(JSONObject(members))
     }
 
@@ -89,5 +99,6 @@ extension ActivityUpdate {
             at: at, token: object["token"]?.stringValue, app: app, event: object["event"]?.stringValue,
             timestamp: object["timestamp"]?.numberValue.flatMap { Int64($0.text) }, contentState: object["contentState"],
             alert: object["alert"]?.stringValue, accepted: accepted, why: object["why"]?.stringValue)
+        channel = object["channel"]?.stringValue
     }
 }

@@ -47,6 +47,8 @@ public struct Activity: Sendable, Equatable {
     public var history: [ActivityUpdate]
     /// How many older entries were let go from `history`.
     public var earlier: Int = 0
+    /// The broadcast push its channel keeps while its device is offline (policy 1).
+    public var pending: ActivityPending?
 
     public init(
         id: String, app: String, attributesType: String? = nil, attributes: JSON? = nil,
@@ -125,6 +127,8 @@ public struct ActivityUpdate: Sendable, Equatable {
     public var accepted: Bool
     /// Why the device discarded it (nil when accepted).
     public var why: String?
+    /// The broadcast channel it came on (nil: sent to `token`).
+    public var channel: String?
 
     public init(
         at: Date, token: String?, app: String, event: String?, timestamp: Int64?, contentState: JSON?,
@@ -187,5 +191,5 @@ public struct ActivityBook: Sendable, Equatable {
 
 extension Activity {
     /// The number in `activity-N` (0 for an id of another shape).
-    var number: Int { Int(id.dropFirst("activity-".count)) ?? 0 }
+    public var number: Int { Int(id.dropFirst("activity-".count)) ?? 0 }
 }

@@ -139,7 +139,7 @@ extension KeyCommand {
         switch try RequestFields.action(of: "key", object, Self.actions) {
         case "add":
             let fields = try RequestFields(
-                op: "key", object, accepted: ["action", "vendor", "id", "team", "appKey", "secret"])
+                op: "key", object, accepted: ["action", "vendor", "id", "team", "appKey", "secret", "environment"])
             let vendor = try fields.choice("vendor", Vendor.self) ?? .apns
             let id = try fields.requiredText("id", "the key's id (APNs: the 10-character key id)")
             let secret = try fields.requiredText("secret", "the key itself (APNs: the .p8 file's PEM text)")
@@ -148,7 +148,9 @@ extension KeyCommand {
             if vendor == .apns && team == nil {
                 throw WireError("\"team\" is required for an APNs key: the team id the provider token's iss names")
             }
-            self = .add(ProviderKey(id: id, vendor: vendor, team: team, appKey: appKey, secret: secret))
+            let environment = try fields.choice("environment", APNsEnvironment.self)
+            if vendor != .apns && environment != nil { throw WireError("\"environment\" goes with an APNs key only") }
+            self = .add(ProviderKey(id: id, vendor: vendor, team: team, appKey: appKey, secret: secret, environment: environment))
         case "list":
             _ = try RequestFields(op: "key", object, accepted: ["action"])
             self = .list
@@ -166,6 +168,7 @@ extension KeyCommand {
             if let team = key.team { object["team"] = .string(team) }
             if let appKey = key.appKey { object["appKey"] = .string(appKey) }
             object["secret"] = .string(key.secret)
+            if let environment = key.environment { object["environment"] = .string(environment.rawValue) }
             return object
         case .list: return ["op": "key", "action": "list"]
         case .remove(let id): return ["op": "key", "action": "remove", "id": .string(id)]

@@ -60,6 +60,9 @@ public enum StoreChange: Sendable, Equatable {
     case outboxRemove(id: String)
     /// A push by the bus taken (its id, from `sender`): a repeat of it is dropped, after a restart too.
     case busPushSeen(sender: String, id: String, at: Date)
+    /// A broadcast channel made (by id).
+    case broadcastChannel(BroadcastChannel)
+    case removeBroadcastChannel(id: String)
 }
 
 /// The small persisted settings of the inbox.

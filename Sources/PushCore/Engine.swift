@@ -32,6 +32,8 @@ public enum Engine {
         }
         do {
             switch request {
+            case .push(let pushRequest) where pushRequest.pushType == Self.liveActivityPushType && pushRequest.broadcastChannel != nil:
+                apply(.broadcast(try Self.broadcastPush(pushRequest), at: wallNow))
             case .push(let pushRequest) where pushRequest.pushType == Self.liveActivityPushType:
                 apply(.activityPush(try Self.activityPush(pushRequest), at: wallNow))
             case .push(let pushRequest):
@@ -101,6 +103,8 @@ public enum Engine {
                 apply(.key(command))
             case .reset(let app, let all):
                 apply(.reset(app: app, all: all))
+            case .channel(let command):
+                apply(.channel(command, at: wallNow))
             case .activity(.list(let app)):
                 let listed = inbox.activities.all.filter { app == nil || $0.app == app }
                 let unmatched = inbox.activities.unmatched.filter { app == nil || $0.app == app }
@@ -179,6 +183,18 @@ public enum Engine {
             throw WireError("a liveactivity payload must be a JSON object; got \(root.kindName)")
         }
         return ActivityPush(app: request.app ?? Inbox.defaultApp, token: token, aps: object["aps"]?.objectValue)
+    }
+
+    /// A broadcast push: to its channel, its payload a JSON object (the device judges the rest).
+    static func broadcastPush(_ request: PushRequest) throws -> BroadcastPush {
+        guard let channel = request.broadcastChannel else { throw WireError("a broadcast push needs its channel") }
+        let root = try request.parsed?.json ?? JSON.parse(request.payloadText)
+        guard let object = root.objectValue else {
+            throw WireError("a liveactivity payload must be a JSON object; got \(root.kindName)")
+        }
+        return BroadcastPush(
+            app: request.app ?? Inbox.defaultApp, channel: channel,
+            expiration: request.headers["apns-expiration"].flatMap { Int64($0) } ?? 0, aps: object["aps"]?.objectValue)
     }
 
     /// `push.undelivered`: a held or dropped push with its payload, so `record` sees every push.

@@ -46,6 +46,10 @@ public enum Event: Sendable, Equatable {
     case key(KeyCommand)
     /// A `liveactivity` push arrived at wall time `at`.
     case activityPush(ActivityPush, at: Date)
+    /// Channel management (`/1/apps/{bundleId}/channels`) at wall time `at`.
+    case channel(ChannelCommand, at: Date)
+    /// A broadcast push (`/4/broadcasts/apps/{bundleId}`) arrived at wall time `at`.
+    case broadcast(BroadcastPush, at: Date)
 }
 
 /// A `liveactivity` push as the route let it through: APNs checks its headers, not its

@@ -17,12 +17,8 @@ extension Inbox {
     /// updates to an ended activity; `content-state` must decode into the app's `ContentState`,
     /// so it is an object.
     mutating func receive(_ push: ActivityPush, at date: Date, into outcome: inout Outcome) {
-        let aps = push.aps
-        let event = aps?["event"]?.stringValue
-        let timestamp = aps?["timestamp"]?.numberValue.map { Int64($0.double.rounded(.down)) }
-        var update = ActivityUpdate(
-            at: date, token: push.token, app: push.app, event: event, timestamp: timestamp,
-            contentState: aps?["content-state"], alert: aps.flatMap(Self.alertText), accepted: false)
+        var update = Self.update(aps: push.aps, token: push.token, app: push.app, at: date)
+        let event = update.event
 
         // An unknown token reached here only under `--devices open`: it is registered as the
         // kind the push takes it for (a start goes to a push-to-start token, the rest to an
@@ -83,19 +79,36 @@ extension Inbox {
         changed(activity, update, at: date, into: &outcome)
     }
 
+    /// The push as the history records it, not yet judged: its event, timestamp, content.
+    static func update(aps: JSONObject?, token: String?, app: String, at date: Date) -> ActivityUpdate {
+        ActivityUpdate(
+            at: date, token: token, app: app, event: aps?["event"]?.stringValue,
+            timestamp: aps?["timestamp"]?.numberValue.map { Int64($0.double.rounded(.down)) },
+            contentState: aps?["content-state"], alert: aps.flatMap(Self.alertText), accepted: false)
+    }
+
     /// A push to an activity's own token: `update` or `end`.
     private mutating func apply(_ push: ActivityPush, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
-        var update = update
         // A token registered as an activity's (`device add --kind activity`, or an update to an
         // unknown token) stands for an activity its app started with `Activity.request`.
-        var activity = activities.idByToken[push.token].flatMap { activities.byId[$0] }
+        let activity = activities.idByToken[push.token].flatMap { activities.byId[$0] }
             ?? Activity(id: "activity-\(activities.nextNumber)", app: push.app, pushToken: push.token, startedAt: date)
-        let aps = push.aps ?? JSONObject()
+        apply(to: activity, aps: push.aps, update, at: date, into: &outcome)
+    }
+
+    /// An `update` or `end` reaching `activity` (by its token, or on its broadcast channel),
+    /// judged as the device judges it.
+    mutating func apply(to activity: Activity, aps given: JSONObject?, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
+        var update = update
+        var activity = activity
+        let aps = given ?? JSONObject()
         let state = activity.state(at: date)
-        if let why = Self.missing(push.aps, update) {
+        if let why = Self.missing(given, update) {
             update.why = why
         } else if update.event == "start" {
-            update.why = "start sent to an activity's push token: a start goes to a push-to-start token"
+            update.why = update.channel == nil
+                ? "start sent to an activity's push token: a start goes to a push-to-start token"
+                : "start sent on a broadcast channel: a start goes to a push-to-start token"
         } else if update.event != "update" && update.event != "end" {
             update.why = "event \(update.event ?? "") is not start, update or end"
         } else if state == .ended || state == .dismissed {
@@ -162,7 +175,7 @@ extension Inbox {
         outcome.reply = .activityPush(ActivityPushReply(activity: nil, accepted: false, why: update.why))
     }
 
-    private func changed(_ activity: Activity, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
+    func changed(_ activity: Activity, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
         outcome.write(.activity(activity))
         outcome.publish(.activityChanged, [
             // Without its history: the event says what this push did, and building every earlier

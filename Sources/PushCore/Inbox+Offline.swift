@@ -102,6 +102,7 @@ extension Inbox {
             outcome.write(.settings(settings))
         }
         if !offline { deleteExcessFCM(token: token, at: date, into: &outcome) }
+        if !offline, let token { deliverPendingBroadcasts(to: token, at: date, into: &outcome) }
         releaseHeldIfDue(now: now, into: &outcome)
         outcome.reply = .deviceState(token: token, offline: offline)
     }

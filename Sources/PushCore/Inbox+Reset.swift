@@ -17,6 +17,7 @@ extension Inbox {
         }
         removeHeld { app == nil || $0.app == app }
         activities.remove(app: app)
+        channels.remove(app: app)
         if app == nil {
             launchId = nil
             // The request log and the faults are the whole inbox's: a reset of every app starts the log

@@ -46,6 +46,8 @@ public struct Inbox: Sendable, Equatable {
     public var requestLog = RequestLog()
     /// The armed faults (memory only).
     public var faults = FaultBook()
+    /// The broadcast channels (iOS 18) the apps made.
+    public var channels = ChannelBook()
     /// The time zone quiet hours are read in (the machine's; tests choose one).
     public var timeZone: TimeZone = .current
 

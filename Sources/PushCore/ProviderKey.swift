@@ -11,13 +11,17 @@ public struct ProviderKey: Sendable, Equatable {
     public var team: String?
     public var appKey: String?
     public var secret: String
+    /// An APNs key's environment (`key add apns --environment`): it signs requests to that one
+    /// only; nil for both, as a key made in Apple's developer account is by default.
+    public var environment: APNsEnvironment?
 
-    public init(id: String, vendor: Vendor, team: String? = nil, appKey: String? = nil, secret: String) {
+    public init(id: String, vendor: Vendor, team: String? = nil, appKey: String? = nil, secret: String, environment: APNsEnvironment? = nil) {
         self.id = id
         self.vendor = vendor
         self.team = team
         self.appKey = appKey
         self.secret = secret
+        self.environment = environment
     }
 
     /// The key's wire object (`key list`): never the secret.
@@ -27,6 +31,23 @@ public struct ProviderKey: Sendable, Equatable {
             (key: "vendor", value: .string(vendor.rawValue)),
             (key: "team", value: .string(orNull: team)),
             (key: "appKey", value: .string(orNull: appKey)),
-        ]))
+        ] + (environment.map { [(key: "environment", value: JSON.string($0.rawValue))] } ?? [])))
+    }
+}
+
+/// APNs' two environments ("Sending notification requests to APNs": the development server
+/// `api.sandbox.push.apple.com` and the production server `api.push.apple.com`). A key
+/// registered for one signs requests to that one; Apple answers a request to the other
+/// `403 BadEnvironmentKeyIdInToken`.
+public enum APNsEnvironment: String, Sendable, Equatable, CaseIterable {
+    case sandbox
+    case production
+
+    /// The environment a request names by its host (`:authority`, or HTTP/1.1's `Host`):
+    /// Apple's development host names are sandbox; any other host — pushdeck's own address
+    /// included — is production, the environment a client names by default.
+    public static func of(host: String?) -> APNsEnvironment {
+        let name = (host ?? "").split(separator: ":").first.map { $0.lowercased() } ?? ""
+        return name == "api.sandbox.push.apple.com" || name == "api.development.push.apple.com" ? .sandbox : .production
     }
 }

@@ -59,6 +59,10 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.changeKeys(command, into: &outcome)
     case .activityPush(let push, let at):
         inbox.receive(push, at: at, into: &outcome)
+    case .channel(let command, let at):
+        inbox.changeChannels(command, at: at, into: &outcome)
+    case .broadcast(let push, let at):
+        inbox.receive(push, at: at, into: &outcome)
     }
     if let banner = inbox.banner,
         bannerBefore?.id != banner.message.id || bannerBefore?.count != banner.count

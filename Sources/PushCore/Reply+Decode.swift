@@ -61,6 +61,17 @@ extension Reply {
                     guard let update = ActivityUpdate(stored: item) else { throw WireError("each of \"unmatched\" must be an activity update") }
                     return update
                 }, at: at)
+        } else if object["broadcast"] != nil {
+            self = .broadcast(BroadcastReply(
+                channel: try fields.string("broadcast"), reached: try fields.int("reached"), stored: try fields.int("stored")))
+        } else if let channels = object["channels"] {
+            guard let list = channels.arrayValue else { throw WireError("\"channels\" must be an array") }
+            self = .channels(try list.map { item throws(WireError) in
+                guard let channel = BroadcastChannel(stored: item) else {
+                    throw WireError("each of \"channels\" must be {id, app, messageStoragePolicy, createdAt}")
+                }
+                return channel
+            })
         } else if let vendor = object["vendor"] {
             let address = try fields.string("address")
             let registered = try fields.bool("registered")
@@ -211,7 +222,8 @@ extension ProviderKey {
         let fields = WireFields(object)
         guard let vendor = Vendor(rawValue: try fields.string("vendor")) else { throw WireError("unknown vendor of a key") }
         self.init(id: try fields.string("id"), vendor: vendor, team: try fields.optionalString("team"),
-                  appKey: try fields.optionalString("appKey"), secret: "")
+                  appKey: try fields.optionalString("appKey"), secret: "",
+                  environment: try fields.optionalString("environment").flatMap(APNsEnvironment.init(rawValue:)))
     }
 }
 

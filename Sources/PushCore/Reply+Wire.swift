@@ -61,6 +61,10 @@ extension Reply {
         case .fault(let fault): Self.ok(("fault", .object(fault.wireObject)))
         case .faults(let faults): Self.ok(("faults", .array(faults.map { .object($0.wireObject) })))
         case .faultsCleared(let count): Self.ok(("cleared", .int(count)))
+        case .channels(let channels):
+            Self.ok(("channels", .array(channels.map(\.wireJSON))))
+        case .broadcast(let broadcast):
+            Self.ok(("broadcast", .string(broadcast.channel)), ("reached", .int(broadcast.reached)), ("stored", .int(broadcast.stored)))
         case .error(let message): JSONObject([(key: "ok", value: false), (key: "error", value: .string(message))])
         case .forwarded(let id, let topic): Self.ok(("forwarded", .string(id)), ("topic", .string(topic)))
         case .unavailable(let message):

@@ -60,6 +60,11 @@ public enum Reply: Sendable, Equatable {
     case faults([ArmedFault])
     /// `{"ok":true,"cleared":N}`: how many faults `fault clear` disarmed.
     case faultsCleared(Int)
+    /// `{"ok":true,"channels":[…]}`: the `channel` op's channel made or read, or an app's list.
+    case channels([BroadcastChannel])
+    /// `{"ok":true,"broadcast":ID,"reached":N,"stored":S}`: a broadcast push, the subscribed
+    /// activities it reached and for how many the channel stored it (their device offline).
+    case broadcast(BroadcastReply)
     case error(String)
     /// A push for a token registered on another instance of the team bus, committed to the
     /// outbox as `id` and published to its token's topic (the broker has acknowledged it when the

@@ -104,6 +104,8 @@ extension Request {
         case .fault(.clear(let id)):
             object["action"] = "clear"
             if let id { object["id"] = .number(JSONNumber(id)) }
+        case .channel(let command):
+            command.encode(into: &object)
         }
         return object
     }
@@ -133,6 +135,7 @@ extension Request {
         case .requests: "requests"
         case .fault: "fault"
         case .bus: "bus"
+        case .channel: "channel"
         }
     }
 

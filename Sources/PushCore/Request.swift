@@ -43,6 +43,8 @@ public enum Request: Sendable, Equatable {
     case fault(FaultCommand)
     /// `pushdeck bus`: the team bus's connection and the instances seen.
     case bus
+    /// APNs' broadcast channel management (`/1/apps/{bundleId}/channels`; the `channel` op).
+    case channel(ChannelCommand)
 }
 
 /// The `activity` op: `action` list (of one app, or all).
@@ -119,6 +121,9 @@ public struct PushRequest: Sendable, Equatable {
     /// Set for a push that came by the team bus: its id and sender, which the engine counts it
     /// once by.
     public var bus: BusOrigin? = nil
+    /// A broadcast push's channel (`apns-channel-id` of `/4/broadcasts/apps/{bundleId}`): the
+    /// push goes to every activity subscribed to it, not to `token`.
+    public var broadcastChannel: String? = nil
     public init(
         payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
         collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil,
@@ -142,6 +147,7 @@ public struct PushRequest: Sendable, Equatable {
             && left.offline == right.offline && left.collapseId == right.collapseId && left.pushType == right.pushType
             && left.priority == right.priority && left.via == right.via && left.token == right.token
             && left.headers == right.headers && left.fcm == right.fcm && left.bus == right.bus
+            && left.broadcastChannel == right.broadcastChannel
     }
 }
 
@@ -176,7 +182,7 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The wire's ops, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity", "requests", "fault", "bus"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity", "requests", "fault", "bus", "channel"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
     /// The most ids one `read` or `delete` takes.
@@ -311,6 +317,8 @@ extension Request {
             let vendor = try fields.text("vendor", expected: "apns, jpush, getui or fcm", among: Via.providers.map(\.rawValue))
             let since = try fields.integer("since", in: 0...Int(Int32.max), expected: "a request seq, an integer ≥ 0") ?? 0
             return .requests(RequestLogQuery(vendor: vendor.flatMap(Via.init(rawValue:)), since: since))
+        case "channel":
+            return .channel(try ChannelCommand(object))
         case "state":
             let fields = try RequestFields(op: op, object, accepted: ["app", "message"])
             return .state(app: try fields.app("app"), message: try fields.id("message"))

@@ -100,7 +100,7 @@ public final class MemoryStore: InboxStore {
             if let app { maybeUnread[app] = nil } else { maybeUnread = [:] }
             compact()
         case .badge, .unread, .settings, .device, .removeDevice, .providerKey, .removeProviderKey, .getuiRequestId, .activity,
-            .activityUnmatched, .outboxAdd, .outboxRemove, .busPushSeen:
+            .activityUnmatched, .outboxAdd, .outboxRemove, .busPushSeen, .broadcastChannel, .removeBroadcastChannel:
             break
         }
     }

@@ -225,6 +225,19 @@ public enum Schema {
         ) WITHOUT ROWID;
         CREATE INDEX bus_seen_by_time ON bus_seen (seen_at);
         """,
+        // Broadcast channels (iOS 18): each app's channels, by the id APNs hands back, each kept
+        // as its JSON object (its storage policy, when it was made).
+        """
+        CREATE TABLE broadcast_channels (
+            id   TEXT PRIMARY KEY,
+            app  TEXT NOT NULL,
+            body TEXT NOT NULL
+        ) WITHOUT ROWID;
+        """,
+        // An APNs key's environment ('sandbox' or 'production'; NULL: both).
+        """
+        ALTER TABLE provider_keys ADD COLUMN environment TEXT;
+        """,
     ]
 
     /// The decoded push's badge directive and time to live, kept on its message so a held one

@@ -56,7 +56,7 @@ extension Store {
         {
             inbox.devices[device.token] = device
         }
-        for key in try database.prepare("SELECT id, vendor, team, app_key, secret FROM provider_keys")
+        for key in try database.prepare("SELECT id, vendor, team, app_key, secret, environment FROM provider_keys")
             .rows(Self.providerKey(from:))
         {
             inbox.providerKeys[key.id] = key
@@ -79,6 +79,12 @@ extension Store {
             "SELECT body FROM activity_unmatched ORDER BY seq DESC LIMIT \(ActivityBook.unmatchedLimit)"
         ).rows({ row in row.string(at: 0) ?? "" }).reversed() {
             if let update = (try? JSON.parse(body)).flatMap(ActivityUpdate.init(stored:)) { inbox.activities.note(unmatched: update) }
+        }
+        for body in try database.prepare("SELECT body FROM broadcast_channels").rows({ row in row.string(at: 0) ?? "" }) {
+            guard let channel = (try? JSON.parse(body)).flatMap(BroadcastChannel.init(stored:)) else {
+                throw SQLiteError(code: SQLITE_MISMATCH, message: "a stored broadcast channel is not one: \(body.prefix(80))")
+            }
+            inbox.channels.put(channel)
         }
         // The newest ids (rows older than a day go as pushes are written), recorded oldest first.
         let requestIds = try database.prepare(
@@ -116,7 +122,9 @@ extension Store {
         guard let vendor = Vendor(rawValue: row.string(at: 1) ?? "") else {
             throw SQLiteError(code: SQLITE_MISMATCH, message: "key \(id) has an unknown vendor")
         }
-        return ProviderKey(id: id, vendor: vendor, team: row.string(at: 2), appKey: row.string(at: 3), secret: row.string(at: 4) ?? "")
+        return ProviderKey(
+            id: id, vendor: vendor, team: row.string(at: 2), appKey: row.string(at: 3), secret: row.string(at: 4) ?? "",
+            environment: row.string(at: 5).flatMap(APNsEnvironment.init(rawValue:)))
     }
 
     // MARK: - Lookups

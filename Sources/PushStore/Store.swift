@@ -257,6 +257,7 @@ public final class Store {
             try writes.providerKey.bind(key.team, at: 3)
             try writes.providerKey.bind(key.appKey, at: 4)
             try writes.providerKey.bind(key.secret, at: 5)
+            try writes.providerKey.bind(key.environment?.rawValue, at: 6)
             try writes.providerKey.run()
         case .removeProviderKey(let id):
             try writes.removeProviderKey.bind(id, at: 1)
@@ -290,6 +291,17 @@ public final class Store {
             try activityWrite(activity)
         case .activityUnmatched(let update):
             try activityUnmatchedWrite(update)
+        case .broadcastChannel(let channel):
+            // Rare (a backend makes a channel per event), so compiled when used.
+            let statement = try database.prepare("INSERT OR REPLACE INTO broadcast_channels (id, app, body) VALUES (?1, ?2, ?3)")
+            try statement.bind(channel.id, at: 1)
+            try statement.bind(channel.app, at: 2)
+            try statement.bind(channel.wireJSON.compactText, at: 3)
+            try statement.run()
+        case .removeBroadcastChannel(let id):
+            let statement = try database.prepare("DELETE FROM broadcast_channels WHERE id = ?1")
+            try statement.bind(id, at: 1)
+            try statement.run()
         }
     }
 
@@ -313,7 +325,7 @@ public final class Store {
             try database.prepare("DELETE FROM provider_keys").run()
             try database.prepare("DELETE FROM getui_request_ids").run()
         }
-        for table in ["activities", "activity_history", "activity_unmatched"] {
+        for table in ["activities", "activity_history", "activity_unmatched", "broadcast_channels"] {
             if let app {
                 let delete = try database.prepare("DELETE FROM \(table) WHERE app = ?1")
                 try delete.bind(app, at: 1)

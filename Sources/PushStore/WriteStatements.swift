@@ -93,9 +93,9 @@ struct WriteStatements {
         removeDevice = try database.prepare("DELETE FROM devices WHERE token = ?1")
         providerKey = try database.prepare(
             """
-            INSERT INTO provider_keys (id, vendor, team, app_key, secret) VALUES (?1, ?2, ?3, ?4, ?5)
+            INSERT INTO provider_keys (id, vendor, team, app_key, secret, environment) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT (id) DO UPDATE SET vendor = excluded.vendor, team = excluded.team,
-                app_key = excluded.app_key, secret = excluded.secret
+                app_key = excluded.app_key, secret = excluded.secret, environment = excluded.environment
             """)
         removeProviderKey = try database.prepare("DELETE FROM provider_keys WHERE id = ?1")
         getuiRequestId = try database.prepare(

@@ -4,7 +4,7 @@ import PushCore
 /// The top row, whose words scripts and tests read: `pushdeck`, `N unread`, `badge B` (and the
 /// server badge when the ledgers differ), `PUSH [ON]`/`PUSH [OFF]`, the app state, `N dropped` once
 /// any were, `N held` while pass-through messages wait for the app, the offline devices, then
-/// mutes, quiet hours and platform badge policies.
+/// mutes, quiet hours and platform badge policies, and the newest Live Activity's compact line.
 public enum HeaderView {
     public static func render(into grid: inout Grid, area: Rect, inbox: Inbox, date: Date? = nil, bus: String? = nil) {
         guard !area.isEmpty else { return }
@@ -66,7 +66,7 @@ public enum HeaderView {
         let on = inbox.mode == .on
         let unread = inbox.totalUnread
         var parts: [Part] = [
-            Part(forms: ["pushdeck"], style: base.bolded, rank: 7),
+            Part(forms: ["pushdeck"], style: base.bolded, rank: 8),
             Part(forms: ["● \(unread) unread", "● \(unread) unread", "\(unread) unread"], style: base, rank: 0),
             Part(forms: [badge == server ? "badge \(badge)" : "badge \(badge) (server \(server))"],
                  style: badge == server ? base : warning, rank: 1),
@@ -95,17 +95,22 @@ public enum HeaderView {
         let muted = inbox.settings.muted.keys.filter { app in date.map { inbox.isMuted(app, at: $0) } ?? true }.sorted()
         if let first = muted.first {
             let count = "muted ×\(muted.count)"
-            parts.append(Part(forms: muted.count == 1 ? ["muted: \(first)", "muted: \(first)", count] : [count], style: base, rank: 8))
+            parts.append(Part(forms: muted.count == 1 ? ["muted: \(first)", "muted: \(first)", count] : [count], style: base, rank: 9))
         }
         if let quiet = inbox.settings.quiet {
             let now = date.map { inbox.isQuiet(at: $0) } ?? false
             let long = "quiet \(quiet)" + (now ? " (now)" : "")
-            parts.append(Part(forms: [long, long, "quiet"], style: now ? warning : base, rank: 9))
+            parts.append(Part(forms: [long, long, "quiet"], style: now ? warning : base, rank: 10))
         }
         let platform = inbox.settings.badgePolicies.filter { $0.value == .platform }.keys.sorted()
         if let first = platform.first {
             let count = "platform ×\(platform.count)"
-            parts.append(Part(forms: platform.count == 1 ? ["platform: \(first)", "platform: \(first)", count] : [count], style: base, rank: 10))
+            parts.append(Part(forms: platform.count == 1 ? ["platform: \(first)", "platform: \(first)", count] : [count], style: base, rank: 11))
+        }
+        // The newest Live Activity's compact line, as the Dynamic Island shows one (after the
+        // offline devices, before the name in what gives way).
+        if let date, let forms = ActivityCardView.compact(inbox.activities, at: date) {
+            parts.append(Part(forms: forms, style: base.bolded, rank: 7))
         }
         return parts
     }

@@ -15,6 +15,9 @@ extension Screen {
         var grid = Grid(size)
         let layout = self.layout
         HeaderView.render(into: &grid, area: layout.header, inbox: inbox, date: date, bus: bus)
+        if !layout.cards.isEmpty {
+            ActivityCardView.render(into: &grid, area: layout.cards, activities: ActivityCardView.shown(inbox.activities, at: date), date: date)
+        }
         switch view {
         case .list:
             ListView.render(into: &grid, area: layout.body, screen: self, date: date)

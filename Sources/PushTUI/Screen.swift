@@ -60,7 +60,15 @@ public struct Screen: Sendable, Equatable {
         self.timeZone = timeZone
     }
 
-    public var layout: ScreenLayout { ScreenLayout(size: size) }
+    public var layout: ScreenLayout {
+        ScreenLayout(size: size, cardRows: ActivityCardView.rows(count: activityCount, bodyHeight: max(0, size.height - 2)))
+    }
+
+    /// How many Live Activities show as cards (the host sets it each turn, before `load(from:)`,
+    /// from `ActivityCardView.shown`): their rows come off the list's.
+    public var activityCount = 0 {
+        didSet { if activityCount != oldValue { followSelection() } }
+    }
 
     /// Rows of the list on screen at this size.
     public var listHeight: Int { layout.body.height }

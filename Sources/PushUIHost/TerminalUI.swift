@@ -93,11 +93,12 @@ public final class TerminalUI: ServerHost {
     }
 
     /// Relative times ("just now", "3m") need a redraw now and then even when nothing happens:
-    /// once a minute is enough, and costs nothing measurable. (The first frame is drawn by
+    /// once a minute is enough (once a second while Live Activity cards show), and costs nothing measurable. (The first frame is drawn by
     /// `Server.run` before the loop first sleeps.)
     public func deadline(after now: Instant) -> Instant? {
         // While a filter search has older messages to go, the loop goes on without sleeping.
-        search.isSearching && !screen.filter.isEmpty ? now : now + 60
+        // A Live Activity card says "updated 3s ago": with cards shown, once a second.
+        search.isSearching && !screen.filter.isEmpty ? now : now + (screen.activityCount > 0 ? 1 : 60)
     }
 
     public func turnEnded(server: Server, now: Instant) {
@@ -113,6 +114,8 @@ public final class TerminalUI: ServerHost {
             }
         }
         screen.searching = search.isSearching && !screen.filter.isEmpty
+        // The Live Activity cards take rows off the list: counted before the list loads.
+        screen.activityCount = ActivityCardView.shown(server.inbox.activities, at: time.wallNow).count
         if screen.query.groups {
             do {
                 try threads.update(in: server.store)

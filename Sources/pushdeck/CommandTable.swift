@@ -14,7 +14,7 @@ enum CommandTable {
     /// Every command, in the order help shows them.
     static let commands: [CommandSpec] = [
         ui, serve, send, badge, mode, mute, unmute, quiet, read, delete, list, app, watch, demo, ping,
-        device, activity, requests, fault, key, gateway, bus, reset, expect, play, record, help, completions,
+        device, activity, channel, requests, fault, key, gateway, bus, reset, expect, play, record, help, completions,
     ]
 
     /// Options every command takes, handled before the command runs.
@@ -451,11 +451,31 @@ enum CommandTable {
             OptionSpec("--json", "with add or list: the reply's fault(s) as JSON"),
         ],
         words: ["add", "list", "clear"])
+    static let channel = CommandSpec(
+        "channel",
+        synopsis: ["add --app BUNDLE [--policy 0|1] | list [--app BUNDLE] | remove ID --app BUNDLE", "[--json]"],
+        summary: "the broadcast channels (iOS 18) the gateway keeps",
+        description: """
+            APNs' broadcast channels, as a backend makes them with POST /1/apps/BUNDLE/channels:
+            add makes one for BUNDLE with message-storage-policy 0 (no message stored, the
+            default) or 1 (the most recent kept for an offline device) and prints its id, the
+            apns-channel-id a broadcast push to /4/broadcasts/apps/BUNDLE names; an app has at
+            most 10000. A start push with input-push-channel ID subscribes its activity.
+            list: a table of id, app, policy and when each was made, or with --json the reply's
+            channels. remove deletes one (a broadcast to it is then 410 ChannelNotRegistered).
+            """,
+        options: [
+            clientSocket,
+            OptionSpec("--app", .required("BUNDLE"), "the app (bundle id) the channel is of"),
+            OptionSpec("--policy", .required("0|1"), "with add: the message-storage-policy", completion: .words(["0", "1"]), defaultValue: "0"),
+            OptionSpec("--json", "the reply line as JSON"),
+        ],
+        words: ["add", "list", "remove"])
 
     static let key = CommandSpec(
         "key",
         synopsis: [
-            "add apns --key-id K --team T --p8 FILE | list | remove ID",
+            "add apns --key-id K --team T --p8 FILE [--environment E] | list | remove ID",
             "| add jpush --app-key K --master-secret S",
             "| add getui --app-id I --app-key K --master-secret S",
             "| add fcm --service-account FILE [--app PACKAGE]",
@@ -466,7 +486,10 @@ enum CommandTable {
             The vendors' credentials. With an APNs key added, a gateway request must carry a
             provider token (authorization: bearer JWT) signed ES256 with it, whose kid is K, iss
             is T and iat at most an hour old (else 403 InvalidProviderToken or
-            ExpiredProviderToken); with none, any well-formed token is taken. FILE is the .p8
+            ExpiredProviderToken; a kid of another team 403 UnrelatedKeyIdInToken); with
+            --environment sandbox|production the key signs requests to that environment only
+            (the host api.sandbox.push.apple.com is sandbox, any other production; else 403
+            BadEnvironmentKeyIdInToken). With none, any well-formed token is taken. FILE is the .p8
             file Apple hands out (a PKCS#8 EC P-256 private key). With an FCM service account
             added (FILE: the JSON key file of Firebase's console), /token takes only assertions
             signed with its key and iss its client_email, and its project's default app is
@@ -478,6 +501,7 @@ enum CommandTable {
             OptionSpec("--key-id", .required("K"), "add apns: the key's id (the JWT's kid)"),
             OptionSpec("--team", .required("T"), "add apns: the team id (the JWT's iss)"),
             OptionSpec("--p8", .required("FILE"), "add apns: the .p8 signing key", completion: .files),
+            OptionSpec("--environment", .required("E"), "add apns: sandbox or production only (default both)"),
             OptionSpec("--app-key", .required("K"), "add jpush, add getui: the appKey"),
             OptionSpec("--app-id", .required("I"), "add getui: the appId"),
             OptionSpec("--master-secret", .required("S"), "add jpush, add getui: the master secret"),
@@ -644,6 +668,7 @@ enum CommandTable {
     /// The command words, for `help COMMAND` (the table cannot list itself while it is built).
     static let commandNames = [
         "ui", "serve", "send", "badge", "mode", "mute", "unmute", "quiet", "read", "delete", "list", "app", "watch", "demo",
-        "ping", "device", "activity", "requests", "fault", "key", "gateway", "bus", "reset", "expect", "play", "record", "help", "completions",
+        "ping", "device", "activity", "channel", "requests", "fault", "key", "gateway", "bus", "reset", "expect", "play", "record", "help",
+        "completions",
     ]
 }

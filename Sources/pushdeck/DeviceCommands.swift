@@ -164,11 +164,19 @@ enum DeviceCommands {
         let masterSecret = try arguments.option("--master-secret")
         let serviceAccount = try arguments.option("--service-account")
         let app = try arguments.option("--app")
+        let environmentText = try arguments.option("--environment")
         let json = arguments.flag("--json")
         let words = try arguments.positionals()
         let actions = KeyCommand.actions.joined(separator: ", ")
+        var environment: APNsEnvironment?
+        if let environmentText {
+            guard let known = APNsEnvironment(rawValue: environmentText) else {
+                throw UsageError("--environment must be sandbox or production (leave it out for both); got \(environmentText)", command: "key")
+            }
+            environment = known
+        }
         guard let action = words.first else { throw UsageError("give an action: \(actions)", command: "key") }
-        let given = [keyId, team, p8, appKey, appId, masterSecret, serviceAccount, app].contains { $0 != nil }
+        let given = [keyId, team, p8, appKey, appId, masterSecret, serviceAccount, app, environmentText].contains { $0 != nil }
         let command: KeyCommand
         switch action {
         case "add":
@@ -183,7 +191,10 @@ enum DeviceCommands {
                 if let extra = [("--service-account", serviceAccount), ("--app", app)].first(where: { $0.1 != nil }) {
                     throw UsageError("\(extra.0) goes with key add fcm", command: "key")
                 }
-                command = .add(try providerKey(vendor, keyId: keyId, team: team, p8: p8, appKey: appKey, appId: appId, masterSecret: masterSecret))
+                if vendor != .apns && environment != nil { throw UsageError("--environment goes with key add apns", command: "key") }
+                var key = try providerKey(vendor, keyId: keyId, team: team, p8: p8, appKey: appKey, appId: appId, masterSecret: masterSecret)
+                key.environment = environment
+                command = .add(key)
             }
         case "list":
             guard words.count == 1, !given else { throw UsageError("key list takes nothing more", command: "key") }
@@ -215,7 +226,8 @@ enum DeviceCommands {
                     let project = key.team ?? ""
                     line = "fcm key \(key.id) added (project \(project), default app \(key.appKey ?? project)): /token now takes only assertions it signed"
                 } else {
-                    let detail = [key.team.map { "team \($0)" }, key.appKey.map { "appKey \($0)" }].compactMap { $0 }
+                    let detail = [key.team.map { "team \($0)" }, key.appKey.map { "appKey \($0)" },
+                                  key.environment.map { "\($0.rawValue) only" }].compactMap { $0 }
                     line = "\(key.vendor.rawValue) key \(key.id) added" + (detail.isEmpty ? "" : " (" + detail.joined(separator: ", ") + ")")
                         + (key.vendor == .apns ? ": gateway requests must now carry a provider token it signed" : "")
                 }

@@ -99,6 +99,7 @@ enum Pushdeck {
         case "activity": return try ActivityCommands.run(&arguments)
         case "requests": return try RequestCommands.run(&arguments)
         case "fault": return try FaultCommands.run(&arguments)
+        case "channel": return try ActivityCommands.channel(&arguments)
         case "key": return try DeviceCommands.key(&arguments)
         case "gateway": return try GatewayCommand.run(&arguments)
         case "reset": return try VerdictCommands.reset(&arguments)

@@ -181,7 +181,7 @@ import PushJSON
             (try pyjwt(key: key, issuedAt: now - 3700), 403, "ExpiredProviderToken"),
             (try pyjwt(key: otherKey, issuedAt: now), 403, "InvalidProviderToken"),
             (try pyjwt(key: key, kid: "ZZZ9999999", issuedAt: now), 403, "InvalidProviderToken"),
-            (try pyjwt(key: key, team: "OTHERTEAM1", issuedAt: now), 403, "InvalidProviderToken"),
+            (try pyjwt(key: key, team: "OTHERTEAM1", issuedAt: now), 403, "UnrelatedKeyIdInToken"),
             ("not.a.jwt", 403, "InvalidProviderToken"),
             (nil, 403, "MissingProviderToken"),
         ]

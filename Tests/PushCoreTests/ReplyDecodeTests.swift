@@ -36,6 +36,12 @@ import Testing
         .forwarded(id: "0b6c5a1e-8f0e-4c1a-9a57-3c0e0d6f4b21", topic: "pushdeck/v1/devices/abcd/push"),
         .unavailable("the team bus is not connected (bus reconnecting (2))"),
         .bus(JSONObject([("ok", true), ("bus", "bus connected"), ("instances", .object(JSONObject([("b", .object(JSONObject([("online", true)])))])))])),
+        .channels([
+            BroadcastChannel(id: "cHVzaGRlY2stY2hhbm5lbC0x", app: "com.example.food", storagePolicy: 1, createdAt: ReplyWireTests.midnight),
+            BroadcastChannel(id: "cHVzaGRlY2stY2hhbm5lbC0y", app: "com.example.food", storagePolicy: 0, createdAt: ReplyWireTests.midnight),
+        ]),
+        .channels([]),
+        .broadcast(BroadcastReply(channel: "cHVzaGRlY2stY2hhbm5lbC0x", reached: 2, stored: 1)),
     ]
 
     /// A started activity with an applied and a discarded update.
@@ -110,13 +116,15 @@ import Testing
             case .fault: "fault"
             case .faults: "faults"
             case .faultsCleared: "faultsCleared"
+            case .channels: "channels"
+            case .broadcast: "broadcast"
             case .error: "error"
             case .forwarded: "forwarded"
             case .unavailable: "unavailable"
             case .bus: "bus"
             }
         }
-        #expect(Set(Self.replies.map(kind)).count == 30)
+        #expect(Set(Self.replies.map(kind)).count == 32)
     }
 
     @Test("a line that is no reply is a clear error", arguments: [

@@ -55,6 +55,9 @@ func reasonAndStatus(_ decision: GatewayDecision) -> (status: Int, reason: Strin
         ("BadPath", 404), ("MethodNotAllowed", 405), ("ExpiredToken", 410), ("Unregistered", 410),
         ("PayloadTooLarge", 413), ("TooManyProviderTokenUpdates", 429), ("TooManyRequests", 429),
         ("InternalServerError", 500), ("ServiceUnavailable", 503), ("Shutdown", 503),
+        // Its rows of the broadcast API (channel management and broadcast pushes).
+        ("BadChannelId", 400), ("CannotCreateChannelConfig", 400), ("FeatureNotEnabled", 400), ("MissingChannelId", 400),
+        ("MissingPushType", 400), ("ChannelNotRegistered", 410),
     ]
 
     @Test(arguments: apple) func everyReasonHasApplesStatus(reason: String, status: Int) throws {

@@ -40,7 +40,7 @@ import TestSupport
 
     @Test func anUnknownKidOrAnotherTeamIsInvalid() throws {
         #expect(try token(kid: "ZZZ").problem(keys: keys(p8), now: now) == .invalidProviderToken)
-        #expect(try token(iss: "OTHERTEAM1").problem(keys: keys(p8), now: now) == .invalidProviderToken)
+        #expect(try token(iss: "OTHERTEAM1").problem(keys: keys(p8), now: now) == .unrelatedKeyIdInToken)
     }
 
     @Test func aTokenIssuedMoreThanAnHourAgoHasExpired() throws {

@@ -18,8 +18,8 @@ import TestSupport
         let tables = try database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
             .rows { $0.string(at: 0) ?? "" }
         #expect(tables == [
-            "activities", "activity_history", "activity_unmatched", "badges", "bus_outbox", "bus_seen", "devices", "getui_request_ids", "messages",
-            "provider_keys", "settings", "unread",
+            "activities", "activity_history", "activity_unmatched", "badges", "broadcast_channels", "bus_outbox", "bus_seen", "devices",
+            "getui_request_ids", "messages", "provider_keys", "settings", "unread",
         ])
     }
 

@@ -46,6 +46,9 @@ import TestSupport
         #expect(loaded.idByToken == onSQLite.activities.idByToken)
         #expect(loaded.unmatched == onSQLite.activities.unmatched)
         #expect(onSQLite.activities == inMemory.activities)
+        // And the broadcast channels.
+        #expect(try sqlite.loadInbox().channels.byId == onSQLite.channels.byId)
+        #expect(onSQLite.channels == inMemory.channels)
     }
 
     /// Every lookup the engine and the players make, over both stores.
@@ -130,7 +133,23 @@ import TestSupport
                 messageText: message, app: app, token: "tok:2",
                 route: FCMRoute(platform: .ios, project: "demo", messageName: "projects/demo/messages/\(step)")))
         case 18:
-            return .activity(.list(app: random.next() % 2 == 0 ? app : nil))
+            // Broadcast channels: made, deleted, listed, and broadcast to (the first two ids made),
+            // the start token's device going offline and online (policy 1 keeps the latest).
+            let channel = pick([1, 2, 3]).description
+            let id = Data("pushdeck-channel-\(channel)".utf8).base64EncodedString()
+            let food = "com.example.shop"
+            switch random.next() % 7 {
+            case 0: return .channel(.create(app: food, storagePolicy: pick([0, 1])))
+            case 1: return .channel(pick([.delete(app: food, id: id), .list(app: pick([food, nil])), .read(app: food, id: id)]))
+            case 2: return .device(.setOffline(token: String(repeating: "5a", count: 32), random.next() % 2 == 0))
+            case 3: return .activity(.list(app: random.next() % 2 == 0 ? app : nil))
+            default:
+                var push = PushRequest(
+                    payloadText: #"{"aps":{"timestamp":\#(1_764_547_200 + Int(random.next() % 600)),"event":"\#(pick(["update", "end", "start"]))","content-state":{"step":\#(step)}}}"#,
+                    app: food, channel: .apns, pushType: "liveactivity", via: .apns, headers: ["apns-expiration": pick(["0", "0", "1764550000"])])
+                push.broadcastChannel = id
+                return .push(push)
+            }
         default:
             // The push-to-start token, the first started activity's own token, one the app started.
             let token = pick([String(repeating: "5a", count: 32), "1ac7" + String(repeating: "0", count: 59) + "1",
@@ -138,7 +157,8 @@ import TestSupport
             let event = pick(["start", "update", "update", "end", "pause"])
             let timestamp = random.next() % 4 == 0 ? "" : #""timestamp":\#(1_764_547_200 + Int(random.next() % 600)),"#
             let content = pick([#""content-state":{"step":\#(step)}"#, #""content-state":"text""#, #""stale-date":1764547500"#])
-            let attributes = random.next() % 3 == 0 ? "" : #","attributes-type":"Delivery","attributes":{"order":"A"},"input-push-token":1"#
+            let subscribed = random.next() % 2 == 0 ? #","input-push-channel":"\#(Data("pushdeck-channel-1".utf8).base64EncodedString())""# : ""
+            let attributes = random.next() % 3 == 0 ? "" : #","attributes-type":"Delivery","attributes":{"order":"A"},"input-push-token":1\#(subscribed)"#
             return .push(PushRequest(
                 payloadText: #"{"aps":{\#(timestamp)"event":"\#(event)",\#(content)\#(attributes)}}"#, app: "com.example.shop",
                 channel: .apns, pushType: "liveactivity", via: .apns, token: token))

@@ -31,6 +31,7 @@ public struct APNsRoutes: GatewayRoutes {
     public static let unreadablePayloadReason = "BadPayload"
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
+        if Self.isBroadcastPath(request.path) { return decideBroadcast(request, context: context) }
         // The request's own apns-id is answered back even when it is refused as no UUID (clients
         // such as aioapns match an error to its request by it); a new one when there is none.
         let given = request.values("apns-id").first.flatMap { Self.isEchoable($0) ? $0 : nil }
@@ -77,6 +78,8 @@ public struct APNsRoutes: GatewayRoutes {
         case .timeout: answer = APNsRefusal(.idleTimeout)
         case .unavailable: answer = APNsRefusal(.serviceUnavailable)
         }
+        // The broadcast API names its answers by `apns-request-id`.
+        if Self.isBroadcastPath(refusal.request.path) { return Self.channelRefusal(answer, requestId: Self.requestId(refusal.request)) }
         return answer.response(apnsId: apnsId)
     }
 
@@ -122,7 +125,10 @@ public struct APNsRoutes: GatewayRoutes {
         guard let token = tokens.token(authorization) else {
             return .refused(APNsRefusal(.invalidProviderToken))
         }
-        if let problem = tokens.problem(token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now) {
+        if let problem = tokens.problem(
+            token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now,
+            environment: APNsEnvironment.of(host: header("host"))
+        ) {
             return .refused(APNsRefusal(problem))
         }
 
@@ -184,6 +190,13 @@ public struct APNsRoutes: GatewayRoutes {
             }
             if let unregisteredAt = device.unregisteredAt {
                 return .refused(APNsRefusal(.unregistered, timestamp: Int64((unregisteredAt.timeIntervalSince1970 * 1000).rounded())))
+            }
+            // "Handling error responses from APNs": 410 `ExpiredToken`, "the device token has
+            // expired" — an activity's push token lives as long as its activity, so once the
+            // activity has ended and left the screen its token is expired.
+            if device.kind == .activity, let id = context.inbox.activities.idByToken[deviceToken],
+               context.inbox.activities.byId[id]?.state(at: context.now) == .dismissed {
+                return .refused(APNsRefusal(.expiredToken))
             }
         } else if devices == .strict {
             return .refused(APNsRefusal(.badDeviceToken))

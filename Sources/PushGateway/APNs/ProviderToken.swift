@@ -52,7 +52,9 @@ public struct ProviderToken: Sendable, Equatable {
     /// and it must have been issued within the last hour and not more than a minute ahead.
     public func problem(keys: [ProviderKey], now: Date) -> APNsReason? {
         guard !keys.isEmpty else { return nil }
-        guard let key = keys.first(where: { $0.id == keyId }), key.team == issuer else { return .invalidProviderToken }
+        guard let key = keys.first(where: { $0.id == keyId }) else { return .invalidProviderToken }
+        // A kid APNs knows, of another team than the token's iss: Apple's `UnrelatedKeyIdInToken`.
+        guard key.team == issuer else { return .unrelatedKeyIdInToken }
         guard ES256.verify(signature: signature, of: signedPart, privateKeyPEM: key.secret) else {
             return .invalidProviderToken
         }

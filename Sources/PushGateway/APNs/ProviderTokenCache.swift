@@ -26,9 +26,16 @@ final class ProviderTokenCache: Sendable {
 
     /// What is wrong with the token against the keys (`ProviderToken.problem`), its signature
     /// checked once per key.
-    func problem(_ token: ProviderToken, authorization: String, keys: [ProviderKey], now: Date) -> APNsReason? {
+    func problem(
+        _ token: ProviderToken, authorization: String, keys: [ProviderKey], now: Date, environment: APNsEnvironment = .production
+    ) -> APNsReason? {
         guard !keys.isEmpty else { return nil }
-        guard let key = keys.first(where: { $0.id == token.keyId }), key.team == token.issuer else { return .invalidProviderToken }
+        guard let key = keys.first(where: { $0.id == token.keyId }) else { return .invalidProviderToken }
+        // Apple's "Handling error responses from APNs": the key id is one APNs knows, but not of
+        // the team the token's iss names — `UnrelatedKeyIdInToken`; a key made for the other
+        // environment — `BadEnvironmentKeyIdInToken`.
+        guard key.team == token.issuer else { return .unrelatedKeyIdInToken }
+        if let only = key.environment, only != environment { return .badEnvironmentKeyIdInToken }
         let known = entries.withLock { entries in
             entries.last { $0.authorization == authorization }?.checked.flatMap { $0.key == key ? $0.verified : nil }
         }

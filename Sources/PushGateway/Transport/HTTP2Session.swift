@@ -257,7 +257,9 @@ final class HTTP2Session: HTTPSession {
         switch nameText {
         case ":method": stream.method = valueText
         case ":path": stream.path = valueText
-        case ":scheme", ":authority": break
+        // RFC 9113 §8.3.1: `:authority` stands for HTTP/1.1's `Host`; routes read it as `host`.
+        case ":authority": stream.headers.append(HTTPHeader("host", valueText))
+        case ":scheme": break
         default: stream.headers.append(HTTPHeader(nameText, valueText))
         }
         return 0
