@@ -81,3 +81,21 @@ func isOK(_ line: ArraySlice<UInt8>) -> Bool {
 }
 
 private let okPrefix = Array(#"{"ok":true"#.utf8)
+
+/// A TCP connection to `127.0.0.1:port` (the gateway under test); -1 when it cannot be made.
+func loopbackConnection(port: Int) -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return -1 }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = UInt16(port).bigEndian
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        return -1
+    }
+    return fd
+}

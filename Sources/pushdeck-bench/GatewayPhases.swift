@@ -225,15 +225,9 @@ final class IdleTLSConnections {
         let protocols: [UInt8] = [2] + Array("h2".utf8)
         SSL_CTX_set_alpn_protos(context, protocols, UInt32(protocols.count))
         for _ in 0..<count {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0, let ssl = SSL_new(context) else {
+            let fd = loopbackConnection(port: port)
+            guard fd >= 0 else { throw BenchError("connection \(connections.count) to the gateway failed") }
+            guard let ssl = SSL_new(context) else {
                 Glibc.close(fd)
                 throw BenchError("connection \(connections.count) to the gateway failed")
             }

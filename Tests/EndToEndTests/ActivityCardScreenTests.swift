@@ -8,18 +8,9 @@ import TestSupport
 /// makes the card, an update to the activity's own token changes its content-state in place.
 @Suite struct ActivityCardScreenTests {
     @Test func aPushToStartThenAnUpdateShowTheNewContentStateOnTheCard() throws {
-        let folder = TempFolder()
-        let socket = folder.file("s.sock")
-        let command = "\(PackagePaths.pushdeckBinary) ui --socket \(socket) --db \(folder.file("inbox.sqlite")) --gateway 127.0.0.1:0"
-        let tmux = try TmuxSession(command: command, width: 100, height: 30, folder: folder,
-                                   environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_DATA_HOME": folder.file("data")])
-        var address = ""
-        for _ in 0..<250 where address.isEmpty {
-            let reply = try runPushdeck(["gateway", "--socket", socket])
-            if reply.status == 0 { address = reply.output } else { usleep(20_000) }
-        }
-        let port = try #require(address.split(separator: ":").last.map(String.init))
-        let ca = try runPushdeck(["gateway", "ca", "--socket", socket]).output
+        let ui = try GatewayScreen(folder: TempFolder())
+        let tmux = ui.tmux, socket = ui.socket, ca = ui.caPath
+        let port = try #require(ui.address.split(separator: ":").last.map(String.init))
         let startToken = String(repeating: "5a", count: 32)
         let added = try runPushdeck(["device", "add", startToken, "--app", "com.example.food", "--kind", "push-to-start", "--socket", socket])
         #expect(added.status == 0, "\(added.stderr)")

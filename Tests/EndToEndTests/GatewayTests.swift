@@ -102,20 +102,10 @@ import TestSupport
 /// A gateway push on the real screen (tmux): the banner, and the footer naming the gateway.
 @Suite struct GatewayScreenTests {
     @Test func gatewayPushShowsABannerAndTheFooterNamesTheGateway() throws {
-        let folder = TempFolder()
-        let socket = folder.file("s.sock")
-        let command = "\(PackagePaths.pushdeckBinary) ui --socket \(socket) --db \(folder.file("inbox.sqlite")) --gateway 127.0.0.1:0"
-        let tmux = try TmuxSession(command: command, width: 100, height: 30, folder: folder,
-                                   environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "XDG_DATA_HOME": folder.file("data")])
-        var address = ""
-        for _ in 0..<250 where address.isEmpty {
-            let reply = try runPushdeck(["gateway", "--socket", socket])
-            if reply.status == 0 { address = reply.output } else { usleep(20_000) }
-        }
+        let screen = try GatewayScreen(folder: TempFolder())
+        let tmux = screen.tmux, address = screen.address, port = screen.port, ca = screen.caPath
         let footer = tmux.waitFor { $0.contains("gateway \(address)") }
         #expect(footer != nil, "footer: \(tmux.capture())")
-        let port = address.split(separator: ":").last.map(String.init) ?? ""
-        let ca = try runPushdeck(["gateway", "ca", "--socket", socket]).output
         let sent = try Spawn.run(["curl", "-sS", "--http2", "--cacert", ca, "-o", "/dev/null", "-w", "%{http_code}",
                                   "-H", "apns-topic: com.example.banner", "-H", "authorization: \(APNsKeys.wellFormedAuthorization)", "--data-binary",
                                   #"{"aps":{"alert":{"title":"From the backend","body":"over APNs HTTP/2"}}}"#,
