@@ -35,21 +35,30 @@ public func fuzzAPNs(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let policy: DevicePolicy = size % 5 == 0 ? .strict : .open
     let decision = APNsRoutes(devices: policy).decide(request, context: GatewayContext(inbox: inbox, now: Date(timeIntervalSince1970: 1_700_000_000)))
     switch decision {
+    case .respond(let response) where (200..<300).contains(response.status):
+        // Channel management's answers (201 made, 200 read or listed, 204 deleted) carry the
+        // request's apns-request-id, not a reason.
+        require(request.path.hasPrefix("/1/apps/"), "a \(response.status) to \(request.path), which is no channel management")
     case .respond(let response):
         let statuses = Set(APNsReason.statusTable.values)
         require(statuses.contains(response.status), "status \(response.status) is not one of Apple's")
         let reason = (try? JSON.parse(response.body))?.objectValue?["reason"]?.stringValue
         require(reason != nil, "a refusal without a reason: \(String(decoding: response.body, as: UTF8.self))")
-        require(response.headers.contains { $0.name == "apns-id" && !$0.value.isEmpty }, "a refusal without an apns-id")
+        // Channel management answers with the request's apns-request-id; every other path with an apns-id.
+        let id = request.path.hasPrefix("/1/apps/") ? "apns-request-id" : "apns-id"
+        require(response.headers.contains { $0.name == id && !$0.value.isEmpty }, "a refusal without an \(id)")
         if let reason, let row = APNsReason(rawValue: reason) {
             require(row.status == response.status, "\(reason) answered \(response.status), Apple says \(row.status)")
         }
+    case .request(.channel, _):
+        require(request.path.hasPrefix("/1/apps/"), "a channel request from \(request.path)")
     case .request(let pushRequest, let answer):
         guard case .push(let push) = pushRequest else {
-            require(false, "the APNs route asked for something other than a push")
+            require(false, "the APNs route asked for something other than a push or a channel request")
             return 0
         }
-        require(push.via == .apns && push.token != nil && push.channel == .apns, "an APNs push not marked as one")
+        // A broadcast goes to a channel's activities, not to a token.
+        require(push.via == .apns && (push.token != nil || push.broadcastChannel != nil) && push.channel == .apns, "an APNs push not marked as one")
         if policy == .strict { require(push.token == known, "strict took an unknown token") }
         do {
             _ = try PushDecoder().decode(push)
@@ -60,6 +69,8 @@ public func fuzzAPNs(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         require(ok.status == 200 && ok.body.isEmpty, "a committed push not answered 200 with an empty body")
     case .requests:
         require(false, "the APNs route asked for several requests")
+    case .expect:
+        require(false, "the APNs route asked for the control API's long-poll")
     }
     return 0
 }

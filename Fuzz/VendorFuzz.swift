@@ -53,6 +53,8 @@ public func fuzzVendors(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             require(answer(Reply.ok).status == 200, "a committed JPush push not answered 200")
         case .requests:
             require(false, "JPush asked for several requests")
+        case .expect:
+            require(false, "JPush asked for the control API's long-poll")
         }
         return 0
     }
@@ -74,6 +76,8 @@ public func fuzzVendors(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         require(!requests.isEmpty, "an empty batch")
         for request in requests { check(request, via: .getui) }
         require((try? JSON.parse(answer(requests.map { _ in Reply.ok }).body))?.objectValue?["code"] == .number(JSONNumber(0)), "a committed batch not code 0")
+    case .expect:
+        require(false, "Getui asked for the control API's long-poll")
     }
     return 0
 }
