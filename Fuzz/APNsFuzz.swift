@@ -44,8 +44,9 @@ public func fuzzAPNs(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         require(statuses.contains(response.status), "status \(response.status) is not one of Apple's")
         let reason = (try? JSON.parse(response.body))?.objectValue?["reason"]?.stringValue
         require(reason != nil, "a refusal without a reason: \(String(decoding: response.body, as: UTF8.self))")
-        // Channel management answers with the request's apns-request-id; every other path with an apns-id.
-        let id = request.path.hasPrefix("/1/apps/") ? "apns-request-id" : "apns-id"
+        // Channel management and broadcasts answer with apns-request-id; device pushes with an apns-id.
+        let broadcastAPI = request.path.hasPrefix("/1/apps/") || request.path.hasPrefix("/4/broadcasts/apps/")
+        let id = broadcastAPI ? "apns-request-id" : "apns-id"
         require(response.headers.contains { $0.name == id && !$0.value.isEmpty }, "a refusal without an \(id)")
         if let reason, let row = APNsReason(rawValue: reason) {
             require(row.status == response.status, "\(reason) answered \(response.status), Apple says \(row.status)")
