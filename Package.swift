@@ -21,6 +21,8 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // glibc calls Swift cannot import as they are (struct ucred, flock, a signal's disposition).
         .target(name: "CSystem", path: "Sources/CSystem"),
+        // The bench's C floor of a durable round trip (a socket pair and SQLite's C API alone).
+        .target(name: "CBenchFloor", dependencies: ["CSQLite"], path: "Sources/CBenchFloor"),
 
         // MARK: - Modules: dependencies point one way, down this list
         //
@@ -71,7 +73,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
-            dependencies: ["PushJSON", "PushCore", "PushStore", "PushClient", "PushTUI", "PushTerminal", "PushScenario", "COpenSSL"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushClient", "PushTUI", "PushTerminal", "PushScenario", "COpenSSL", "CBenchFloor"],
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)

@@ -15,7 +15,9 @@ struct GatewayPhases {
     static let authorization =
         "bearer eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl"
 
-    func run(into results: inout Results, ingest: Double) throws {
+    /// `ingest` is the socket's ~300-byte ingest (FCM's figure is compared with it), `ingest2k`
+    /// its ingest of the 2.3 KB payload the gateway's APNs and JPush figures are compared with.
+    func run(into results: inout Results, ingest: Double, ingest2k: Double) throws {
         let gatewayFolder = folder + "/gateway"
         try FileManager.default.createDirectory(atPath: gatewayFolder, withIntermediateDirectories: true)
         let server = try ServerUnderTest(
@@ -27,11 +29,16 @@ struct GatewayPhases {
         let url = "http://127.0.0.1:\(port)/3/device/\(Self.token)"
         let headers = ["-H", "apns-topic: com.example.bench", "-H", "apns-push-type: alert", "-H", "authorization: \(Self.authorization)"]
 
-        // Throughput: 4 connections × 32 streams over h2c.
+        // Throughput: 4 connections × 32 streams over h2c, the socket's 2.3 KB payload; then
+        // nghttpd answering the same h2load run from memory.
         let duration = settings.quick ? 2 : 5
         let throughput = try h2load(["-c4", "-m32", "-D\(duration)", "-d", payload] + headers + [url])
         results.record("gateway_msgs_per_s", throughput, "msgs/s")
-        results.record("gateway_ratio", throughput / ingest, "x")
+        results.record("gateway_ratio", throughput / ingest2k, "x")
+        if let nghttpd = try nghttpdRate(["-c4", "-m32", "-D\(duration)", "-d", payload] + headers, path: "/3/device/\(Self.token)") {
+            results.record("nghttpd_msgs_per_s", nghttpd, "msgs/s")
+            results.record("gateway_nghttpd_ratio", throughput / nghttpd, "x")
+        }
 
         // The same with 100 armed faults that match nothing (APNs faults for other tokens): what
         // arming faults costs the requests they do not answer. Cleared before the latency run.
@@ -51,6 +58,7 @@ struct GatewayPhases {
             ["--h1", "-c4", "-m1", "-D\(duration)", "-d", jpushBody, "-H", "content-type: application/json", "-H", "authorization: \(basic)", jpushURL])
         results.record("jpush_msgs_per_s", jpush, "msgs/s")
         results.record("jpush_gateway_ratio", jpush / throughput, "x")
+        results.record("jpush_ingest_ratio", jpush / ingest2k, "x")
 
         // Latency at 1 000 requests/s: one connection, h2load's per-request log.
         let log = gatewayFolder + "/latency.log"
@@ -76,7 +84,7 @@ struct GatewayPhases {
     /// FCM HTTP v1: a service account registered (so `/token` verifies RS256), `/token`'s latency
     /// at 200 requests/s with one assertion (its check is cached; the times are judged each time),
     /// then `messages:send` with a bearer from `/token`, 4 connections × 32 streams over h2c, a
-    /// body of the APNs phase's size.
+    /// body of 4096 bytes.
     func fcm(into results: inout Results, port: Int, socket: String, folder: String, ingest: Double, duration: Int) throws {
         let account = ServiceAccount(
             projectId: "bench-project", privateKeyId: "bench", privateKeyPEM: try RS256.makePrivateKeyPEM(),
@@ -126,20 +134,16 @@ struct GatewayPhases {
         results.record("fcm_gateway_ratio", sent / ingest, "x")
     }
 
-    /// An FCM v1 send body of the APNs payload's size (4096 bytes): a notification and data,
-    /// within FCM's 4096 bytes of notification and data.
+    /// An FCM v1 send body of 4096 bytes (FCM's limit for notification and data): a notification
+    /// and data; its figure is compared with the socket's ~300-byte ingest, as it always was.
     static func fcmPayload() -> [UInt8] {
         let head = #"{"message":{"token":"bench:APA91b-bench_token","notification":{"title":"Bench","body":"a 4 KB message through FCM"},"data":{"pad":""#
         let tail = #""}}}"#
         return Array((head + String(repeating: "x", count: 4096 - head.utf8.count - tail.utf8.count) + tail).utf8)
     }
 
-    /// A 4 KiB APNs payload (the APNs limit is 4096 bytes).
-    static func payload() -> [UInt8] {
-        let head = #"{"aps":{"alert":{"title":"Bench","body":"a 4 KB payload through the gateway"},"badge":1},"pad":""#
-        let tail = #""}"#
-        return Array((head + String(repeating: "x", count: 4096 - head.utf8.count - tail.utf8.count) + tail).utf8)
-    }
+    /// The APNs payload: the socket's 2.3 KB one (`Payloads.large`), so the ratio compares like with like.
+    static func payload() -> [UInt8] { Payloads.large() }
 
     /// A JPush push-API body: an iOS notification padded to JPush's limit for it (`"ios":{…}` at
     /// most 2000 bytes, its 1005).

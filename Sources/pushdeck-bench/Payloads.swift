@@ -20,4 +20,14 @@ enum Payloads {
         }
         return bytes
     }
+
+    /// A 2.3 KB APNs payload (a long alert and custom data): what the socket's and the gateway's
+    /// like-for-like figures both send, byte for byte.
+    static func large() -> [UInt8] {
+        let head = #"{"aps":{"alert":{"title":"Bench","body":"\#(largeBody)"},"badge":1},"pad":""#
+        let tail = #""}"#
+        return Array((head + String(repeating: "x", count: 2300 - head.utf8.count - tail.utf8.count) + tail).utf8)
+    }
+
+    static let largeBody = "a 2.3 KB payload, the same through the socket and the gateway"
 }

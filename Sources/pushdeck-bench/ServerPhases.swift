@@ -21,16 +21,20 @@ struct ServerPhases {
         results.record("ingest_ratio", ingest / min(rawSocket, rawSQLite), "x")
         let four = try ingestRate(server.socket, clients: 4, each: settings.pushes / 4)
         results.record("ingest_4_clients_msgs_per_s", four, "msgs/s")
+        let ingest2k = try largePayloadIngest(into: &results, server: server)
         let rawRoundTrip = try rawRoundTripRate()
         results.record("raw_roundtrip_msgs_per_s", rawRoundTrip, "msgs/s")
+        let floor = try floorRoundTripRate()
+        results.record("floor_roundtrip_msgs_per_s", floor, "msgs/s")
         let roundTrip = try roundTripRate(try BenchSocket(path: server.socket))
         results.record("roundtrip_msgs_per_s", roundTrip, "msgs/s")
         results.record("roundtrip_ratio", roundTrip / rawRoundTrip, "x")
+        results.record("roundtrip_floor_ratio", roundTrip / floor, "x")
         let (p50, p99) = try pacedAckLatency(server.socket, perSecond: 1000)
         results.record("ack_p50_ms", p50, "ms")
         results.record("ack_p99_ms", p99, "ms")
         server.stop()
-        try GatewayPhases(settings: settings, folder: folder).run(into: &results, ingest: ingest)
+        try GatewayPhases(settings: settings, folder: folder).run(into: &results, ingest: ingest, ingest2k: ingest2k)
     }
 
     /// One client writing the framed payloads to a Unix socket whose reader only splits them.
@@ -70,12 +74,16 @@ struct ServerPhases {
         return Double(frames) / (seconds() - start)
     }
 
-    /// The same rows inserted into a same-schema WAL database, 1000 per transaction.
-    func rawSQLiteRate() throws -> Double {
-        let store = try Store(path: folder + "/raw.sqlite")
+    /// The same rows inserted into a same-schema WAL database, 1000 per transaction: by default
+    /// the ingest phase's ~300-byte pushes (`payload` gives push i's bytes).
+    func rawSQLiteRate(
+        database: String = "raw.sqlite", title: String? = nil, body: String = "您有一條新消息",
+        payload: (Int) -> [UInt8] = Payloads.apns
+    ) throws -> Double {
+        let store = try Store(path: folder + "/" + database)
         defer { store.close() }
         let count = settings.pushes
-        let payloads = (0..<1000).map { String(decoding: Payloads.apns($0), as: UTF8.self) }
+        let payloads = (0..<1000).map { String(decoding: payload($0), as: UTF8.self) }
         let now = Date()
         let start = seconds()
         var id: Int64 = 1
@@ -84,7 +92,7 @@ struct ServerPhases {
             for index in 0..<1000 {
                 let message = Message(
                     id: id, app: index % 2 == 0 ? "com.example.shop" : "com.example.news", channel: .apns,
-                    title: "訂單 \(id) 已發貨", body: "您有一條新消息", receivedAt: now, payload: payloads[index])
+                    title: title ?? "訂單 \(id) 已發貨", body: body, receivedAt: now, payload: payloads[index])
                 try store.apply(.insert(message))
                 id += 1
             }
@@ -93,10 +101,11 @@ struct ServerPhases {
         return Double(count) / (seconds() - start)
     }
 
-    /// `clients` clients at once, each pipelining `each` pushes and checking every reply.
-    func ingestRate(_ socket: String, clients: Int, each: Int) throws -> Double {
+    /// `clients` clients at once, each pipelining `each` pushes (`stream` writes pushes of a
+    /// range of indexes; by default the ~300-byte ones) and checking every reply.
+    func ingestRate(_ socket: String, clients: Int, each: Int, stream: (Range<Int>) -> [UInt8] = Payloads.stream) throws -> Double {
         let sockets = try (0..<clients).map { _ in try BenchSocket(path: socket) }
-        let streams = (0..<clients).map { Payloads.stream($0 * each..<($0 + 1) * each) }
+        let streams = (0..<clients).map { stream($0 * each..<($0 + 1) * each) }
         let failures = Failures()
         let start = seconds()
         let group = DispatchGroup()

@@ -18,7 +18,8 @@ struct UIPhases {
         let smallUI = try UIUnderTest(folder: folder, database: small, name: "small")
         defer { smallUI.stop() }
         _ = try smallUI.waitForFirstFrame()
-        results.record("frame_ms_100", try fullFrames(smallUI), "ms")
+        let frame100 = try fullFrames(smallUI)
+        results.record("frame_ms_100", frame100, "ms")
         smallUI.stop()
 
         Swift.print("  filling an inbox with \(settings.uiMessages) messages…")
@@ -27,7 +28,9 @@ struct UIPhases {
         defer { bigUI.stop() }
         let firstFrame = try bigUI.waitForFirstFrame()
         let startup = Double(firstFrame - bigUI.spawnedAt) / 1e6
-        results.record("frame_ms_1m", try fullFrames(bigUI), "ms")
+        let frameBig = try fullFrames(bigUI)
+        results.record("frame_ms_1m", frameBig, "ms")
+        results.record("frame_ratio", frameBig / frame100, "x")
         results.record("rss_mb_1m", try bigUI.peakRSSMegabytes(), "MB")
         results.record("startup_ms_1m", startup, "ms")
         results.record("idle_cpu_pct", try idleCPU(bigUI), "%")

@@ -1,0 +1,13 @@
+#ifndef PUSHDECK_CBENCHFLOOR_H
+#define PUSHDECK_CBENCHFLOOR_H
+
+/// The floor of a durable push round trip on this machine, in C: one ~300-byte push at a time
+/// over a Unix socket pair to a thread that commits it as one row into pushdeck's `messages`
+/// schema (with its two always-on indexes) plus its app's unread and badge rows, in a WAL
+/// database with synchronous=NORMAL, then answers. No JSON, no framing, no bus. SQLite's own
+/// checkpoints are off unless `auto_checkpoint` is 1 (pushdeck copies its WAL back on a thread).
+/// `path` NULL: the socket alone. Runs for `seconds`; round trips a second, or -1 on an error
+/// (written to stderr).
+double pushdeck_bench_floor_roundtrips(const char *path, double seconds, int auto_checkpoint);
+
+#endif
