@@ -96,9 +96,7 @@ public struct HTTPRefusal: Sendable, Equatable {
     }
 
     /// The request's path without its query (empty when none came).
-    public var path: String {
-        request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-    }
+    public var path: String { request.pathOnly }
 
     /// What pushdeck says went wrong, for the vendor's message field.
     public var detail: String {
@@ -143,8 +141,14 @@ public struct QueryItem: Sendable, Equatable {
 
 extension HTTPRequest {
     /// The path without its query.
-    public var pathOnly: String {
-        path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+    public var pathOnly: String { String(Self.withoutQuery(path)) }
+
+    /// `path` up to its query's `?` (RFC 3986 §3.4: the first `?` starts the query), found on
+    /// the UTF-8 bytes: splitting by Characters walked every grapheme of the path, ~4 k
+    /// instructions a call and several calls a request (callgrind on the release server).
+    public static func withoutQuery(_ path: String) -> Substring {
+        guard let mark = path.utf8.firstIndex(of: UInt8(ascii: "?")) else { return Substring(path) }
+        return Substring(path.utf8[..<mark])
     }
 
     /// The query's items in order; nil when one is not percent-encoded well.

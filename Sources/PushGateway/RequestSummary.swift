@@ -48,7 +48,7 @@ extension RequestSummary {
 
     /// The request's path without its query.
     static func path(of request: HTTPRequest) -> Substring {
-        request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        HTTPRequest.withoutQuery(request.path)
     }
 
     /// The pushes a decision hands the inbox, in order.

@@ -84,6 +84,11 @@ func reasonAndStatus(_ decision: GatewayDecision) -> (status: Int, reason: Strin
         ("priority twice", apnsRequest(headers: adding(HTTPHeader("apns-priority", "10"), HTTPHeader("apns-priority", "5"))),
          "DuplicateHeaders", 400),
         ("no authorization", apnsRequest(headers: replacing("authorization", with: nil)), "MissingProviderToken", 403),
+        ("empty authorization", apnsRequest(headers: replacing("authorization", with: "")), "MissingProviderToken", 403),
+        ("bearer alone", apnsRequest(headers: replacing("authorization", with: "bearer")), "MissingProviderToken", 403),
+        ("bearer in capitals, blanks around", apnsRequest(headers: replacing("authorization", with: " \tBEARER  ")), "MissingProviderToken", 403),
+        ("bearer and a word", apnsRequest(headers: replacing("authorization", with: "bearer x")), "InvalidProviderToken", 403),
+        ("bearers", apnsRequest(headers: replacing("authorization", with: "bearers")), "InvalidProviderToken", 403),
         ("not bearer", apnsRequest(headers: replacing("authorization", with: "basic abc")), "InvalidProviderToken", 403),
         ("two-part JWT", apnsRequest(headers: replacing("authorization", with: "bearer abc.def")), "InvalidProviderToken", 403),
         ("JWT of HS256", apnsRequest(headers: replacing("authorization", with: "bearer "

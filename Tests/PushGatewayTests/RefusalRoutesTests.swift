@@ -23,6 +23,23 @@ import Testing
         return (response.status, object?["reason"]?.stringValue, jpush, object?["msg"] == nil ? nil : int(object?["code"]))
     }
 
+    @Test(arguments: [
+        ("/3/device/00ff", nil), ("/v3/push?x=1", .jpush), ("/v2/app/push/single/cid", .getui), ("/token", .fcm),
+        ("/token?a=b", .fcm), ("/tokens", nil), ("/v1/projects/p/messages:send", .fcm), ("/iid/v1:batchAdd", .fcm),
+        ("/pushdeck/v1/messages", .control), ("/3/device/é?/v3/", nil), ("", nil),
+    ] as [(String, ProviderRoutes.Claimant?)])
+    func everyPathGoesToTheVendorThatClaimsIt(path: String, claimant: ProviderRoutes.Claimant?) {
+        #expect(ProviderRoutes.claimant(of: path) == claimant)
+    }
+
+    @Test func theQueryStartsAtTheFirstQuestionMark() {
+        #expect(HTTPRequest.withoutQuery("/token?a=b?c") == "/token")
+        #expect(HTTPRequest.withoutQuery("/token") == "/token")
+        #expect(HTTPRequest.withoutQuery("?a") == "")
+        #expect(HTTPRequest.withoutQuery("") == "")
+        #expect(HTTPRequest.withoutQuery("/3/device/é\u{301}?x") == "/3/device/é\u{301}")
+    }
+
     @Test func everyKindIsAnsweredInEachVendorsShape() {
         let kinds: [HTTPRefusal.Kind] = [
             .bodyTooLarge(limit: 65536), .headersTooLarge(limit: 16384), .badMethod, .malformed("HPE_INVALID_VERSION"),

@@ -52,7 +52,7 @@ extension APNsRoutes {
 
     private func broadcastOutcome(_ request: HTTPRequest, context: GatewayContext, requestId: String) -> GatewayDecision {
         func refuse(_ reason: APNsReason) -> GatewayDecision { .respond(Self.channelRefusal(reason, requestId: requestId)) }
-        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let path = request.pathOnly
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         // "", "1", "apps", bundle, "channels" | "all-channels"; or "", "4", "broadcasts", "apps", bundle.
         let management = parts.count == 5 && parts[1] == "1" && (parts[4] == "channels" || parts[4] == "all-channels")

@@ -103,7 +103,7 @@ public struct APNsRoutes: GatewayRoutes {
     /// Every check of one request, in order: path, method, duplicates, provider token, headers,
     /// payload, then the device.
     func check(_ request: HTTPRequest, context: GatewayContext) -> Outcome {
-        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let path = request.pathOnly
         guard path.hasPrefix(Self.pathPrefix) else { return .refused(APNsRefusal(.badPath)) }
         let rawToken = String(path.dropFirst(Self.pathPrefix.count))
         guard !rawToken.contains("/") else { return .refused(APNsRefusal(.badPath)) }
@@ -225,9 +225,17 @@ public struct APNsRoutes: GatewayRoutes {
     /// A topic is a bundle id, perhaps with a push type's suffix: letters, digits, `.`, `-`, `_`.
     /// Whether an `authorization` value carries no token: empty, or the `bearer` scheme alone
     /// (any case, whitespace around it).
+    /// Read on the UTF-8 bytes: splitting the whole header (a JWT of 150 bytes and more) by
+    /// Characters was an eighth of an APNs push (callgrind on the release server).
     static func namesNoToken(_ authorization: String) -> Bool {
-        let words = authorization.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        return words.isEmpty || (words.count == 1 && words[0].lowercased() == "bearer")
+        let bytes = authorization.utf8
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let start = bytes.firstIndex(where: { !isBlank($0) }) else { return true }
+        let end = bytes[start...].firstIndex(where: isBlank) ?? bytes.endIndex
+        // A second word (a token after the scheme, or anything else) is a token.
+        guard bytes[end...].allSatisfy(isBlank) else { return false }
+        // `bearer` in any case: ASCII letters fold to lower case by their 0x20 bit.
+        return bytes[start..<end].elementsEqual("bearer".utf8) { $0 | 0x20 == $1 }
     }
 
     static func isTopic(_ topic: String) -> Bool {

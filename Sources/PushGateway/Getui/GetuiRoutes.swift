@@ -47,7 +47,7 @@ public struct GetuiRoutes: GatewayRoutes {
     }
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
-        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let path = request.pathOnly
         let rest = path.dropFirst(Self.pathPrefix.count)
         guard let slash = rest.firstIndex(of: "/"), let endpoint = Endpoint(rawValue: String(rest[rest.index(after: slash)...])) else {
             return .respond(GetuiRefusal(.urlError, "no such API: \(path.prefix(100))").response)

@@ -32,7 +32,7 @@ public struct JPushRoutes: GatewayRoutes {
     public static let platforms: Set<String> = ["ios", "android", "winphone", "hmos", "quickapp"]
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
-        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let path = request.pathOnly
         if path.hasPrefix(JPushDeviceAPI.pathPrefix) {
             return JPushDeviceAPI(devices: devices, credentials: credentials).decide(request, path: path, context: context)
         }
@@ -83,7 +83,7 @@ public struct JPushRoutes: GatewayRoutes {
     /// Every check, in JPush's order: path, method, authentication, body, platform, audience,
     /// content, options, then the devices.
     func check(_ request: HTTPRequest, context: GatewayContext) -> Result<Accepted, JPushRefusal> {
-        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let path = request.pathOnly
         guard path == Self.pushPath || path == Self.validatePath else {
             return .failure(JPushRefusal(.invalidParameter, "no such API: \(path.prefix(100)) (pushdeck answers /v3/push and /v3/push/validate)"))
         }
