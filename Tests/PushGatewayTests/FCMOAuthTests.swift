@@ -183,4 +183,13 @@ func oauthAnswer(_ decision: GatewayDecision) -> (status: Int, body: JSONObject)
     @Test func formDecodingFollowsTheURLStandard() {
         #expect(FCMRoutes.form(Array("a=1+2&b=%2F%3D&a=3&c".utf8)) == ["a": "1 2", "b": "/=", "c": ""])
     }
+
+    @Test(arguments: [
+        ("Bearer ya29.abc", "ya29.abc"), ("bearer ya29.abc", "ya29.abc"), ("BEARER   ya29.abc \t", "ya29.abc"),
+        ("  Bearer ya29.abc", "ya29.abc"), ("Bearer ya29.abc\u{00A0}", "ya29.abc"), ("Bearer", nil), ("Bearer   ", nil),
+        ("Bearer a b", nil), ("Bearer\tya29.abc", nil), ("Basic ya29.abc", nil), ("Bearers ya29.abc", nil), ("", nil),
+    ] as [(String, String?)])
+    func theBearerTokenIsTheOneWordAfterTheScheme(header: String, token: String?) {
+        #expect(FCMRoutes.bearerToken(header) == token)
+    }
 }

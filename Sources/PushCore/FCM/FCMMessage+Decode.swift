@@ -105,16 +105,27 @@ struct FCMReader {
         fail(path, "Invalid value at '\(path)' (\(type)), \(Self.shown(value))")
     }
 
-    /// The proto name's lowerCamelCase JSON name (`collapse_key` → `collapseKey`).
+    /// The proto name's lowerCamelCase JSON name (`collapse_key` → `collapseKey`; protobuf's
+    /// JSON mapping: "the field name is converted to lowerCamelCase"). Proto field names are
+    /// ASCII (letters, digits, `_`), so it works on the UTF-8 bytes.
     static func jsonName(_ protoName: String) -> String {
-        var result = ""
+        let underscore = UInt8(ascii: "_")
+        guard protoName.utf8.contains(underscore) else { return protoName }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(protoName.utf8.count)
         var upper = false
-        for character in protoName {
-            if character == "_" { upper = true; continue }
-            result.append(upper ? Character(character.uppercased()) : character)
+        for byte in protoName.utf8 {
+            if byte == underscore { upper = true; continue }
+            bytes.append(upper && byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 0x20 : byte)
             upper = false
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The known proto name `member` is, by that name or its JSON name.
+    static func protoName(of member: String, known: [String]) -> String? {
+        if known.contains(member) { return member }
+        return known.first { $0.utf8.contains(UInt8(ascii: "_")) && jsonName($0) == member }
     }
 
     /// The members of an object under their proto names, unknown names refused; `null` members
@@ -124,11 +135,11 @@ struct FCMReader {
             notAnObject(value, path: path, type: type)
             return nil
         }
-        var byJSONName: [String: String] = [:]
-        for name in known { byJSONName[name] = name; byJSONName[Self.jsonName(name)] = name }
+        // Looked up per member (a message has a few), not a table of every known name built
+        // per object: that table was 30 k instructions of each FCM send.
         var fields: [String: JSONView] = [:]
         for member in value.members {
-            guard let name = byJSONName[member.name] else {
+            guard let name = Self.protoName(of: member.name, known: known) else {
                 fail(path, "Invalid JSON payload received. Unknown name \(JSON.string(member.name).compactText)\(Self.at(path)): Cannot find field.")
                 continue
             }

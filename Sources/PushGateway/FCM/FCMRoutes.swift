@@ -23,7 +23,7 @@ public struct FCMRoutes: GatewayRoutes {
 
     /// Whether `path` (query included) is one of FCM's.
     public static func serves(_ path: String) -> Bool {
-        let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let bare = HTTPRequest.withoutQuery(path)
         return bare == tokenPath || bare.hasPrefix(projectsPrefix) || bare.hasPrefix(iidPrefix)
     }
 
@@ -45,7 +45,7 @@ public struct FCMRoutes: GatewayRoutes {
     }
 
     public func decide(_ request: HTTPRequest, context: GatewayContext) -> GatewayDecision {
-        let path = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let path = request.pathOnly
         if path == Self.tokenPath {
             guard request.method == "POST" else { return .respond(FCMAPIError.methodNotFound.response) }
             return .respond(token(request, context: context))
@@ -91,10 +91,7 @@ public struct FCMRoutes: GatewayRoutes {
     /// with none, any well-formed bearer is taken (an expired one `/token` issued is still refused).
     func authorize(_ request: HTTPRequest, project: String?, context: GatewayContext) -> FCMAPIError? {
         guard let header = request.values("authorization").first else { return .credentialsMissing }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .invalidCredentials(expired: false) }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty, !token.contains(" ") else { return .invalidCredentials(expired: false) }
+        guard let token = Self.bearerToken(header) else { return .invalidCredentials(expired: false) }
         let registered = context.inbox.providerKeys.values.contains { $0.vendor == .fcm }
         guard let issued = tokens.lookup(token, now: context.now) else {
             return registered ? .invalidCredentials(expired: false) : nil
@@ -102,6 +99,30 @@ public struct FCMRoutes: GatewayRoutes {
         guard issued.live else { return .invalidCredentials(expired: true) }
         if registered, let project, !issued.project.isEmpty, issued.project != project { return .permissionDenied(project: project) }
         return nil
+    }
+
+    /// The token of `Bearer TOKEN` (RFC 6750 §2.1: the scheme in any case, then the token),
+    /// trimmed of whitespace; nil when the header is not one token after `Bearer`. Read on the
+    /// bytes when they are ASCII: Foundation's trimming and a split by Characters were a tenth
+    /// of an FCM send (callgrind on the release server).
+    static func bearerToken(_ header: String) -> String? {
+        let bytes = header.utf8
+        let space = UInt8(ascii: " ")
+        guard let start = bytes.firstIndex(where: { $0 != space }), let end = bytes[start...].firstIndex(of: space),
+              bytes[start..<end].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 })
+        else { return nil }
+        let rest = bytes[bytes.index(after: end)...]
+        let token: String
+        if rest.allSatisfy({ $0 < 0x80 }) {
+            // ASCII whitespace is the space and the tab.
+            let isBlank = { (byte: UInt8) in byte == space || byte == UInt8(ascii: "\t") }
+            guard let first = rest.firstIndex(where: { !isBlank($0) }), let last = rest.lastIndex(where: { !isBlank($0) }) else { return nil }
+            token = String(Substring(rest[first...last]))
+        } else {
+            token = Substring(rest).trimmingCharacters(in: .whitespaces)
+        }
+        guard !token.isEmpty, !token.utf8.contains(space) else { return nil }
+        return token
     }
 
     // MARK: - Devices and topics
