@@ -3,8 +3,10 @@
 # HOME, every path warmed up with 200 pushes, then for N pushes each (counters zeroed before,
 # dumped after): socket pushes of a ~1 KB APNs payload (`pushdeck send -`), the same payload
 # through the gateway's APNs route (h2c, h2load -c4 -m1), JPush's push-registration-id-ios.json
-# (HTTP/1.1, h2load --h1 -c4 -m1) and Getui's single-cid-notification.json (HTTP/1.1 keep-alive,
-# a fresh request_id each). Usage: Bench/callgrind-pushes.sh .build/release/pushdeck LABEL N
+# (HTTP/1.1, h2load --h1 -c4 -m1), Getui's single-cid-notification.json (HTTP/1.1 keep-alive,
+# a fresh request_id each) and pushdeck-bench's 4 KB FCM messages:send (h2c, h2load -c4 -m1, a
+# bearer from /token in open mode: an assertion signed with `gateway credentials fcm`'s key).
+# Usage: Bench/callgrind-pushes.sh .build/release/pushdeck LABEL N
 set -u
 BIN=$1; LABEL=$2; N=$3
 R=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,8 +27,24 @@ SOCK=$(mktemp); for i in $(seq 1 $N); do cat $PAY; done > $SOCK
 WARM=$(mktemp); for i in $(seq 1 200); do cat $PAY; done > $WARM
 apns() { h2load -c4 -m1 -n$1 -d $PAY -H 'apns-topic: com.example.cg' -H "authorization: bearer $TOKEN" "http://127.0.0.1:$PORT/3/device/0123456789abcdef" | grep -E "^requests:|status codes"; }
 jpush() { h2load --h1 -c4 -m1 -n$1 -d $R/Resources/gateway/jpush/push-registration-id-ios.json -H 'content-type: application/json' -H 'authorization: Basic YmVuY2hhcHBrZXk6YmVuY2hzZWNyZXQ=' "http://127.0.0.1:$PORT/v3/push" | grep -E "^requests:|status codes"; }
+FCMBODY=$(mktemp); python3 - > $FCMBODY <<'PY'
+head = '{"message":{"token":"bench:APA91b-bench_token","notification":{"title":"Bench","body":"a 4 KB message through FCM"},"data":{"pad":"'
+tail = '"}}}'
+print(head + "x" * (4096 - len(head) - len(tail)) + tail, end="")
+PY
+ACCOUNT=$(mktemp); $BIN gateway credentials fcm --json > $ACCOUNT
+KEY=$(mktemp); python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["private_key"])' $ACCOUNT > $KEY
+EMAIL=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["client_email"])' $ACCOUNT)
+PROJECT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["project_id"])' $ACCOUNT)
+b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
+NOW=$(date +%s)
+JWTH=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
+JWTC=$(printf '{"iss":"%s","scope":"https://www.googleapis.com/auth/firebase.messaging","aud":"https://oauth2.googleapis.com/token","iat":%d,"exp":%d}' "$EMAIL" $NOW $((NOW + 3600)) | b64url)
+JWTS=$(printf '%s.%s' "$JWTH" "$JWTC" | openssl dgst -sha256 -sign $KEY | b64url)
+BEARER=$(curl -sS --http2-prior-knowledge -d "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$JWTH.$JWTC.$JWTS" "http://127.0.0.1:$PORT/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+fcm() { h2load -c4 -m1 -n$1 -d $FCMBODY -H 'content-type: application/json' -H "authorization: Bearer $BEARER" "http://127.0.0.1:$PORT/v1/projects/$PROJECT/messages:send" | grep -E "^requests:|status codes"; }
 # warm up every path
-$BIN send - < $WARM > /dev/null; apns 200; jpush 200; python3 $R/Bench/callgrind-getui.py $PORT 200 warm $R/Resources/gateway/getui/single-cid-notification.json
+$BIN send - < $WARM > /dev/null; apns 200; jpush 200; python3 $R/Bench/callgrind-getui.py $PORT 200 warm $R/Resources/gateway/getui/single-cid-notification.json; fcm 200
 measure() { # name command...
   local name=$1; shift
   callgrind_control -z $VPID >/dev/null
@@ -40,6 +58,7 @@ measure() { # name command...
 measure socket sh -c "$BIN send - < $SOCK > /dev/null"
 measure apns-h2c apns $N
 measure jpush-h1 jpush $N
+measure fcm-h2c fcm $N
 measure getui-h1 python3 $R/Bench/callgrind-getui.py $PORT $N m $R/Resources/gateway/getui/single-cid-notification.json
 $BIN list --json | python3 -c "import json,sys; print('listed', len(json.load(sys.stdin)))"
 kill $VPID; wait $VPID 2>/dev/null
