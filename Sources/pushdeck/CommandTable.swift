@@ -154,7 +154,7 @@ enum CommandTable {
         synopsis: [
             "[FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]",
             "[--title T] [--body B] [--badge N]",
-            "[--collapse-id ID] [--push-type T] [--priority 10|5|1]",
+            "[--collapse-id ID] [--push-type T] [--priority 10|5|1] [--token TOKEN]",
         ],
         summary: "send a push (a file, standard input, or one built from --title/--body/--badge)",
         description: """
@@ -178,6 +178,7 @@ enum CommandTable {
                 "--push-type", .required("T"), "apns-push-type (background: a silent push, listed without a banner)",
                 completion: .words(["alert", "background", "voip", "complication", "fileprovider", "mdm", "location", "liveactivity"])),
             OptionSpec("--priority", .required("P"), "apns-priority 10, 5 or 1", completion: .words(["10", "5", "1"])),
+            OptionSpec("--token", .required("TOKEN"), "the device token it is for; with --mqtt, a token registered on another pushdeck goes to it by the team bus"),
         ],
         takesFiles: true)
 

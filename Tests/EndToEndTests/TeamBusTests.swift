@@ -202,4 +202,39 @@ import TestSupport
         // The banner covers the header for its 5 s; then the header shows the bus reconnecting.
         #expect(tmux.waitFor(timeout: 15) { $0.contains("bus reconnecting (") } != nil, "header: \(tmux.capture())")
     }
+
+    @Test func aSocketPushForAnotherInstancesDeviceGoesByTheBusAndIsAnsweredAfterTheBrokersAck() throws {
+        let broker = try MosquittoBroker()
+        let owner = try Self.startOwner(broker)
+        let sender = try ServerProcess(extraArguments: ["--mqtt", broker.url, "--mqtt-id", "a"], memory: true)
+        #expect(owner.waitForBus() && sender.waitForBus())
+        let sent = try sender.run(["send", "--token", Self.token, "--app", Self.app, "--title", "by socket"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        // Answered once the outbox row is committed and the broker acknowledged the publish.
+        #expect(sent.stdout.contains(#""forwarded":"#) && sent.stdout.contains("pushdeck/v1/devices/\(Self.token)/push"))
+        #expect(waitUntil { owner.messageCount() == 1 })
+        let message = try #require(owner.messages().first)
+        #expect(message["title"] as? String == "by socket" && message["via"] as? String == "mqtt")
+        #expect((message["apnsHeaders"] as? [String: String])?["pushdeck-via"] == "socket")
+        #expect(sender.messageCount() == 0)
+        #expect(waitUntil { Self.outbox(sender) == 0 })
+        // Replies stay in order: a push and a ping on one connection, the push's reply first.
+        let client = try RawClient(path: sender.socket)
+        try client.send(#"{"op":"push","token":"\#(Self.token)","payload":{"aps":{"alert":"second"}}}"# + "\n" + #"{"op":"ping"}"# + "\n")
+        #expect(try client.readReply()["forwarded"] != nil)
+        #expect(try client.readReply()["version"] != nil)
+        #expect(waitUntil { owner.messageCount() == 2 })
+        // A token of this instance's own stays here; a token that is no topic level is refused.
+        #expect(try sender.run(["device", "add", "a0a0", "--app", Self.app]).status == 0)
+        #expect(try sender.run(["send", "--token", "a0a0", "--title", "mine"]).status == 0)
+        #expect(sender.messageCount() == 1)
+        let bad = try sender.run(["send", "--token", "a/b", "--title", "x"])
+        #expect(bad.status == 1 && bad.stderr.contains(#""token" must be a device token"#), "\(bad.stderr)")
+        // With the broker down: the vendor's unavailable answer at once, nothing kept.
+        broker.stop()
+        #expect(waitUntil { sender.busState()?["bus"] as? String != "bus connected" })
+        let refused = try sender.run(["send", "--token", Self.token, "--title", "lost?"])
+        #expect(refused.status == 1 && refused.stderr.contains("the team bus is not connected"), "\(refused.stderr)")
+        #expect(Self.outbox(sender) == 0 && sender.messageCount() == 1)
+    }
 }
