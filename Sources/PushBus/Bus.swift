@@ -220,7 +220,7 @@ public final class Bus {
             if let due = outbox.values.map(\.due).min() { next.append(due) }
             if stateDirty { next.append(lastStatePublished.addingTimeInterval(Self.stateInterval)) }
             next.append(current.addingTimeInterval(Double(configuration.keepalive) / 2))
-        case .connecting: next.append(current.addingTimeInterval(1))
+        case .connecting: next.append(min(current.addingTimeInterval(1), connectingSince.addingTimeInterval(Self.connectTimeout)))
         case .duplicate, .closed: break
         }
         if let deadline = acknowledgements.values.map(\.deadline).min() { next.append(deadline) }
@@ -235,6 +235,10 @@ public final class Bus {
         switch state {
         case .reconnecting(let attempt), .refused(_, let attempt):
             if current >= nextAttempt { connect(attempt: attempt) }
+        case .connecting(let attempt) where current.timeIntervalSince(connectingSince) >= Self.connectTimeout:
+            // The broker's address took no connection (or sent no CONNACK) in time: the next
+            // attempt closes this socket and opens another.
+            failedToReach(attempt: attempt, "no answer within \(Int(Self.connectTimeout)) s")
         case .connected, .connecting:
             let rc = mosquitto_loop_misc(mosq)
             if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_NO_CONN.rawValue { lost(rc) }
@@ -272,21 +276,41 @@ public final class Bus {
         defer { mosquitto_property_free_all(&properties) }
         mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), configuration.sessionExpiry)
         mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), Self.maxPacketBytes)
-        // The connect call of libmosquitto 2.0 that sends CONNECT properties (the session
-        // expiry) is its blocking one: it waits for the TCP (and TLS) handshake, no more — the
-        // CONNACK comes through the loop like every other packet.
-        let rc = mosquitto_connect_bind_v5(mosq, configuration.host, Int32(configuration.port), configuration.keepalive, nil, properties)
+        // libmosquitto 2.0 takes CONNECT properties (the session expiry, the packet size) only
+        // in `mosquitto_connect_bind_v5`, which waits in connect(2) — a broker address that
+        // drops packets would stall the loop (and the screen) for minutes. Its non-blocking
+        // `mosquitto_connect_bind_async` takes none, but sends the ones the client holds: in
+        // lib/connect.c `mosquitto_connect_bind_v5` stores its properties on the client before
+        // it checks the port (`mosquitto__connect_init` refuses -1 with MOSQ_ERR_INVAL, before
+        // any socket), and `mosquitto__reconnect` sends `mosq->connect_properties` with the
+        // CONNECT. So: store them with port -1, then connect without blocking. The TCP (and
+        // TLS) handshake and the CONNACK then come through the poll loop like every packet.
+        let stored = mosquitto_connect_bind_v5(mosq, configuration.host, -1, configuration.keepalive, nil, properties)
+        var rc = stored == MOSQ_ERR_INVAL.rawValue ? MOSQ_ERR_SUCCESS.rawValue : stored
+        if rc == MOSQ_ERR_SUCCESS.rawValue {
+            rc = mosquitto_connect_bind_async(mosq, configuration.host, Int32(configuration.port), configuration.keepalive, nil)
+        }
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {
-            let failed = attempt + 1
-            if failed == 1 || failed % 10 == 0 {
-                log("bus: cannot reach the broker \(configuration.address): \(Self.describe(rc)); retrying")
-            }
-            state = .reconnecting(attempt: failed)
-            nextAttempt = now().addingTimeInterval(Self.backoff(failed))
+            failedToReach(attempt: attempt, Self.describe(rc))
             return
         }
         state = .connecting(attempt: attempt)
+        connectingSince = now()
         flush()
+    }
+
+    /// The longest a connection attempt may take (TCP, TLS, CONNACK) before the next one.
+    public static let connectTimeout: TimeInterval = 10
+    private var connectingSince: Date = .distantPast
+
+    /// An attempt failed before the broker answered: logged on the first and every tenth.
+    private func failedToReach(attempt: Int, _ reason: String) {
+        let failed = attempt + 1
+        if failed == 1 || failed % 10 == 0 {
+            log("bus: cannot reach the broker \(configuration.address): \(reason); retrying")
+        }
+        state = .reconnecting(attempt: failed)
+        nextAttempt = now().addingTimeInterval(Self.backoff(failed))
     }
 
     /// 0.5 s after the first failure, doubling to `maxBackoff`.
@@ -350,8 +374,8 @@ public final class Bus {
             state = .reconnecting(attempt: 1)
             nextAttempt = now().addingTimeInterval(Self.backoff(1))
         case .connecting(let attempt), .reconnecting(let attempt):
-            state = .reconnecting(attempt: attempt + 1)
-            nextAttempt = now().addingTimeInterval(Self.backoff(attempt + 1))
+            // The non-blocking connect failed (refused, unreachable) or TLS did.
+            failedToReach(attempt: attempt, Self.describe(rc))
         }
         let waiting = acknowledgements
         acknowledgements = [:]
