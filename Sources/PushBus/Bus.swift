@@ -154,6 +154,7 @@ public final class Bus {
     static let pushPrefix = "\(root)/devices/"
     static let pushSuffix = "/push"
     static let statesFilter = "\(root)/instances/+/state"
+    static let eventsFilter = "\(root)/instances/+/events"
 
     /// A token that can stand as one topic level (no `/`, `+`, `#`, nothing empty).
     static func isTopicLevel(_ token: String) -> Bool {
@@ -184,6 +185,7 @@ public final class Bus {
         return JSONObject([
             ("ok", true), ("bus", .string(statusLine)), ("broker", .string(configuration.url)), ("id", .string(configuration.id)),
             ("outbox", .number(JSONNumber(outbox.count))), ("received", .number(JSONNumber(received))),
+            ("watchAll", .bool(configuration.watchAll)),
             ("refused", .number(JSONNumber(refusedPushes))), ("instances", .object(JSONObject(seen))),
         ])
     }
@@ -345,6 +347,7 @@ public final class Bus {
         var mid: Int32 = 0
         mosquitto_subscribe_v5(mosq, &mid, BusReceipt.topic(sender: configuration.id), 1, 0, nil)
         mosquitto_subscribe_v5(mosq, &mid, Self.statesFilter, 1, 0, nil)
+        if configuration.watchAll { mosquitto_subscribe_v5(mosq, &mid, Self.eventsFilter, 0, 0, nil) }
         seenRevision = -1
         if let sink {
             seenRevision = sink.revision
@@ -395,7 +398,8 @@ public final class Bus {
     // MARK: - Subscriptions
 
     private func followDevices(_ tokens: [String]) {
-        let wanted = Set(tokens.filter(Self.isTopicLevel))
+        // A watch-only instance takes no device's pushes: they stay their owners'.
+        let wanted = configuration.watchAll ? [] : Set(tokens.filter(Self.isTopicLevel))
         for token in wanted.subtracting(subscribed) {
             var mid: Int32 = 0
             mosquitto_subscribe_v5(mosq, &mid, RemotePush.topic(token: token), 1, 0, nil)
@@ -519,6 +523,14 @@ public final class Bus {
         } else if topic == BusReceipt.topic(sender: configuration.id) {
             guard count <= 64 * 1024 else { return }
             takeReceipt(Self.bytes(message.payload, count))
+        } else if configuration.watchAll && topic.hasPrefix("\(Self.root)/instances/") && topic.hasSuffix("/events") {
+            let id = String(topic.dropFirst("\(Self.root)/instances/".count).dropLast("/events".count))
+            guard id != configuration.id else { return }
+            guard count <= RemotePush.maxWireBytes else {
+                refuse(topic: topic, "an event of \(count) bytes is larger than the \(RemotePush.maxWireBytes)-byte limit")
+                return
+            }
+            takeEvent(Self.bytes(message.payload, count), of: id, topic: topic)
         } else if topic.hasPrefix("\(Self.root)/instances/") && topic.hasSuffix("/state") {
             guard count <= 64 * 1024 else { return }
             let id = String(topic.dropFirst("\(Self.root)/instances/".count).dropLast("/state".count))
@@ -557,6 +569,48 @@ public final class Bus {
             let receipt = BusReceipt(push: remote.id, reply: reply).wireJSON.compactText
             mosquitto_publish_v5(self.mosq, nil, BusReceipt.topic(sender: sender), Int32(receipt.utf8.count), receipt, 1, false, nil)
             self.stateDirty = true
+        }
+    }
+
+    /// Watch-all: another instance's event (untrusted, read by the one event decoder). A push it
+    /// delivered (`remote.received`, `message.received`) is shown here too, tagged with the instance's id; its other
+    /// events change nothing here. A push one watch-all instance shows is not shown again by
+    /// another (it is tagged already), so two of them do not echo each other.
+    private func takeEvent(_ bytes: [UInt8], of id: String, topic: String) {
+        guard BusIdentity.isValid(id) else { return }
+        let root: JSON
+        do {
+            root = try JSON.parse(bytes)
+        } catch {
+            refuse(topic: topic, error.wireMessage(subject: "event", bytes: bytes))
+            return
+        }
+        guard let object = root.objectValue else {
+            refuse(topic: topic, "an event must be a JSON object; got \(root.kindName)")
+            return
+        }
+        let event: BusEvent
+        do {
+            event = try BusEvent(wire: object)
+        } catch {
+            refuse(topic: topic, error.message)
+            return
+        }
+        // `remote.received` (an APNs or Android notification) or `message.received` (pass-through):
+        // one of them for every push an instance delivered.
+        guard event.topic == .messageReceived || event.topic == .remoteReceived, case .received(let message)? = event.body,
+              message.apnsHeaders[RemotePush.instanceHeader] == nil, let sink
+        else { return }
+        var headers = message.apnsHeaders
+        headers[RemotePush.instanceHeader] = id
+        let request = PushRequest(
+            payloadText: message.payload, app: message.app, channel: message.channel, collapseId: message.collapseId,
+            via: .mqtt, headers: headers)
+        received += 1
+        sink.submit(.push(request)) { [weak self] reply in
+            if case .error(let reason) = reply {
+                self?.log("bus: a push \(id) took could not be shown here: \(TerminalSafe.line(reason))")
+            }
         }
     }
 

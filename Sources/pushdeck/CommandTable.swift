@@ -99,6 +99,9 @@ enum CommandTable {
         OptionSpec(
             "--mqtt-id", .required("ID"), "this instance's id on the bus: letters, digits, '.', '-', '_' and '@'",
             defaultValue: "USER@HOST", setting: .text("letters, digits, '.', '-', '_' and '@'")),
+        OptionSpec(
+            "--watch-all", "with --mqtt: watch only (a demo screen): show every instance's pushes, tagged with its id, and take no device's pushes",
+            setting: .flag),
         OptionSpec("--getui-token-seconds", .required("S"), "how long a Getui auth token lives (for tests)", defaultValue: "86400"),
         OptionSpec(
             "--control-token", .required("TOKEN"),
@@ -118,7 +121,7 @@ enum CommandTable {
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
             "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
             "[--devices open|strict] [--no-color]",
-            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID]]",
+            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID] [--watch-all]]",
         ],
         summary: "the full-screen notification center (what runs with no command)",
         description: """
@@ -138,7 +141,7 @@ enum CommandTable {
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
             "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
             "[--devices open|strict]",
-            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID]]",
+            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID] [--watch-all]]",
         ],
         summary: "the same server without a terminal, for scripts and CI",
         description: """

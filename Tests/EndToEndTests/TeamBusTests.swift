@@ -296,6 +296,31 @@ import TestSupport
         #expect(doubting.busState()?["bus"] as? String != "bus connected")
         #expect(try doubting.run(["send", "--title", "local"]).status == 0)
     }
+    @Test func aWatchAllScreenShowsEveryInstancesPushesTaggedAndTakesNoDevice() throws {
+        let broker = try MosquittoBroker()
+        let owner = try Self.startOwner(broker)
+        let other = try ServerProcess(extraArguments: ["--mqtt", broker.url, "--mqtt-id", "c"], memory: true)
+        let sender = try Self.startSender(broker)
+        #expect(owner.waitForBus() && other.waitForBus() && sender.server.waitForBus())
+        let folder = TempFolder()
+        let socket = folder.file("s.sock")
+        let command = "\(PackagePaths.pushdeckBinary) ui --socket \(socket) --memory --mqtt \(broker.url) --mqtt-id wall --watch-all"
+        let tmux = try TmuxSession(command: command, width: 120, height: 30, folder: folder,
+                                   environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+        #expect(tmux.waitFor { $0.contains("bus connected") } != nil, "header: \(tmux.capture())")
+        // The wall registers the owner's token too: still the owner's push, only shown here.
+        #expect(waitUntil { (try? runPushdeck(["device", "add", Self.token, "--app", Self.app, "--socket", socket]))?.status == 0 })
+        #expect(waitUntil { broker.log.contains("wall 0 pushdeck/v1/instances/+/events") })
+        #expect(try Self.push(sender, 7).status == 200)
+        #expect(try other.run(["send", "--title", "local on c"]).status == 0)
+        #expect(tmux.waitFor { $0.contains("[b] push 7") && $0.contains("[c] local on c") } != nil, "screen: \(tmux.capture())")
+        #expect(waitUntil { owner.messageCount() == 1 })
+        #expect(waitUntil { Self.outbox(sender.server) == 0 })
+        // Taken once, by its owner: the wall took no device topic and sent no receipt.
+        #expect(!broker.log.contains("wall 1 pushdeck/v1/devices/"))
+        let listed = try runPushdeck(["list", "--json", "--socket", socket])
+        #expect(listed.stdout.contains(#""pushdeck-instance":"b""#) && listed.stdout.contains(#""pushdeck-instance":"c""#))
+    }
 }
 
 /// A loopback port whose listener never accepts and whose accept queue is full: the kernel
