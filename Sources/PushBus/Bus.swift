@@ -154,6 +154,7 @@ public final class Bus {
     static let pushPrefix = "\(root)/devices/"
     static let pushSuffix = "/push"
     static let statesFilter = "\(root)/instances/+/state"
+    static let eventsFilter = "\(root)/instances/+/events"
 
     /// A token that can stand as one topic level (no `/`, `+`, `#`, nothing empty).
     static func isTopicLevel(_ token: String) -> Bool {
@@ -184,6 +185,7 @@ public final class Bus {
         return JSONObject([
             ("ok", true), ("bus", .string(statusLine)), ("broker", .string(configuration.url)), ("id", .string(configuration.id)),
             ("outbox", .number(JSONNumber(outbox.count))), ("received", .number(JSONNumber(received))),
+            ("watchAll", .bool(configuration.watchAll)),
             ("refused", .number(JSONNumber(refusedPushes))), ("instances", .object(JSONObject(seen))),
         ])
     }
@@ -220,7 +222,7 @@ public final class Bus {
             if let due = outbox.values.map(\.due).min() { next.append(due) }
             if stateDirty { next.append(lastStatePublished.addingTimeInterval(Self.stateInterval)) }
             next.append(current.addingTimeInterval(Double(configuration.keepalive) / 2))
-        case .connecting: next.append(current.addingTimeInterval(1))
+        case .connecting: next.append(min(current.addingTimeInterval(1), connectingSince.addingTimeInterval(Self.connectTimeout)))
         case .duplicate, .closed: break
         }
         if let deadline = acknowledgements.values.map(\.deadline).min() { next.append(deadline) }
@@ -235,6 +237,10 @@ public final class Bus {
         switch state {
         case .reconnecting(let attempt), .refused(_, let attempt):
             if current >= nextAttempt { connect(attempt: attempt) }
+        case .connecting(let attempt) where current.timeIntervalSince(connectingSince) >= Self.connectTimeout:
+            // The broker's address took no connection (or sent no CONNACK) in time: the next
+            // attempt closes this socket and opens another.
+            failedToReach(attempt: attempt, "no answer within \(Int(Self.connectTimeout)) s")
         case .connected, .connecting:
             let rc = mosquitto_loop_misc(mosq)
             if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_NO_CONN.rawValue { lost(rc) }
@@ -272,21 +278,41 @@ public final class Bus {
         defer { mosquitto_property_free_all(&properties) }
         mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), configuration.sessionExpiry)
         mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), Self.maxPacketBytes)
-        // The connect call of libmosquitto 2.0 that sends CONNECT properties (the session
-        // expiry) is its blocking one: it waits for the TCP (and TLS) handshake, no more — the
-        // CONNACK comes through the loop like every other packet.
-        let rc = mosquitto_connect_bind_v5(mosq, configuration.host, Int32(configuration.port), configuration.keepalive, nil, properties)
+        // libmosquitto 2.0 takes CONNECT properties (the session expiry, the packet size) only
+        // in `mosquitto_connect_bind_v5`, which waits in connect(2) — a broker address that
+        // drops packets would stall the loop (and the screen) for minutes. Its non-blocking
+        // `mosquitto_connect_bind_async` takes none, but sends the ones the client holds: in
+        // lib/connect.c `mosquitto_connect_bind_v5` stores its properties on the client before
+        // it checks the port (`mosquitto__connect_init` refuses -1 with MOSQ_ERR_INVAL, before
+        // any socket), and `mosquitto__reconnect` sends `mosq->connect_properties` with the
+        // CONNECT. So: store them with port -1, then connect without blocking. The TCP (and
+        // TLS) handshake and the CONNACK then come through the poll loop like every packet.
+        let stored = mosquitto_connect_bind_v5(mosq, configuration.host, -1, configuration.keepalive, nil, properties)
+        var rc = stored == MOSQ_ERR_INVAL.rawValue ? MOSQ_ERR_SUCCESS.rawValue : stored
+        if rc == MOSQ_ERR_SUCCESS.rawValue {
+            rc = mosquitto_connect_bind_async(mosq, configuration.host, Int32(configuration.port), configuration.keepalive, nil)
+        }
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {
-            let failed = attempt + 1
-            if failed == 1 || failed % 10 == 0 {
-                log("bus: cannot reach the broker \(configuration.address): \(Self.describe(rc)); retrying")
-            }
-            state = .reconnecting(attempt: failed)
-            nextAttempt = now().addingTimeInterval(Self.backoff(failed))
+            failedToReach(attempt: attempt, Self.describe(rc))
             return
         }
         state = .connecting(attempt: attempt)
+        connectingSince = now()
         flush()
+    }
+
+    /// The longest a connection attempt may take (TCP, TLS, CONNACK) before the next one.
+    public static let connectTimeout: TimeInterval = 10
+    private var connectingSince: Date = .distantPast
+
+    /// An attempt failed before the broker answered: logged on the first and every tenth.
+    private func failedToReach(attempt: Int, _ reason: String) {
+        let failed = attempt + 1
+        if failed == 1 || failed % 10 == 0 {
+            log("bus: cannot reach the broker \(configuration.address): \(reason); retrying")
+        }
+        state = .reconnecting(attempt: failed)
+        nextAttempt = now().addingTimeInterval(Self.backoff(failed))
     }
 
     /// 0.5 s after the first failure, doubling to `maxBackoff`.
@@ -321,6 +347,7 @@ public final class Bus {
         var mid: Int32 = 0
         mosquitto_subscribe_v5(mosq, &mid, BusReceipt.topic(sender: configuration.id), 1, 0, nil)
         mosquitto_subscribe_v5(mosq, &mid, Self.statesFilter, 1, 0, nil)
+        if configuration.watchAll { mosquitto_subscribe_v5(mosq, &mid, Self.eventsFilter, 0, 0, nil) }
         seenRevision = -1
         if let sink {
             seenRevision = sink.revision
@@ -350,8 +377,8 @@ public final class Bus {
             state = .reconnecting(attempt: 1)
             nextAttempt = now().addingTimeInterval(Self.backoff(1))
         case .connecting(let attempt), .reconnecting(let attempt):
-            state = .reconnecting(attempt: attempt + 1)
-            nextAttempt = now().addingTimeInterval(Self.backoff(attempt + 1))
+            // The non-blocking connect failed (refused, unreachable) or TLS did.
+            failedToReach(attempt: attempt, Self.describe(rc))
         }
         let waiting = acknowledgements
         acknowledgements = [:]
@@ -371,7 +398,8 @@ public final class Bus {
     // MARK: - Subscriptions
 
     private func followDevices(_ tokens: [String]) {
-        let wanted = Set(tokens.filter(Self.isTopicLevel))
+        // A watch-only instance takes no device's pushes: they stay their owners'.
+        let wanted = configuration.watchAll ? [] : Set(tokens.filter(Self.isTopicLevel))
         for token in wanted.subtracting(subscribed) {
             var mid: Int32 = 0
             mosquitto_subscribe_v5(mosq, &mid, RemotePush.topic(token: token), 1, 0, nil)
@@ -495,6 +523,14 @@ public final class Bus {
         } else if topic == BusReceipt.topic(sender: configuration.id) {
             guard count <= 64 * 1024 else { return }
             takeReceipt(Self.bytes(message.payload, count))
+        } else if configuration.watchAll && topic.hasPrefix("\(Self.root)/instances/") && topic.hasSuffix("/events") {
+            let id = String(topic.dropFirst("\(Self.root)/instances/".count).dropLast("/events".count))
+            guard id != configuration.id else { return }
+            guard count <= RemotePush.maxWireBytes else {
+                refuse(topic: topic, "an event of \(count) bytes is larger than the \(RemotePush.maxWireBytes)-byte limit")
+                return
+            }
+            takeEvent(Self.bytes(message.payload, count), of: id, topic: topic)
         } else if topic.hasPrefix("\(Self.root)/instances/") && topic.hasSuffix("/state") {
             guard count <= 64 * 1024 else { return }
             let id = String(topic.dropFirst("\(Self.root)/instances/".count).dropLast("/state".count))
@@ -533,6 +569,48 @@ public final class Bus {
             let receipt = BusReceipt(push: remote.id, reply: reply).wireJSON.compactText
             mosquitto_publish_v5(self.mosq, nil, BusReceipt.topic(sender: sender), Int32(receipt.utf8.count), receipt, 1, false, nil)
             self.stateDirty = true
+        }
+    }
+
+    /// Watch-all: another instance's event (untrusted, read by the one event decoder). A push it
+    /// delivered (`remote.received`, `message.received`) is shown here too, tagged with the instance's id; its other
+    /// events change nothing here. A push one watch-all instance shows is not shown again by
+    /// another (it is tagged already), so two of them do not echo each other.
+    private func takeEvent(_ bytes: [UInt8], of id: String, topic: String) {
+        guard BusIdentity.isValid(id) else { return }
+        let root: JSON
+        do {
+            root = try JSON.parse(bytes)
+        } catch {
+            refuse(topic: topic, error.wireMessage(subject: "event", bytes: bytes))
+            return
+        }
+        guard let object = root.objectValue else {
+            refuse(topic: topic, "an event must be a JSON object; got \(root.kindName)")
+            return
+        }
+        let event: BusEvent
+        do {
+            event = try BusEvent(wire: object)
+        } catch {
+            refuse(topic: topic, error.message)
+            return
+        }
+        // `remote.received` (an APNs or Android notification) or `message.received` (pass-through):
+        // one of them for every push an instance delivered.
+        guard event.topic == .messageReceived || event.topic == .remoteReceived, case .received(let message)? = event.body,
+              message.apnsHeaders[RemotePush.instanceHeader] == nil, let sink
+        else { return }
+        var headers = message.apnsHeaders
+        headers[RemotePush.instanceHeader] = id
+        let request = PushRequest(
+            payloadText: message.payload, app: message.app, channel: message.channel, collapseId: message.collapseId,
+            via: .mqtt, headers: headers)
+        received += 1
+        sink.submit(.push(request)) { [weak self] reply in
+            if case .error(let reason) = reply {
+                self?.log("bus: a push \(id) took could not be shown here: \(TerminalSafe.line(reason))")
+            }
         }
     }
 

@@ -20,6 +20,9 @@ public struct BusConfiguration: Sendable, Equatable {
     /// How long the broker keeps this instance's session (and queues its QoS 1 pushes) while it
     /// is away (MQTT 5 Session Expiry Interval, seconds): a week.
     public var sessionExpiry: UInt32 = 7 * 86_400
+    /// `--watch-all`: a watch-only instance (a demo screen) that takes every instance's events
+    /// and no device topics; each push another instance took is shown here tagged with its id.
+    public var watchAll = false
 
     /// The default ports: 1883 for MQTT, 8883 for MQTT over TLS (IANA's registrations).
     public static let defaultPort = 1883

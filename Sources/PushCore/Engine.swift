@@ -36,8 +36,13 @@ public enum Engine {
                 apply(.broadcast(try Self.broadcastPush(pushRequest), at: wallNow))
             case .push(let pushRequest) where pushRequest.pushType == Self.liveActivityPushType:
                 apply(.activityPush(try Self.activityPush(pushRequest), at: wallNow))
-            case .push(let pushRequest):
+            case .push(var pushRequest):
                 if let forwarded = try forward(pushRequest, inbox: inbox, wallNow: wallNow, bus: bus) { return forwarded }
+                // A token belongs to one app, its device's: a push naming a registered token
+                // and no app (the socket's `send --token`, one by the team bus from it) is that app's.
+                if pushRequest.app == nil, pushRequest.decoded == nil, let token = pushRequest.token, let device = inbox.devices[token] {
+                    pushRequest.app = device.app
+                }
                 if let origin = pushRequest.bus,
                    inbox.busPushIds.contains(app: origin.sender, requestId: origin.id, now: wallNow)
                 {

@@ -169,6 +169,9 @@ public struct RemotePush: Sendable, Equatable {
     /// The headers a message by the bus records its source under.
     public static let senderHeader = "pushdeck-sender"
     public static let frontDoorHeader = "pushdeck-via"
+    /// The header a watch-all instance (`--watch-all`) tags a push another instance took with:
+    /// that instance's id.
+    public static let instanceHeader = "pushdeck-instance"
 }
 
 /// Where a push by the bus came from: its id and the instance that sent it.

@@ -14,6 +14,7 @@ extension Request {
             if let collapseId = push.collapseId { append("collapseId", .string(collapseId), to: &bytes) }
             if let pushType = push.pushType { append("pushType", .string(pushType), to: &bytes) }
             if let priority = push.priority { append("priority", .number(JSONNumber(priority)), to: &bytes) }
+            if let token = push.token { append("token", .string(token), to: &bytes) }
             bytes += Array(#","payload":"#.utf8)
             bytes += Array(push.payloadText.utf8)
             bytes.append(UInt8(ascii: "}"))

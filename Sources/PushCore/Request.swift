@@ -191,6 +191,10 @@ extension Request {
     /// for arithmetic).
     public static let maxBadge = Int(Int32.max)
 
+    /// What a push's `token` may be: what `device add` takes.
+    static let tokenExpected =
+        "a device token: hex digits (APNs), or letters, digits, '-' and '_' up to 128 (a JPush registration id, a Getui cid)"
+
     /// Decodes one framed object.
     ///
     /// An object without `op` is a push of the whole object, its text kept byte for byte.
@@ -218,7 +222,7 @@ extension Request {
         switch op {
         case "push":
             let fields = try RequestFields(
-                op: op, object, accepted: ["payload", "app", "channel", "offline", "collapseId", "pushType", "priority"])
+                op: op, object, accepted: ["payload", "app", "channel", "offline", "collapseId", "pushType", "priority", "token"])
             guard let payload = object["payload"], !payload.isNull else {
                 throw WireError("\"payload\" is required for op push: the push payload, a JSON object")
             }
@@ -234,6 +238,14 @@ extension Request {
                 priority: try fields.integer("priority", in: 1...10, expected: "10, 5 or 1 (apns-priority)").map { priority throws(WireError) in
                     guard [1, 5, 10].contains(priority) else { throw WireError("\"priority\" must be 10, 5 or 1 (apns-priority); got \(priority)") }
                     return priority
+                },
+                token: try fields.text("token", expected: Self.tokenExpected).map { text throws(WireError) in
+                    // A device token names a topic level on the team bus too: only the
+                    // characters `device add` takes (no `/`, `+`, `#`).
+                    guard let token = Device.normalizedToken(text) else {
+                        throw WireError("\"token\" must be \(Self.tokenExpected); got '\(text.prefix(64))'")
+                    }
+                    return token
                 }))
         case "read":
             let fields = try RequestFields(op: op, object, accepted: ["id", "ids", "all", "app"])

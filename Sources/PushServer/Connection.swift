@@ -19,6 +19,10 @@ final class Connection {
     /// Requests read but not handled yet (`maxRequestsPerTurn` stopped the turn): they are handled
     /// next turn, before anything more is read from this client.
     var backlog = false
+    /// A push of this client went to the team bus and its reply waits for the broker's
+    /// acknowledgement: nothing more of this client is read or handled until it comes, so its
+    /// replies stay in the order of its requests.
+    var awaitingBus = false
     /// The turn that last handled this client's requests.
     var handledTurn = 0
 

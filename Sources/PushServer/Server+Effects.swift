@@ -112,7 +112,7 @@ extension Server {
             if client.topics != nil && client.pendingOutput > options.maxOutputBytes {
                 options.log("dropped a watcher that fell \(client.pendingOutput) bytes behind")
                 close(client)
-            } else if client.closeAfterFlush && client.pendingOutput == 0 && !client.backlog {
+            } else if client.closeAfterFlush && client.pendingOutput == 0 && !client.backlog && !client.awaitingBus {
                 close(client)
             }
         }

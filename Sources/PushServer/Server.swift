@@ -128,7 +128,7 @@ public final class Server {
         for client in clients.values {
             let caughtUp = client.pendingOutput < options.replyHighWater
             var events: Int32 = 0
-            if !client.readClosed && !client.backlog && caughtUp { events |= POLLIN }
+            if !client.readClosed && !client.backlog && !client.awaitingBus && caughtUp { events |= POLLIN }
             if client.pendingOutput > 0 { events |= POLLOUT }
             fds.append(pollfd(fd: client.fd, events: Int16(events), revents: 0))
             backlog = backlog || (client.backlog && caughtUp)
@@ -229,7 +229,7 @@ public final class Server {
     /// Reads what the client sent (at most one chunk) and handles every complete request in it.
     private func receive(from client: Connection) {
         var total = 0
-        while total < options.readChunk && !client.readClosed && !client.backlog {
+        while total < options.readChunk && !client.readClosed && !client.backlog && !client.awaitingBus {
             let count: Int?
             do {
                 count = try nonBlockingSyscall("recv") { recv(client.fd, &readBuffer, readBuffer.count, 0) }
@@ -254,6 +254,7 @@ public final class Server {
     }
 
     private func handleFrames(of client: Connection) {
+        guard !client.awaitingBus else { return }
         client.handledTurn = turnNumber
         client.backlog = false
         var handled = 0
@@ -291,8 +292,26 @@ public final class Server {
             } catch {
                 reply = .error(error.message)
             }
+            if case .forwarded = reply, bus != nil {
+                awaitBus(reply, for: client)
+                return
+            }
             queue(reply, to: client.fd)
         }
+    }
+
+    /// A socket push for another instance's device is answered as the gateway answers one: after
+    /// the outbox commit and the broker's acknowledgement (or the unavailable answer when none
+    /// comes in time). The client's later requests wait behind it.
+    private func awaitBus(_ reply: Reply, for client: Connection) {
+        client.awaitingBus = true
+        gatewayAnswers.append((reply, { [weak self, weak client] answer in
+            guard let self, let client, self.clients[client.fd] === client else { return }
+            client.awaitingBus = false
+            // What it sent after the push is handled next turn.
+            client.backlog = true
+            self.queue(answer, to: client.fd)
+        }))
     }
 
     func close(_ client: Connection) {

@@ -30,7 +30,9 @@ public enum ListView {
         let title = message.title.map(Sanitize.inert) ?? ""
         let body = (message.body ?? message.subtitle).map(Sanitize.inert) ?? ""
         // A silent push is listed as one: nothing was shown to the user.
-        let mark = message.expired ? ["[expired] "] : message.silent ? ["[silent] "] : []
+        var mark = message.expired ? ["[expired] "] : message.silent ? ["[silent] "] : []
+        // On a watch-all screen (`ui --mqtt … --watch-all`): the instance that took the push.
+        if let instance = message.apnsHeaders[RemotePush.instanceHeader] { mark.insert("[\(Sanitize.inert(instance))] ", at: 0) }
         if title.isEmpty { return mark + [body.isEmpty ? (message.silent ? "background fetch" : "(no text)") : body] }
         return mark + (body.isEmpty ? [title] : [title, " — ", body])
     }

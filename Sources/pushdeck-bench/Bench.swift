@@ -19,12 +19,13 @@ enum Bench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--help") {
             print("""
-                pushdeck-bench [--quick] [--keep] [--only server|ui|verdicts]
+                pushdeck-bench [--quick] [--keep] [--only server|ui|verdicts|bus]
                   Runs the benchmark against a release pushdeck beside this binary.
                   --quick  10 000 messages and 2 s phases (the CI run); the full run is for figures
                   --keep   leave the temp folder (databases, UI traces) for a second look
-                  --only   run only the server phases, the UI phases or the verdict phases
+                  --only   run only the server phases, the UI phases, the verdict phases
                            (play and expect; play_ratio needs the server phases' ingest: a run without --only)
+                           or the team bus phases (a private mosquitto; skipped without one)
                 """)
             return
         }
@@ -43,9 +44,10 @@ enum Bench {
             }
             let only = arguments.firstIndex(of: "--only").map { arguments.index(after: $0) }
                 .flatMap { arguments.indices.contains($0) ? arguments[$0] : nil }
-            if only != "ui" && only != "verdicts" { try ServerPhases(settings: settings, folder: folder).run(into: &results) }
-            if only != "server" && only != "verdicts" { try UIPhases(settings: settings, folder: folder).run(into: &results) }
+            if only != "ui" && only != "verdicts" && only != "bus" { try ServerPhases(settings: settings, folder: folder).run(into: &results) }
+            if only != "server" && only != "verdicts" && only != "bus" { try UIPhases(settings: settings, folder: folder).run(into: &results) }
             if only == nil || only == "verdicts" { try VerdictPhases(settings: settings, folder: folder).run(into: &results) }
+            if only == nil || only == "bus" { try BusPhases(settings: settings, folder: folder).run(into: &results) }
         } catch {
             print("pushdeck-bench: \(error)")
             results.print()

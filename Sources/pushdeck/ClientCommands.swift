@@ -24,6 +24,7 @@ enum ClientCommands {
         let collapseId = try arguments.option("--collapse-id")
         let pushType = try arguments.option("--push-type")
         let priority = try arguments.intOption("--priority", in: 1...10)
+        let token = try arguments.option("--token")
         let files = try arguments.positionals()
         guard files.count <= 1 else {
             throw UsageError("send takes one FILE (or '-' for standard input), not \(files.count)", command: "send")
@@ -48,9 +49,13 @@ enum ClientCommands {
             // The payload goes in as written, so the stored text is the file's, byte for byte.
             let request = Request.push(PushRequest(
                 payloadText: String(decoding: payload, as: UTF8.self), app: app, channel: channel, offline: offline,
-                collapseId: collapseId, pushType: pushType, priority: priority))
+                collapseId: collapseId, pushType: pushType, priority: priority, token: token))
             let (reply, line) = try client.exchange(request)
             if case .error(let message) = reply {
+                printError("pushdeck send: \(message)")
+                exitCode = 1
+            } else if case .unavailable(let message) = reply {
+                // A push for another instance's device with the team bus down: not taken.
                 printError("pushdeck send: \(message)")
                 exitCode = 1
             } else {

@@ -99,6 +99,9 @@ enum CommandTable {
         OptionSpec(
             "--mqtt-id", .required("ID"), "this instance's id on the bus: letters, digits, '.', '-', '_' and '@'",
             defaultValue: "USER@HOST", setting: .text("letters, digits, '.', '-', '_' and '@'")),
+        OptionSpec(
+            "--watch-all", "with --mqtt: watch only (a demo screen): show every instance's pushes, tagged with its id, and take no device's pushes",
+            setting: .flag),
         OptionSpec("--getui-token-seconds", .required("S"), "how long a Getui auth token lives (for tests)", defaultValue: "86400"),
         OptionSpec(
             "--control-token", .required("TOKEN"),
@@ -118,7 +121,7 @@ enum CommandTable {
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
             "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
             "[--devices open|strict] [--no-color]",
-            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID]]",
+            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID] [--watch-all]]",
         ],
         summary: "the full-screen notification center (what runs with no command)",
         description: """
@@ -138,7 +141,7 @@ enum CommandTable {
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
             "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
             "[--devices open|strict]",
-            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID]]",
+            "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID] [--watch-all]]",
         ],
         summary: "the same server without a terminal, for scripts and CI",
         description: """
@@ -154,7 +157,7 @@ enum CommandTable {
         synopsis: [
             "[FILE|-] [--app BUNDLE] [--channel apns|transparent] [--offline]",
             "[--title T] [--body B] [--badge N]",
-            "[--collapse-id ID] [--push-type T] [--priority 10|5|1]",
+            "[--collapse-id ID] [--push-type T] [--priority 10|5|1] [--token TOKEN]",
         ],
         summary: "send a push (a file, standard input, or one built from --title/--body/--badge)",
         description: """
@@ -178,6 +181,7 @@ enum CommandTable {
                 "--push-type", .required("T"), "apns-push-type (background: a silent push, listed without a banner)",
                 completion: .words(["alert", "background", "voip", "complication", "fileprovider", "mdm", "location", "liveactivity"])),
             OptionSpec("--priority", .required("P"), "apns-priority 10, 5 or 1", completion: .words(["10", "5", "1"])),
+            OptionSpec("--token", .required("TOKEN"), "the device token it is for; with --mqtt, a token registered on another pushdeck goes to it by the team bus"),
         ],
         takesFiles: true)
 

@@ -61,9 +61,10 @@ enum ServeCommand {
             let ca = try arguments.option("--mqtt-ca")
             let user = try arguments.option("--mqtt-user")
             let id = try arguments.option("--mqtt-id")
+            let watchAll = arguments.flag("--watch-all")
             guard let url else {
-                if ca != nil || user != nil || id != nil {
-                    throw UsageError("--mqtt-ca, --mqtt-user and --mqtt-id go with --mqtt", command: arguments.command)
+                if ca != nil || user != nil || id != nil || watchAll {
+                    throw UsageError("--mqtt-ca, --mqtt-user, --mqtt-id and --watch-all go with --mqtt", command: arguments.command)
                 }
                 return nil
             }
@@ -72,8 +73,10 @@ enum ServeCommand {
                 throw UsageError("$PUSHDECK_MQTT_PASSWORD is set but --mqtt-user is not: the broker needs both", command: arguments.command)
             }
             do {
-                return try BusConfiguration(
+                var configuration = try BusConfiguration(
                     url: url, caFile: ca, user: user, password: password, id: id ?? BusConfiguration.defaultId(environment: environment))
+                configuration.watchAll = watchAll
+                return configuration
             } catch {
                 throw UsageError(error.message, command: arguments.command)
             }

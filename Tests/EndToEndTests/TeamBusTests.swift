@@ -202,4 +202,158 @@ import TestSupport
         // The banner covers the header for its 5 s; then the header shows the bus reconnecting.
         #expect(tmux.waitFor(timeout: 15) { $0.contains("bus reconnecting (") } != nil, "header: \(tmux.capture())")
     }
+
+    @Test func aSocketPushForAnotherInstancesDeviceGoesByTheBusAndIsAnsweredAfterTheBrokersAck() throws {
+        let broker = try MosquittoBroker()
+        let owner = try Self.startOwner(broker)
+        let sender = try ServerProcess(extraArguments: ["--mqtt", broker.url, "--mqtt-id", "a"], memory: true)
+        #expect(owner.waitForBus() && sender.waitForBus())
+        let sent = try sender.run(["send", "--token", Self.token, "--app", Self.app, "--title", "by socket"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        // Answered once the outbox row is committed and the broker acknowledged the publish.
+        #expect(sent.stdout.contains(#""forwarded":"#) && sent.stdout.contains("pushdeck/v1/devices/\(Self.token)/push"))
+        #expect(waitUntil { owner.messageCount() == 1 })
+        let message = try #require(owner.messages().first)
+        #expect(message["title"] as? String == "by socket" && message["via"] as? String == "mqtt")
+        #expect((message["apnsHeaders"] as? [String: String])?["pushdeck-via"] == "socket")
+        #expect(sender.messageCount() == 0)
+        #expect(waitUntil { Self.outbox(sender) == 0 })
+        // Replies stay in order: a push and a ping on one connection, the push's reply first.
+        let client = try RawClient(path: sender.socket)
+        try client.send(#"{"op":"push","token":"\#(Self.token)","payload":{"aps":{"alert":"second"}}}"# + "\n" + #"{"op":"ping"}"# + "\n")
+        #expect(try client.readReply()["forwarded"] != nil)
+        #expect(try client.readReply()["version"] != nil)
+        #expect(waitUntil { owner.messageCount() == 2 })
+        // A token of this instance's own stays here; a token that is no topic level is refused.
+        #expect(try sender.run(["device", "add", "a0a0", "--app", Self.app]).status == 0)
+        #expect(try sender.run(["send", "--token", "a0a0", "--title", "mine"]).status == 0)
+        #expect(sender.messageCount() == 1)
+        let bad = try sender.run(["send", "--token", "a/b", "--title", "x"])
+        #expect(bad.status == 1 && bad.stderr.contains(#""token" must be a device token"#), "\(bad.stderr)")
+        // With the broker down: the vendor's unavailable answer at once, nothing kept.
+        broker.stop()
+        #expect(waitUntil { sender.busState()?["bus"] as? String != "bus connected" })
+        let refused = try sender.run(["send", "--token", Self.token, "--title", "lost?"])
+        #expect(refused.status == 1 && refused.stderr.contains("the team bus is not connected"), "\(refused.stderr)")
+        #expect(Self.outbox(sender) == 0 && sender.messageCount() == 1)
+    }
+
+    @Test func aBrokerAddressThatDropsEveryPacketDoesNotStallTheLoop() throws {
+        // A listener whose accept queue is full: the kernel drops every further SYN, so a
+        // connect(2) to it waits (and retries) for minutes — a blackholed broker address.
+        let blackhole = try BlackholePort()
+        let folder = TempFolder()
+        let socket = folder.file("s.sock")
+        let pid = try Spawn.start([PackagePaths.pushdeckBinary, "serve", "--socket", socket, "--memory",
+                                   "--mqtt", "mqtt://127.0.0.1:\(blackhole.port)", "--mqtt-id", "b"])
+        defer { kill(pid, SIGKILL); _ = Spawn.wait(pid) }
+        #expect(waitUntil { (try? runPushdeck(["ping", "--socket", socket], timeout: 2))?.status == 0 })
+        // Every request is answered at once while the bus waits for its broker.
+        for number in 1...10 {
+            let started = Date()
+            let result = try runPushdeck(["send", "--title", "local \(number)", "--socket", socket], timeout: 2)
+            #expect(result.status == 0 && Date().timeIntervalSince(started) < 1.5)
+            usleep(200_000)
+        }
+        let bus = try runPushdeck(["bus", "--socket", socket], timeout: 2)
+        #expect(bus.status == 0 && bus.stdout.hasPrefix("bus reconnecting ("), "\(bus.stdout)")
+    }
+
+    @Test func mqttsWithTheBrokersCAConnectsAndWithoutItDoesNot() throws {
+        let keys = TempFolder()
+        let ca = keys.file("ca.pem")
+        let caKey = keys.file("ca.key")
+        let cert = keys.file("broker.pem")
+        let key = keys.file("broker.key")
+        let request = keys.file("broker.csr")
+        let extensions = keys.file("san.cnf")
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: extensions, atomically: true, encoding: .utf8)
+        for command in [
+            ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", caKey,
+             "-out", ca, "-days", "2", "-subj", "/CN=pushdeck test CA"],
+            ["openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
+             "-out", request, "-subj", "/CN=127.0.0.1"],
+            ["openssl", "x509", "-req", "-in", request, "-CA", ca, "-CAkey", caKey, "-CAcreateserial", "-out", cert,
+             "-days", "2", "-extfile", extensions],
+        ] {
+            let result = try runProgram(command)
+            #expect(result.status == 0, "\(command[1]): \(result.stderr)")
+        }
+        // The broker's one listener speaks TLS (certfile and keyfile apply to the listener above them).
+        let broker = try MosquittoBroker(extraConfig: ["certfile \(cert)", "keyfile \(key)"])
+        let url = "mqtts://127.0.0.1:\(broker.port)"
+        let trusting = try ServerProcess(extraArguments: ["--mqtt", url, "--mqtt-ca", ca, "--mqtt-id", "b"], memory: true)
+        #expect(trusting.waitForBus(), "\(trusting.serverLog)")
+        #expect(try trusting.run(["device", "add", Self.token, "--app", Self.app]).status == 0)
+        // A push by the bus over TLS, from another instance through the same listener.
+        let sender = try ServerProcess(extraArguments: ["--mqtt", url, "--mqtt-ca", ca, "--mqtt-id", "a"], memory: true)
+        #expect(sender.waitForBus())
+        #expect(try sender.run(["send", "--token", Self.token, "--title", "over tls"]).status == 0)
+        #expect(waitUntil { trusting.messageCount() == 1 })
+        // Without the CA the broker's certificate chains to nothing the system trusts: no bus, local work goes on.
+        let doubting = try ServerProcess(extraArguments: ["--mqtt", url, "--mqtt-id", "c"], memory: true)
+        #expect(waitUntil { (doubting.busState()?["bus"] as? String ?? "").hasPrefix("bus reconnecting (") && doubting.serverLog.contains("bus: cannot reach the broker") })
+        #expect(doubting.busState()?["bus"] as? String != "bus connected")
+        #expect(try doubting.run(["send", "--title", "local"]).status == 0)
+    }
+    @Test func aWatchAllScreenShowsEveryInstancesPushesTaggedAndTakesNoDevice() throws {
+        let broker = try MosquittoBroker()
+        let owner = try Self.startOwner(broker)
+        let other = try ServerProcess(extraArguments: ["--mqtt", broker.url, "--mqtt-id", "c"], memory: true)
+        let sender = try Self.startSender(broker)
+        #expect(owner.waitForBus() && other.waitForBus() && sender.server.waitForBus())
+        let folder = TempFolder()
+        let socket = folder.file("s.sock")
+        let command = "\(PackagePaths.pushdeckBinary) ui --socket \(socket) --memory --mqtt \(broker.url) --mqtt-id wall --watch-all"
+        let tmux = try TmuxSession(command: command, width: 120, height: 30, folder: folder,
+                                   environment: ["LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"])
+        #expect(tmux.waitFor { $0.contains("bus connected") } != nil, "header: \(tmux.capture())")
+        // The wall registers the owner's token too: still the owner's push, only shown here.
+        #expect(waitUntil { (try? runPushdeck(["device", "add", Self.token, "--app", Self.app, "--socket", socket]))?.status == 0 })
+        #expect(waitUntil { broker.log.contains("wall 0 pushdeck/v1/instances/+/events") })
+        #expect(try Self.push(sender, 7).status == 200)
+        #expect(try other.run(["send", "--title", "local on c"]).status == 0)
+        #expect(tmux.waitFor { $0.contains("[b] push 7") && $0.contains("[c] local on c") } != nil, "screen: \(tmux.capture())")
+        #expect(waitUntil { owner.messageCount() == 1 })
+        #expect(waitUntil { Self.outbox(sender.server) == 0 })
+        // Taken once, by its owner: the wall took no device topic and sent no receipt.
+        #expect(!broker.log.contains("wall 1 pushdeck/v1/devices/"))
+        let listed = try runPushdeck(["list", "--json", "--socket", socket])
+        #expect(listed.stdout.contains(#""pushdeck-instance":"b""#) && listed.stdout.contains(#""pushdeck-instance":"c""#))
+    }
+}
+
+/// A loopback port whose listener never accepts and whose accept queue is full: the kernel
+/// drops every further SYN to it, as a firewall that blackholes the address would.
+final class BlackholePort {
+    let port: Int
+    private var fds: [Int32] = []
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fds.append(listener)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0 && listen(listener, 0) == 0
+            }
+        }
+        guard bound else { throw RawClientError("no blackhole port: \(String(cString: strerror(errno)))") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        // Fill the accept queue (a backlog of 0 holds one); the rest wait in SYN_SENT.
+        for _ in 0..<3 {
+            let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            fds.append(filler)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(filler, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        usleep(100_000)
+    }
+
+    deinit { for fd in fds { close(fd) } }
 }

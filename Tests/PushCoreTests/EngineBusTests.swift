@@ -54,6 +54,20 @@ import Testing
         #expect(Self.handle(Self.push(token: "ffff"), &plain, bus: .none).reply.pushReply?.fate.isDelivered == true)
     }
 
+    @Test func aPushNamingARegisteredTokenAndNoAppIsItsDevicesApp() throws {
+        var inbox = Inbox()
+        inbox.devices[Self.token] = Device(token: Self.token, app: "com.example.shop", vendor: .apns)
+        let request = PushRequest(payloadText: #"{"aps":{"alert":"Hi"}}"#, via: .mqtt, token: Self.token)
+        let handled = Self.handle(request, &inbox, bus: .connected)
+        #expect(handled.reply.pushReply?.fate.isDelivered == true)
+        #expect(inbox.totalUnread == 1)
+        let stored = handled.effects.compactMap { effect -> Message? in
+            if case .store(.insert(let message)) = effect { return message }
+            return nil
+        }
+        #expect(stored.map(\.app) == ["com.example.shop"])
+    }
+
     @Test func aPayloadTheOwnerWouldRefuseIsRefusedBeforeTheOutbox() {
         var inbox = Inbox()
         let handled = Self.handle(Self.push(payload: "[1]"), &inbox, bus: .connected)

@@ -56,6 +56,8 @@ struct RequestEncodeTests {
         .key(.list), .key(.remove(id: "ABC123DEFG")),
         // Collapse ids, push types and priorities, badge policies and SDK calls, mute, quiet hours.
         .push(PushRequest(payloadText: #"{"aps":{"content-available":1}}"#, app: "a", collapseId: "c-1", pushType: "background", priority: 5)),
+        // A push for a device (on another instance, with the team bus).
+        .push(PushRequest(payloadText: #"{"aps":{"alert":"x"}}"#, app: "a", token: "b0b0abab")),
         .badgePolicy(app: "com.example.shop", .platform), .badgePolicy(app: nil, .app), .badgePolicy(app: "a", nil),
         .sdkBadge(app: "a", Self.call(.jpush, "setBadge", 0)), .sdkBadge(app: nil, Self.call(.jpush, "resetBadge", nil)),
         .sdkBadge(app: "a", Self.call(.getui, "setLocalBadge", 3)),

@@ -20,6 +20,19 @@ struct RequestTests {
         #expect(try decode(#"{"op":"push","payload":{},"channel":"apns","app":null}"#) == .push(PushRequest(payloadText: "{}", channel: .apns)))
     }
 
+    @Test func aPushNamesItsDeviceTokenAsDeviceAddTakesOne() throws {
+        // APNs hex is lower-cased as `device add` keeps it; a JPush registration id as written.
+        #expect(try decode(#"{"op":"push","token":"AB12","payload":{}}"#) == .push(PushRequest(payloadText: "{}", token: "ab12")))
+        #expect(try decode(#"{"op":"push","token":"1a0018970a_x-y","payload":{}}"#)
+            == .push(PushRequest(payloadText: "{}", token: "1a0018970a_x-y")))
+        // A token is a topic level on the team bus: `/`, `+`, `#` would name other topics.
+        for bad in [#""a/b""#, #""+""#, ##""#""##, #""""#, "17"] {
+            #expect(throws: WireError.self) { try decode(#"{"op":"push","token":"# + bad + #","payload":{}}"#) }
+        }
+        let error = try #require(throws: WireError.self) { try decode(#"{"op":"push","token":"pushdeck/v1/x","payload":{}}"#) }
+        #expect(error.message.hasPrefix(#""token" must be a device token: hex digits (APNs)"#), "\(error.message)")
+    }
+
     @Test func read() throws {
         #expect(try decode(#"{"op":"read","id":17}"#) == .read(.ids([17])))
         #expect(try decode(#"{"op":"read","ids":[1,2,9223372036854775807]}"#) == .read(.ids([1, 2, Int64.max])))
