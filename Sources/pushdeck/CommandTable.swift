@@ -462,7 +462,7 @@ enum CommandTable {
             apns-channel-id a broadcast push to /4/broadcasts/apps/BUNDLE names; an app has at
             most 10000. A start push with input-push-channel ID subscribes its activity.
             list: a table of id, app, policy and when each was made, or with --json the reply's
-            channels. remove deletes one (a broadcast to it is then 410 ChannelNotRegistered).
+            channels. remove deletes one (a broadcast to it is then 400 ChannelNotRegistered).
             """,
         options: [
             clientSocket,
