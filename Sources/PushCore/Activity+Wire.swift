@@ -29,6 +29,8 @@ extension Activity {
             members.append((key: "dismissedAt", value: .string(RFC3339.string(from: dismissedAt))))
             members.append((key: "discarded", value: .number(JSONNumber(discarded))))
         }
+        // Only when it happened: the user's swipe, not an end push's dismissal-date.
+        if dismissedByUser { members.append((key: "dismissedByUser", value: .bool(true))) }
         if let pending {
             members.append((key: "pending", value: .object([
                 "channel": .string(pending.channel), "aps": .object(pending.aps), "at": .string(RFC3339.string(from: pending.at)),
@@ -59,6 +61,7 @@ extension Activity {
         dismissalDate = object["dismissalDate"]?.stringValue.flatMap(RFC3339.date(from:))
         relevanceScore = object["relevanceScore"]?.numberValue.map(\.double)
         earlier = object["earlier"]?.intValue ?? 0
+        dismissedByUser = object["dismissedByUser"]?.boolValue ?? false
         if let pending = object["pending"]?.objectValue, let channel = pending["channel"]?.stringValue,
            let aps = pending["aps"]?.objectValue, let at = pending["at"]?.stringValue.flatMap(RFC3339.date(from:)) {
             self.pending = ActivityPending(channel: channel, aps: aps, at: at)

@@ -49,6 +49,8 @@ public struct Activity: Sendable, Equatable {
     public var earlier: Int = 0
     /// The broadcast push its channel keeps while its device is offline (policy 1).
     public var pending: ActivityPending?
+    /// The user dismissed it from the screen (its `dismissalDate` is then that moment).
+    public var dismissedByUser = false
 
     public init(
         id: String, app: String, attributesType: String? = nil, attributes: JSON? = nil,

@@ -114,6 +114,8 @@ public enum Engine {
                 let listed = inbox.activities.all.filter { app == nil || $0.app == app }
                 let unmatched = inbox.activities.unmatched.filter { app == nil || $0.app == app }
                 handled.reply = .activities(listed, unmatched: unmatched, at: wallNow)
+            case .activity(.dismiss(let id)):
+                apply(.dismissActivity(id: id, at: wallNow))
             case .state(let app, let id):
                 let message = try id.flatMap { try store.messages(ids: [$0], includeHeld: false).first }
                 handled.reply = .state(inbox.report(app: app, at: now, message: message))

@@ -50,6 +50,8 @@ public enum Event: Sendable, Equatable {
     case channel(ChannelCommand, at: Date)
     /// A broadcast push (`/4/broadcasts/apps/{bundleId}`) arrived at wall time `at`.
     case broadcast(BroadcastPush, at: Date)
+    /// The user dismissed a Live Activity from the screen at wall time `at` (`x` on its card).
+    case dismissActivity(id: String, at: Date)
 }
 
 /// A `liveactivity` push as the route let it through: APNs checks its headers, not its

@@ -131,6 +131,29 @@ extension Inbox {
         changed(activity, update, at: date, into: &outcome)
     }
 
+    /// The user removes a Live Activity from the Lock Screen: Apple's "Displaying live data with
+    /// Live Activities" lets a person dismiss one at any time, and ActivityKit's
+    /// `activityStateUpdates` then says `dismissed` — the activity has ended and its push token
+    /// goes with it (a later push to it is APNs' `ExpiredToken`). An unknown id, or one already
+    /// gone from the screen, refuses the request and changes nothing.
+    mutating func dismissActivity(id: String, at date: Date, into outcome: inout Outcome) {
+        guard var activity = activities.byId[id] else {
+            return outcome.reply = .error("no activity \(id) ('pushdeck activity list' lists them); nothing was changed")
+        }
+        guard activity.state(at: date) != .dismissed else {
+            return outcome.reply = .error("\(id) has already left the screen; nothing was changed")
+        }
+        activity.endedAt = min(activity.endedAt ?? date, date)
+        activity.dismissalDate = date
+        activity.dismissedByUser = true
+        activities.put(activity)
+        outcome.write(.activity(activity))
+        outcome.publish(.activityChanged, [
+            "activity": activity.wireJSON(at: date, history: false), "accepted": .bool(true), "discarded": .null,
+        ])
+        outcome.reply = .ok
+    }
+
     /// What every push needs before its event is read: an `aps` object, an event, a timestamp.
     private static func missing(_ aps: JSONObject?, _ update: ActivityUpdate) -> String? {
         guard let aps else { return "no aps dictionary" }

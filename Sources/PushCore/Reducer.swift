@@ -63,6 +63,8 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         inbox.changeChannels(command, at: at, into: &outcome)
     case .broadcast(let push, let at):
         inbox.receive(push, at: at, into: &outcome)
+    case .dismissActivity(let id, let at):
+        inbox.dismissActivity(id: id, at: at, into: &outcome)
     }
     if let banner = inbox.banner,
         bannerBefore?.id != banner.message.id || bannerBefore?.count != banner.count

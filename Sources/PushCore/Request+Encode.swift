@@ -94,6 +94,9 @@ extension Request {
         case .activity(.list(let app)):
             object["action"] = "list"
             if let app { object["app"] = .string(app) }
+        case .activity(.dismiss(let id)):
+            object["action"] = "dismiss"
+            object["id"] = .string(id)
         case .requests(let query):
             if let vendor = query.vendor { object["vendor"] = .string(vendor.rawValue) }
             if query.since > 0 { object["since"] = .number(JSONNumber(query.since)) }

@@ -47,9 +47,11 @@ public enum Request: Sendable, Equatable {
     case channel(ChannelCommand)
 }
 
-/// The `activity` op: `action` list (of one app, or all).
+/// The `activity` op: `action` list (of one app, or all), or dismiss one (`id`), as the user's
+/// swipe on the Lock Screen does.
 public enum ActivityCommand: Sendable, Equatable {
     case list(app: String?)
+    case dismiss(id: String)
 }
 
 /// The `device` op: `action` add, list, remove or unregister.
@@ -306,7 +308,13 @@ extension Request {
         case "key":
             return .key(try KeyCommand(object))
         case "activity":
-            _ = try RequestFields.action(of: op, object, ["list"])
+            if try RequestFields.action(of: op, object, ["list", "dismiss"]) == "dismiss" {
+                let fields = try RequestFields(op: op, object, accepted: ["action", "id"])
+                guard let id = try fields.text("id", expected: "an activity id (activity-N, as 'pushdeck activity list' shows)"), !id.isEmpty else {
+                    throw WireError("the activity op's dismiss needs \"id\": an activity id (activity-N, as 'pushdeck activity list' shows)")
+                }
+                return .activity(.dismiss(id: id))
+            }
             let fields = try RequestFields(op: op, object, accepted: ["action", "app"])
             return .activity(.list(app: try fields.app("app")))
         case "fault":

@@ -73,6 +73,8 @@ public struct InstantPlayer {
             handle(.reset(app: step.app, all: false))
         case .fault(let spec):
             handle(.fault(.add(spec)))
+        case .activity(.dismiss(let id)):
+            if let id = id ?? newestActivity(app: step.app) { handle(.activity(.dismiss(id: id))) }
         case .badge(let change, let sync):
             handle(.badge(app: step.app, change: change, sync: sync))
         case .badgePolicy(let policy):
@@ -84,6 +86,10 @@ public struct InstantPlayer {
         case .expect(let expectation):
             var observed = observe(app: step.app)
             if !expectation.requestConditions.isEmpty { observed.requestLog = inbox.requestLog.select(RequestLogQuery()) }
+            if expectation.checksActivity {
+                observed.activities = inbox.activities.all.filter { step.app == nil || $0.app == step.app }
+                    .map { ObservedActivity($0, at: wallNow) }
+            }
             feedback = []
             return ExpectOutcome(step: step, mismatches: expectation.mismatches(observed))
         case .none:
@@ -293,6 +299,11 @@ public struct InstantPlayer {
         case .id(let id): return id
         case .last: return store.page(ListQuery(limit: 1, app: app)).first?.id
         }
+    }
+
+    /// The id of the newest (last started) Live Activity of `app` (of every app without one).
+    private func newestActivity(app: String?) -> String? {
+        inbox.activities.all.last { app == nil || $0.app == app }?.id
     }
 
     /// Everything an expect can check, now: the inbox's report (the rule the server's `state`

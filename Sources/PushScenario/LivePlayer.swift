@@ -66,6 +66,11 @@ public final class LivePlayer {
         case .fault(let spec):
             // Arms the running gateway's fault, as `pushdeck fault add` does.
             _ = try queries.request(.fault(.add(spec)))
+        case .activity(.dismiss(let id)):
+            // The running pushdeck's newest activity of the app, by the rule instant play uses.
+            var target = id
+            if target == nil { target = try activities(app: step.app).max(by: { $0.number < $1.number })?.id }
+            if let target { _ = try queries.request(.activity(.dismiss(id: target))) }
         case .badge(let change, let sync): _ = try queries.request(.badge(app: step.app, change: change, sync: sync))
         case .badgePolicy(let policy): _ = try queries.request(.badgePolicy(app: step.app, policy))
         case .sdkBadge(let call): _ = try queries.request(.sdkBadge(app: step.app, call))
@@ -92,12 +97,23 @@ public final class LivePlayer {
                 }
                 seen.requestLog = records
             }
+            if expectation.checksActivity { seen.activities = try activities(app: step.app) }
             feedback = []
             return ExpectOutcome(step: step, mismatches: expectation.mismatches(seen))
         case .none:
             break
         }
         return nil
+    }
+
+    /// The running pushdeck's Live Activities of `app` (every app's without one), each in the
+    /// state its reply's time gives.
+    private func activities(app: String?) throws(ClientError) -> [ObservedActivity] {
+        let reply = try queries.reply(to: .activity(.list(app: app)))
+        guard case .activities(let activities, _, let at) = reply else {
+            throw .connection("activity list was refused: \(reply.errorMessage ?? JSON.object(reply.wireObject).compactText)")
+        }
+        return activities.map { ObservedActivity($0, at: at) }
     }
 
     /// The server's id of the message a step means.

@@ -56,6 +56,8 @@ public enum Action: Sendable, Equatable {
     case reset
     /// Arm a fault of the gateway (`{"fault":{…}}`, the fields of `pushdeck fault add`).
     case fault(FaultSpec)
+    /// The user's gesture on a Live Activity (`{"activity":{"dismiss":"activity-1"}}`).
+    case activity(ActivityGesture)
     /// A step with only `say`.
     case none
 
@@ -73,6 +75,7 @@ public enum Action: Sendable, Equatable {
         case .delete: "delete"
         case .reset: "reset"
         case .fault: "fault"
+        case .activity: "activity"
         case .none: "say"
         }
     }
@@ -95,6 +98,49 @@ public struct ScenarioPush: Sendable, Equatable {
         self.via = via
         self.token = token
         self.headers = headers
+    }
+}
+
+/// What the user does to a Live Activity in an `activity` step.
+public enum ActivityGesture: Sendable, Equatable {
+    /// Swipes it off the Lock Screen: an id (`activity-N`), or nil for the step's app's newest.
+    case dismiss(id: String?)
+}
+
+/// What an expect checks of one Live Activity (`{"activity":{…}}`): the one `id` names, else
+/// the newest (the last started) of the step's app; nil fields are not checked.
+public struct ActivityExpectation: Sendable, Equatable {
+    public var id: String?
+    public var state: ActivityState?
+    /// The whole applied content-state.
+    public var contentState: JSON?
+    /// How many pushes its history shows discarded.
+    public var discarded: Int?
+
+    public init(id: String? = nil, state: ActivityState? = nil, contentState: JSON? = nil, discarded: Int? = nil) {
+        self.id = id
+        self.state = state
+        self.contentState = contentState
+        self.discarded = discarded
+    }
+}
+
+/// One Live Activity as an expect sees it: its state on the player's clock.
+public struct ObservedActivity: Sendable, Equatable {
+    public var id: String
+    public var app: String
+    public var number: Int
+    public var state: ActivityState
+    public var contentState: JSON
+    public var discarded: Int
+
+    public init(_ activity: Activity, at date: Date) {
+        id = activity.id
+        app = activity.app
+        number = activity.number
+        state = activity.state(at: date)
+        contentState = activity.contentState
+        discarded = activity.discarded
     }
 }
 
@@ -122,6 +168,8 @@ public struct Expectation: Sendable, Equatable {
     public var callback: String?
     /// Verdicts about the backend, on the request log (`expect --requests/--retried/--stopped`).
     public var requestConditions: [RequestCondition] = []
+    /// A Live Activity's state, content-state and discarded pushes.
+    public var activity: ActivityExpectation?
 
     public init(
         badge: Int? = nil, serverBadge: Int? = nil, unread: Int? = nil, held: Int? = nil, dropped: Int? = nil,
@@ -156,6 +204,8 @@ public struct Observed: Sendable, Equatable {
     public var callback: String??
     /// The request log since the reset, when an expect judges it.
     public var requestLog: [ProviderRequestRecord]?
+    /// The Live Activities (of the step's app, when it has one), when an expect judges one.
+    public var activities: [ObservedActivity]?
 
     public init() {}
 
@@ -168,6 +218,27 @@ public struct Observed: Sendable, Equatable {
         dropped = report.dropped
         banner = .some(report.banner)
         callback = .some(report.callback)
+    }
+}
+
+extension ActivityExpectation {
+    /// The fields that do not hold for the activity meant, among `activities`.
+    func mismatches(_ activities: [ObservedActivity]) -> [Mismatch] {
+        let found = id.map { id in activities.first { $0.id == id } } ?? activities.max { $0.number < $1.number }
+        guard let found else {
+            return [Mismatch(field: "activity", expected: id ?? "a Live Activity", got: "none")]
+        }
+        var out: [Mismatch] = []
+        if let state, state != found.state {
+            out.append(Mismatch(field: "activity.state", expected: state.rawValue, got: found.state.rawValue))
+        }
+        if let contentState, contentState != found.contentState {
+            out.append(Mismatch(field: "activity.contentState", expected: contentState.compactText, got: found.contentState.compactText))
+        }
+        if let discarded, discarded != found.discarded {
+            out.append(Mismatch(field: "activity.discarded", expected: String(discarded), got: String(found.discarded)))
+        }
+        return out
     }
 }
 
@@ -213,6 +284,7 @@ extension Expectation {
                 out.append(Mismatch(field: "callback", expected: Self.show(callback), got: Self.show(got)))
             }
         }
+        if let activity { out += activity.mismatches(observed.activities ?? []) }
         for condition in requestConditions {
             // Judged as `expect` judges it at its timeout: the log as it stands at this step.
             let (ok, judged) = condition.judge(observed.requestLog ?? []).final
@@ -230,5 +302,8 @@ extension Expectation {
     }
 
     static func show(_ text: String?) -> String { text.map { JSON.string($0).compactText } ?? "null" }
+
+    /// The expect checks a Live Activity: only then does a player gather the activities.
+    public var checksActivity: Bool { activity != nil }
     static func show(_ list: [Int]) -> String { "[" + list.map(String.init).joined(separator: ",") + "]" }
 }

@@ -23,10 +23,10 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 public enum ScenarioLoader {
     /// The step keys besides the action: when, which app, narration.
     static let stepKeys = ["at", "app", "say"]
-    static let actions = ["push", "state", "mode", "read", "badge", "wait", "expect", "delete", "reset", "fault"]
+    static let actions = ["push", "state", "mode", "read", "badge", "wait", "expect", "delete", "reset", "fault", "activity"]
     static let expectKeys = [
         "badge", "serverBadge", "unread", "held", "dropped", "banner", "delivered", "reason", "feedback", "callback",
-        "requests", "retried", "stopped",
+        "requests", "retried", "stopped", "activity",
     ]
 
     /// Loads the file at `path`. `file` names it in messages (defaults to the path).
@@ -193,6 +193,13 @@ private struct Reader {
             } catch {
                 throw fail(actionPath, error.message)
             }
+        case "activity":
+            let gesture = try object(actionValue, actionPath, accepted: ["dismiss"])
+            guard let target = gesture["dismiss"] else {
+                throw fail(actionPath, "needs \"dismiss\": an activity id (activity-N) or \"last\" (the step's app's newest)")
+            }
+            let id = try string(target, "\(actionPath).dismiss")
+            action = .activity(.dismiss(id: id == "last" ? nil : id))
         case "reset":
             guard actionValue == .bool(true) else { throw fail(actionPath, "must be true; got \(actionValue.compactText)") }
             action = .reset
@@ -361,6 +368,22 @@ private struct Reader {
         return conditions
     }
 
+    /// `{"id":"activity-N","state":S,"contentState":{…},"discarded":N}`: at least one field.
+    func activityExpectation(_ value: JSON, _ path: String) throws(ScenarioError) -> ActivityExpectation {
+        let fields = try object(value, path, accepted: ["id", "state", "contentState", "discarded"])
+        guard !fields.keys.isEmpty else { throw fail(path, "checks nothing; give id, state, contentState or discarded") }
+        var expect = ActivityExpectation()
+        expect.id = try fields["id"].map { value throws(ScenarioError) in try string(value, "\(path).id") }
+        expect.state = try fields["state"].map { value throws(ScenarioError) in try choice(value, "\(path).state", ActivityState.self) }
+        if let content = fields["contentState"] {
+            // ActivityKit decodes a content-state into the app's ContentState: an object.
+            guard case .object = content else { throw fail("\(path).contentState", "must be an object (the whole content-state); got \(content.kindName)") }
+            expect.contentState = content
+        }
+        expect.discarded = try fields["discarded"].map { value throws(ScenarioError) in try int(value, "\(path).discarded") }
+        return expect
+    }
+
     /// An HTTP status, 100–599 (RFC 9110 §15).
     func status(_ value: JSON, _ path: String) throws(ScenarioError) -> Int {
         guard case .number(let number) = value, let status = number.int, (100...599).contains(status) else {
@@ -402,6 +425,7 @@ private struct Reader {
         }
         if let value = fields["callback"] { expect.callback = try string(value, "\(path).callback") }
         expect.requestConditions = try requestConditions(fields, path)
+        if let value = fields["activity"] { expect.activity = try activityExpectation(value, "\(path).activity") }
         guard fields.keys.count > 0 else { throw fail(path, "checks nothing; give one of \(ScenarioLoader.expectKeys.joined(separator: ", "))") }
         return expect
     }

@@ -32,18 +32,24 @@ public enum ActivityCardView {
     }
 
     /// Draws the cards of `activities` (in order) into `area`, as many as fit.
-    public static func render(into grid: inout Grid, area: Rect, activities: [Activity], date: Date) {
+    /// The `selected` card (an activity id) is drawn bold in the selection colour, with its keys
+    /// on its bottom edge.
+    public static func render(into grid: inout Grid, area: Rect, activities: [Activity], date: Date, selected: String? = nil) {
         guard area.width >= 8 else { return }
         for (index, activity) in activities.enumerated() {
             let y = area.y + index * cardHeight
             guard y + cardHeight <= area.maxY else { break }
-            card(into: &grid, rect: Rect(x: area.x, y: y, width: area.width, height: cardHeight), activity: activity, date: date)
+            card(into: &grid, rect: Rect(x: area.x, y: y, width: area.width, height: cardHeight), activity: activity, date: date,
+                 selected: activity.id == selected)
         }
     }
 
-    static func card(into grid: inout Grid, rect: Rect, activity: Activity, date: Date) {
+    /// The keys a selected card shows on its bottom edge.
+    static let selectedHint = " ⏎ open  x dismiss  esc list "
+
+    static func card(into grid: inout Grid, rect: Rect, activity: Activity, date: Date, selected: Bool = false) {
         let state = activity.state(at: date)
-        let edge = Style(state == .active ? .normal : .dim)
+        let edge = selected ? Style(.selection, bold: true) : Style(state == .active ? .normal : .dim)
         grid.box(rect, style: edge)
         let inner = rect.width - 4
         // Top edge: the app and attributes on the left, "updated 3s ago" on the right.
@@ -56,11 +62,16 @@ public enum ActivityCardView {
         if updated.columns <= inner { _ = grid.put(updated, x: rect.maxX - 2 - updated.columns, y: rect.y, style: edge) }
         // The content-state, one line.
         _ = grid.put(pairs(activity.contentState), x: rect.x + 2, y: rect.y + 1, maxWidth: inner, style: .plain)
-        // Bottom edge: the state when it is not plainly active.
+        // Bottom edge: the state when it is not plainly active; a selected card's keys on the left.
+        var noteRoom = inner
+        if selected, selectedHint.columns <= inner {
+            _ = grid.put(selectedHint, x: rect.x + 2, y: rect.maxY - 1, style: edge)
+            noteRoom = inner - selectedHint.columns - 1
+        }
         if let note = stateNote(activity, state: state, date: date) {
             let text = " \(note) "
             let warn = Style(.warning, bold: true)
-            if text.columns <= inner { _ = grid.put(text, x: rect.maxX - 2 - text.columns, y: rect.maxY - 1, style: warn) }
+            if text.columns <= noteRoom { _ = grid.put(text, x: rect.maxX - 2 - text.columns, y: rect.maxY - 1, style: warn) }
         }
     }
 

@@ -9,8 +9,9 @@ public enum FooterView {
 
     /// The list's key hints in the order shown. `t` names the list's mode: `t threads` while the
     /// list is grouped by thread, `t all` while it lists every message on its own.
-    public static func listHints(grouped: Bool) -> [Hint] {
-        [
+    /// With Live Activity cards on screen, `[ ] cards` (which selects one) comes after `t`.
+    public static func listHints(grouped: Bool, cards: Bool = false) -> [Hint] {
+        var hints = [
             Hint(forms: ["↑↓ move"], rank: 5),
             Hint(forms: ["⏎ open"], rank: 2),
             Hint(forms: ["r read"], rank: 6),
@@ -23,7 +24,29 @@ public enum FooterView {
             Hint(forms: ["? help"], rank: 0),
             Hint(forms: ["q quit"], rank: 1),
         ]
+        if cards { hints.insert(Hint(forms: ["[ ] cards", "[ ]"], rank: 11), at: 8) }
+        return hints
     }
+
+    /// A selected Live Activity card's hints (the list's keys still move the list).
+    public static let cardHints = [
+        Hint(forms: ["[ ] card"], rank: 3),
+        Hint(forms: ["⏎ open"], rank: 0),
+        Hint(forms: ["x dismiss"], rank: 2),
+        Hint(forms: ["esc list"], rank: 1),
+        Hint(forms: ["? help"], rank: 4),
+        Hint(forms: ["q quit"], rank: 5),
+    ]
+
+    /// An opened Live Activity's hints.
+    public static let activityHints = [
+        Hint(forms: ["↑↓ scroll"], rank: 3),
+        Hint(forms: ["esc back"], rank: 0),
+        Hint(forms: ["[ ] next card", "[ ] card"], rank: 4),
+        Hint(forms: ["x dismiss"], rank: 2),
+        Hint(forms: ["? help"], rank: 1),
+        Hint(forms: ["q quit"], rank: 5),
+    ]
 
     public static let detailHints = [
         Hint(forms: ["↑↓ scroll"], rank: 3),
@@ -86,11 +109,15 @@ public enum FooterView {
         } else {
             if case .detail = screen.view {
                 left = fitting(detailHints, width: hintRoom)
+            } else if case .activity = screen.view {
+                left = fitting(activityHints, width: hintRoom)
+            } else if screen.selectedCard != nil {
+                left = fitting(cardHints, width: hintRoom)
             } else if screen.filter.isEmpty {
-                left = fitting(listHints(grouped: screen.grouped), width: hintRoom)
+                left = fitting(listHints(grouped: screen.grouped, cards: !screen.cardIds.isEmpty), width: hintRoom)
             } else {
                 let lead = "filter “\(Sanitize.inert(screen.filter))”  esc clears  "
-                left = lead + fitting(listHints(grouped: screen.grouped), width: hintRoom - lead.columns)
+                left = lead + fitting(listHints(grouped: screen.grouped, cards: !screen.cardIds.isEmpty), width: hintRoom - lead.columns)
             }
             style = dim
         }

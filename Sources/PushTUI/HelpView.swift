@@ -16,6 +16,8 @@ public enum HelpView {
         ("f", "app state: foreground → background → terminated"),
         ("d", "delete the selected message"),
         ("o", "open the banner's message"),
+        ("[ ]", "select a Live Activity card · ⏎ opens it"),
+        ("x", "dismiss the selected Live Activity"),
         ("Tab", "focus the banner: its timer pauses"),
         ("/", "filter (Esc clears)"),
         ("?", "this help"),

@@ -9,6 +9,10 @@ extension Screen {
         if key != .resize { status = nil }
         let actions = actions(for: key, inbox: inbox, now: now)
         for action in actions { apply(action) }
+        if case .activity(let id) = view {
+            let lines = inbox.activities.byId[id].map { ActivityDetailView.lines($0, width: size.width, timeZone: timeZone).count } ?? 0
+            clampActivityScroll(lines: lines, height: listHeight)
+        }
         return actions
     }
 
@@ -63,8 +67,49 @@ extension Screen {
         default: break
         }
         switch view {
-        case .list: return listActions(for: key)
+        case .list: return selectedCard.map { cardActions(for: key, selected: $0) } ?? listActions(for: key)
         case .detail: return detailActions(for: key)
+        case .activity(let id): return activityActions(for: key, id: id)
+        }
+    }
+
+    /// A card is selected (`[`, `]`): `⏎` opens it, `x` dismisses it (the user's swipe on the
+    /// Lock Screen, the socket's `{"op":"activity","action":"dismiss"}`), `Esc` gives the
+    /// selection back to the list; every other key is the list's.
+    private func cardActions(for key: Key, selected: String) -> [UIAction] {
+        switch key {
+        case .enter, .right, .char("l"): return [.openActivity(id: selected)]
+        case .char("x"): return [.request(.activity(.dismiss(id: selected)))]
+        case .char("]"), .char("["): return card(key == .char("]") ? 1 : -1, from: selected).map { [.selectCard($0)] } ?? []
+        case .escape: return [.selectCard(nil)]
+        default: return listActions(for: key)
+        }
+    }
+
+    /// The card `step` away from `id` among the shown ones (held at the first and last); from
+    /// none, `]` selects the first and `[` the last.
+    func card(_ step: Int, from id: String?) -> String? {
+        guard let id, let index = cardIds.firstIndex(of: id) else { return step < 0 ? cardIds.last : cardIds.first }
+        return cardIds[min(max(0, index + step), cardIds.count - 1)]
+    }
+
+    private func activityActions(for key: Key, id: String) -> [UIAction] {
+        let page = max(1, listHeight - 1)
+        switch key {
+        case .up, .char("k"): return [.scrollActivity(by: -1)]
+        case .down, .char("j"): return [.scrollActivity(by: 1)]
+        case .pageUp: return [.scrollActivity(by: -page)]
+        case .pageDown, .char(" "): return [.scrollActivity(by: page)]
+        case .home, .char("g"): return [.scrollActivity(by: Int.min)]
+        case .end, .char("G"): return [.scrollActivity(by: Int.max)]
+        case .mouse(.wheelUp): return [.scrollActivity(by: -3)]
+        case .mouse(.wheelDown): return [.scrollActivity(by: 3)]
+        case .escape, .backspace, .left, .char("h"): return [.back]
+        case .char("]"), .char("["):
+            let next = card(key == .char("]") ? 1 : -1, from: id)
+            return next.map { $0 == id ? [] : [.openActivity(id: $0)] } ?? []
+        case .char("x"): return [.request(.activity(.dismiss(id: id))), .back]
+        default: return []
         }
     }
 
@@ -84,12 +129,19 @@ extension Screen {
         case .end, .char("G"): return [.select(Int.max)]
         case .enter, .right, .char("l"): return open(selectedRow)
         case .char("t"): return [.toggleGrouping]
+        case .char("]"), .char("["): return card(key == .char("]") ? 1 : -1, from: nil).map { [.selectCard($0)] } ?? []
         case .char("r"): return selectedMessage.map { [.request(.read(.ids([$0.id])))] } ?? []
         case .char("d"): return selectedMessage.map { [.request(.delete([$0.id]))] } ?? []
         case .char("/"): return [.openFilter]
         case .escape: return filter.isEmpty ? [] : [.clearFilter]
         case .mouse(.wheelUp): return [.moveSelection(by: -3)]
         case .mouse(.wheelDown): return [.moveSelection(by: 3)]
+        case .mouse(.click(let x, let y)) where layout.cards.contains(x: x, y: y):
+            // A click selects a card; a click on the selected card opens it.
+            let index = firstCard + (y - layout.cards.y) / ActivityCardView.cardHeight
+            guard cardIds.indices.contains(index) else { return [] }
+            let id = cardIds[index]
+            return id == selectedCard ? [.openActivity(id: id)] : [.selectCard(id)]
         case .mouse(.click(let x, let y)):
             let body = layout.body
             guard body.contains(x: x, y: y) else { return [] }

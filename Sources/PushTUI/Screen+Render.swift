@@ -16,7 +16,9 @@ extension Screen {
         let layout = self.layout
         HeaderView.render(into: &grid, area: layout.header, inbox: inbox, date: date, bus: bus)
         if !layout.cards.isEmpty {
-            ActivityCardView.render(into: &grid, area: layout.cards, activities: ActivityCardView.shown(inbox.activities, at: date), date: date)
+            let shown = ActivityCardView.shown(inbox.activities, at: date)
+            ActivityCardView.render(into: &grid, area: layout.cards, activities: Array(shown.dropFirst(firstCard)), date: date,
+                                    selected: selectedCard)
         }
         switch view {
         case .list:
@@ -26,6 +28,9 @@ extension Screen {
                               callback: detailMessage.map(callback) ?? "", scroll: detailScroll,
                               date: date, timeZone: timeZone,
                               badgeNote: detailMessage.map { inbox.badgeNote(for: $0.app) } ?? "")
+        case .activity(let id):
+            ActivityDetailView.render(into: &grid, area: layout.body, activity: inbox.activities.byId[id],
+                                      scroll: activityScroll, date: date, timeZone: timeZone)
         }
         FooterView.render(into: &grid, area: layout.footer, screen: self)
         if helpShown { HelpView.render(into: &grid, area: layout.body, grouped: grouped) }

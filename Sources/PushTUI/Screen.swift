@@ -11,6 +11,8 @@ public struct Screen: Sendable, Equatable {
     public enum View: Sendable, Equatable {
         case list
         case detail(id: Int64)
+        /// A Live Activity opened from its card: its fields and its history of pushes.
+        case activity(id: String)
     }
 
     public var view: View = .list
@@ -60,14 +62,38 @@ public struct Screen: Sendable, Equatable {
         self.timeZone = timeZone
     }
 
+    /// An opened activity takes the whole body: the cards show over the list and a message's detail.
     public var layout: ScreenLayout {
-        ScreenLayout(size: size, cardRows: ActivityCardView.rows(count: activityCount, bodyHeight: max(0, size.height - 2)))
+        if case .activity = view { return ScreenLayout(size: size) }
+        return ScreenLayout(size: size, cardRows: ActivityCardView.rows(count: activityCount, bodyHeight: max(0, size.height - 2)))
     }
 
     /// How many Live Activities show as cards (the host sets it each turn, before `load(from:)`,
     /// from `ActivityCardView.shown`): their rows come off the list's.
     public var activityCount = 0 {
         didSet { if activityCount != oldValue { followSelection() } }
+    }
+
+    /// The ids of the activities the cards show, in their order (the host sets it each turn with
+    /// `ActivityCardView.shown`; it sets `activityCount` too). A selected card that is gone (its
+    /// activity dismissed) is no longer selected.
+    public var cardIds: [String] = [] {
+        didSet {
+            activityCount = cardIds.count
+            if let card = selectedCard, !cardIds.contains(card) { selectedCard = nil }
+        }
+    }
+    /// The card `[` and `]` selected (an activity id): `⏎` opens it, `x` dismisses it. Nil while
+    /// the list has the selection.
+    public private(set) var selectedCard: String?
+    /// The first line of the opened activity on screen.
+    public private(set) var activityScroll = 0
+
+    /// The first card on screen: the cards scroll so the selected one shows.
+    public var firstCard: Int {
+        let fit = layout.cards.height / ActivityCardView.cardHeight
+        guard let card = selectedCard, let index = cardIds.firstIndex(of: card), fit > 0 else { return 0 }
+        return max(0, index - fit + 1)
     }
 
     /// Rows of the list on screen at this size.
@@ -94,6 +120,8 @@ public struct Screen: Sendable, Equatable {
     /// True when what is on screen is not loaded: call `load(from:)`.
     public var needsLoad: Bool {
         switch view {
+        case .activity:
+            return loadedQuery != query
         case .detail(let id):
             return loadedDetailId != id
         case .list:
@@ -140,11 +168,23 @@ public struct Screen: Sendable, Equatable {
     public mutating func apply(_ action: UIAction) {
         switch action {
         case .moveSelection(let rows):
+            selectedCard = nil
             selected = clampRow(selected.saturatingAdd(rows))
             followSelection()
         case .select(let row):
+            selectedCard = nil
             selected = clampRow(row)
             followSelection()
+        case .selectCard(let id):
+            selectedCard = id.flatMap { cardIds.contains($0) ? $0 : nil }
+        case .openActivity(let id):
+            view = .activity(id: id)
+            selectedCard = id
+            activityScroll = 0
+            detailMessage = nil
+            loadedDetailId = nil
+        case .scrollActivity(let lines):
+            activityScroll = max(0, activityScroll.saturatingAdd(lines))
         case .scrollDetail(let lines):
             let limit = max(0, DetailView.lineCount(detailMessage, width: size.width) - listHeight)
             detailScroll = min(max(0, detailScroll.saturatingAdd(lines)), limit)
@@ -159,6 +199,7 @@ public struct Screen: Sendable, Equatable {
             } else {
                 view = .list
                 detailMessage = nil
+                activityScroll = 0
             }
         case .toggleHelp:
             helpShown.toggle()
@@ -191,6 +232,11 @@ public struct Screen: Sendable, Equatable {
         case .request, .banner, .quit:
             break
         }
+    }
+
+    /// Holds the opened activity's scroll to its last page (`lines` long, in `height` rows).
+    mutating func clampActivityScroll(lines: Int, height: Int) {
+        activityScroll = min(activityScroll, max(0, lines - height))
     }
 
     private mutating func resetSelection() {

@@ -21,6 +21,13 @@ public enum UIAction: Sendable, Equatable {
     case toggleGrouping
     /// Show (or fold again) a thread's messages under its row.
     case toggleThread(ThreadKey)
+    /// Select a Live Activity card by its activity's id (`[`, `]`, a click), or none: the
+    /// selection goes back to the list (`Esc`).
+    case selectCard(String?)
+    /// Open a Live Activity: its fields and its history of pushes.
+    case openActivity(id: String)
+    /// Scroll the opened activity by lines.
+    case scrollActivity(by: Int)
 
     // MARK: For the host
     /// Handle this request as a script's is: the very value a client sends over the socket.

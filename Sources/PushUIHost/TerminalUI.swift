@@ -115,7 +115,7 @@ public final class TerminalUI: ServerHost {
         }
         screen.searching = search.isSearching && !screen.filter.isEmpty
         // The Live Activity cards take rows off the list: counted before the list loads.
-        screen.activityCount = ActivityCardView.shown(server.inbox.activities, at: time.wallNow).count
+        screen.cardIds = ActivityCardView.shown(server.inbox.activities, at: time.wallNow).map(\.id)
         if screen.query.groups {
             do {
                 try threads.update(in: server.store)

@@ -19,12 +19,13 @@ enum Bench {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--help") {
             print("""
-                pushdeck-bench [--quick] [--keep] [--only server|ui|verdicts|bus]
+                pushdeck-bench [--quick] [--keep] [--only server|ui|verdicts|activities|bus]
                   Runs the benchmark against a release pushdeck beside this binary.
                   --quick  10 000 messages and 2 s phases (the CI run); the full run is for figures
                   --keep   leave the temp folder (databases, UI traces) for a second look
-                  --only   run only the server phases, the UI phases, the verdict phases
-                           (play and expect; play_ratio needs the server phases' ingest: a run without --only)
+                  --only   run only the server phases, the UI phases, the verdict phases (play and
+                           expect; play_ratio needs the server phases' ingest: a run without --only),
+                           the Live Activity updates against alerts through the gateway
                            or the team bus phases (a private mosquitto; skipped without one)
                 """)
             return
@@ -44,8 +45,9 @@ enum Bench {
             }
             let only = arguments.firstIndex(of: "--only").map { arguments.index(after: $0) }
                 .flatMap { arguments.indices.contains($0) ? arguments[$0] : nil }
-            if only != "ui" && only != "verdicts" && only != "bus" { try ServerPhases(settings: settings, folder: folder).run(into: &results) }
-            if only != "server" && only != "verdicts" && only != "bus" { try UIPhases(settings: settings, folder: folder).run(into: &results) }
+            if only == nil || only == "server" { try ServerPhases(settings: settings, folder: folder).run(into: &results) }
+            if only == nil || only == "activities" { try ActivityPhases(settings: settings, folder: folder).updates(into: &results) }
+            if only == nil || only == "ui" { try UIPhases(settings: settings, folder: folder).run(into: &results) }
             if only == nil || only == "verdicts" { try VerdictPhases(settings: settings, folder: folder).run(into: &results) }
             if only == nil || only == "bus" { try BusPhases(settings: settings, folder: folder).run(into: &results) }
         } catch {

@@ -34,6 +34,9 @@ struct UIPhases {
         results.record("rss_mb_1m", try bigUI.peakRSSMegabytes(), "MB")
         results.record("startup_ms_1m", startup, "ms")
         results.record("idle_cpu_pct", try idleCPU(bigUI), "%")
+        bigUI.stop()
+        // The same inbox with 20 Live Activities under the header.
+        try ActivityPhases(settings: settings, folder: folder).frames(database: big, ui: self, into: &results)
     }
 
     /// Socket read of a push → flush of the first frame that shows its banner. Pushes go one at a

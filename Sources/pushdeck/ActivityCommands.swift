@@ -3,15 +3,22 @@ import PushCore
 import PushJSON
 import PushClient
 
-/// `pushdeck activity list`: the Live Activities the running pushdeck keeps.
+/// `pushdeck activity list|dismiss`: the Live Activities the running pushdeck keeps.
 enum ActivityCommands {
     static func run(_ arguments: inout Arguments) throws -> Int32 {
         let socket = try ClientCommands.socketPath(&arguments)
         let app = try arguments.option("--app")
         let json = arguments.flag("--json")
         let words = try arguments.positionals()
+        if words.first == "dismiss" {
+            // The user's swipe on the Lock Screen: the same request as the card's `x`.
+            guard words.count == 2, app == nil, !json else { throw UsageError("activity dismiss takes one ID (activity-N, as 'activity list' shows)", command: "activity") }
+            _ = try ClientCommands.ask(.activity(.dismiss(id: words[1])), try SocketClient(path: socket))
+            writeLine("\(words[1]) dismissed")
+            return 0
+        }
         guard words == ["list"] else {
-            throw UsageError(words.isEmpty ? "give an action: list" : "activity takes list, not '\(words.joined(separator: " "))'", command: "activity")
+            throw UsageError(words.isEmpty ? "give an action: list or dismiss" : "activity takes list or dismiss, not '\(words.joined(separator: " "))'", command: "activity")
         }
         let client = try SocketClient(path: socket)
         let reply = try ClientCommands.ask(Request.activity(.list(app: app)), client).reply

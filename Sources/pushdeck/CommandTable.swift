@@ -371,7 +371,7 @@ enum CommandTable {
 
     static let activity = CommandSpec(
         "activity",
-        synopsis: ["list [--app BUNDLE] [--json]"],
+        synopsis: ["list [--app BUNDLE] [--json] | dismiss ID"],
         summary: "the Live Activities, as the device keeps them",
         description: """
             The Live Activities liveactivity pushes started and updated, with their state on
@@ -383,14 +383,16 @@ enum CommandTable {
             activity, a content-state that is not an object), and the history shows each push
             applied or discarded with why.
             list: a table, or with --json the reply's activities (each with its history) and the
-            pushes that reached no activity (unmatched).
+            pushes that reached no activity (unmatched). dismiss ID: the user swipes it off the
+            Lock Screen (x on its card): it ends and leaves at once, and a push to its token is
+            then 410 ExpiredToken.
             """,
         options: [
             clientSocket,
             OptionSpec("--app", .required("BUNDLE"), "only this app's activities"),
             OptionSpec("--json", "the reply's activities and unmatched pushes as JSON"),
         ],
-        words: ["list"])
+        words: ["list", "dismiss"])
 
     static let requests = CommandSpec(
         "requests",
@@ -466,7 +468,7 @@ enum CommandTable {
             apns-channel-id a broadcast push to /4/broadcasts/apps/BUNDLE names; an app has at
             most 10000. A start push with input-push-channel ID subscribes its activity.
             list: a table of id, app, policy and when each was made, or with --json the reply's
-            channels. remove deletes one (a broadcast to it is then 410 ChannelNotRegistered).
+            channels. remove deletes one (a broadcast to it is then 400 ChannelNotRegistered).
             """,
         options: [
             clientSocket,

@@ -94,9 +94,9 @@ extension APNsGatewayTests {
         let deleted = try exchange(gateway, "DELETE", channels, token: token, headers: ["apns-channel-id: \(kept)"])
         #expect(deleted.status == 204 && deleted.headers["apns-request-id"] != nil)
         let gone = try exchange(gateway, "POST", broadcast, token: token, headers: headers, body: update(1764547500, "3-0"))
-        #expect(gone.status == 410 && gone.reason == "ChannelNotRegistered")
+        #expect(gone.status == 400 && gone.reason == "ChannelNotRegistered")
         #expect(try exchange(gateway, "GET", channels, token: token, headers: ["apns-channel-id: \(kept)"]).reason == "ChannelNotRegistered")
-        #expect(try exchange(gateway, "DELETE", channels, token: token, headers: ["apns-channel-id: \(kept)"]).status == 410)
+        #expect(try exchange(gateway, "DELETE", channels, token: token, headers: ["apns-channel-id: \(kept)"]).status == 400)
         let after = try #require(try activityList(gateway)["activities"]?.arrayValue).compactMap(\.objectValue)
         #expect(after.map { $0["contentState"] } == [["score": "2-0"], ["score": "2-0"]])
     }
@@ -119,7 +119,7 @@ extension APNsGatewayTests {
             ("POST", "x.y.z", good, body, 403, "InvalidProviderToken"),
             ("POST", token, without("apns-channel-id"), body, 400, "MissingChannelId"),
             ("POST", token, replacing("apns-channel-id", "not base64!"), body, 400, "BadChannelId"),
-            ("POST", token, replacing("apns-channel-id", unknown), body, 410, "ChannelNotRegistered"),
+            ("POST", token, replacing("apns-channel-id", unknown), body, 400, "ChannelNotRegistered"),
             ("POST", token, without("apns-push-type"), body, 400, "MissingPushType"),
             ("POST", token, replacing("apns-push-type", "alert"), body, 400, "InvalidPushType"),
             ("POST", token, without("apns-priority"), body, 400, "BadPriority"),

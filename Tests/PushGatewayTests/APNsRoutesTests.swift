@@ -57,7 +57,7 @@ func reasonAndStatus(_ decision: GatewayDecision) -> (status: Int, reason: Strin
         ("InternalServerError", 500), ("ServiceUnavailable", 503), ("Shutdown", 503),
         // Its rows of the broadcast API (channel management and broadcast pushes).
         ("BadChannelId", 400), ("CannotCreateChannelConfig", 400), ("FeatureNotEnabled", 400), ("MissingChannelId", 400),
-        ("MissingPushType", 400), ("ChannelNotRegistered", 410),
+        ("MissingPushType", 400), ("ChannelNotRegistered", 400),
     ]
 
     @Test(arguments: apple) func everyReasonHasApplesStatus(reason: String, status: Int) throws {

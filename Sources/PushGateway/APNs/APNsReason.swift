@@ -19,9 +19,12 @@ public enum APNsReason: String, Sendable, CaseIterable {
     case missingTopic = "MissingTopic"
     case payloadEmpty = "PayloadEmpty"
     case topicDisallowed = "TopicDisallowed"
-    // 400, of broadcast channels ("Handling error responses from APNs", its broadcast rows)
+    // 400, of broadcast channels ("Handling error responses from APNs", its broadcast rows; the
+    // channel-management and broadcast pages answer an unknown or deleted channel with 400
+    // `ChannelNotRegistered`, as APNSwift's test server, built to Apple's pages, does too)
     case badChannelId = "BadChannelId"
     case cannotCreateChannelConfig = "CannotCreateChannelConfig"
+    case channelNotRegistered = "ChannelNotRegistered"
     case featureNotEnabled = "FeatureNotEnabled"
     case missingChannelId = "MissingChannelId"
     case missingPushType = "MissingPushType"
@@ -40,7 +43,6 @@ public enum APNsReason: String, Sendable, CaseIterable {
     case methodNotAllowed = "MethodNotAllowed"
     // 410
     case expiredToken = "ExpiredToken"
-    case channelNotRegistered = "ChannelNotRegistered"
     case unregistered = "Unregistered"
     // 413
     case payloadTooLarge = "PayloadTooLarge"
@@ -59,14 +61,14 @@ public enum APNsReason: String, Sendable, CaseIterable {
         .badPriority: 400, .badTopic: 400, .deviceTokenNotForTopic: 400, .duplicateHeaders: 400,
         .idleTimeout: 400, .invalidPushType: 400, .missingDeviceToken: 400, .missingTopic: 400,
         .payloadEmpty: 400, .topicDisallowed: 400,
-        .badChannelId: 400, .cannotCreateChannelConfig: 400, .featureNotEnabled: 400, .missingChannelId: 400,
-        .missingPushType: 400,
+        .badChannelId: 400, .cannotCreateChannelConfig: 400, .channelNotRegistered: 400, .featureNotEnabled: 400,
+        .missingChannelId: 400, .missingPushType: 400,
         .badCertificate: 403, .badCertificateEnvironment: 403, .expiredProviderToken: 403, .forbidden: 403,
         .invalidProviderToken: 403, .missingProviderToken: 403, .unrelatedKeyIdInToken: 403,
         .badEnvironmentKeyIdInToken: 403,
         .badPath: 404,
         .methodNotAllowed: 405,
-        .expiredToken: 410, .unregistered: 410, .channelNotRegistered: 410,
+        .expiredToken: 410, .unregistered: 410,
         .payloadTooLarge: 413,
         .tooManyProviderTokenUpdates: 429, .tooManyRequests: 429,
         .internalServerError: 500,
