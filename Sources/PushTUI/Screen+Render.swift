@@ -25,7 +25,8 @@ extension Screen {
             DetailView.render(into: &grid, area: layout.body, message: detailMessage,
                               callback: detailMessage.map(callback) ?? "", scroll: detailScroll,
                               date: date, timeZone: timeZone,
-                              badgeNote: detailMessage.map { inbox.badgeNote(for: $0.app) } ?? "")
+                              badgeNote: detailMessage.map { inbox.badgeNote(for: $0.app) } ?? "",
+                              requests: detailRequests)
         }
         FooterView.render(into: &grid, area: layout.footer, screen: self)
         if helpShown { HelpView.render(into: &grid, area: layout.body, grouped: grouped) }
