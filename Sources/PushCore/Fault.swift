@@ -64,12 +64,23 @@ public struct FaultVocabulary: Sendable, Equatable {
         public var reasons: [(reason: String, status: Int)]
         /// The paths it claims start with one of these; nil: every path the others do not claim.
         public var prefixes: [String]?
-        public init(reasons: [(reason: String, status: Int)], prefixes: [String]?) {
+        /// Its auth endpoints (`fnmatch(3)` globs over the path without its query): a fault
+        /// answers them only when its `path` names them, so a fault of the vendor's sends does
+        /// not also fail the backend's token request.
+        public var authPaths: [String]
+        public init(reasons: [(reason: String, status: Int)], prefixes: [String]?, authPaths: [String] = []) {
             self.reasons = reasons
             self.prefixes = prefixes
+            self.authPaths = authPaths
+        }
+        /// True when `path` (its query left out) is one of the vendor's auth endpoints.
+        public func isAuth(_ path: String) -> Bool {
+            guard !authPaths.isEmpty else { return false }
+            let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            return authPaths.contains { fnmatch($0, bare, 0) == 0 }
         }
         public static func == (left: Vendor, right: Vendor) -> Bool {
-            left.prefixes == right.prefixes && left.reasons.map(\.reason) == right.reasons.map(\.reason)
+            left.prefixes == right.prefixes && left.authPaths == right.authPaths && left.reasons.map(\.reason) == right.reasons.map(\.reason)
                 && left.reasons.map(\.status) == right.reasons.map(\.status)
         }
     }
@@ -349,8 +360,10 @@ public struct FiredFault: Sendable, Equatable {
 }
 
 /// The armed faults: engine state beside the inbox (memory only; a reset clears them).
-/// Faults are kept by vendor, so a request is checked only against its vendor's and the
-/// vendor-less ones, and the cheap fields before the path glob.
+/// Faults are kept by vendor, and those that name a token or an app by that exact token or app,
+/// so a request is checked only against its candidates — its vendor's (and the vendor-less)
+/// faults that name neither, and those that name its own token or app — the cheap fields before
+/// the path glob: faults for other tokens and apps cost a request two hash lookups.
 public struct FaultBook: Sendable, Equatable {
     public private(set) var faults: [ArmedFault] = []
     public private(set) var nextId = 1
@@ -359,9 +372,11 @@ public struct FaultBook: Sendable, Equatable {
     /// The state of the `rate` coin (SplitMix64): seeded, so a test can replay it.
     public var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
     /// Per vendor, the positions in `faults` of its faults and the vendor-less ones that name
-    /// no token; those that name one, by token (a request is checked only against its own).
+    /// neither a token nor an app; those that name a token, by token; those that name an app
+    /// but no token, by app (a request is checked only against its own).
     private var byVendor: [Via: [Int]] = [:]
     private var byToken: [Via: [String: [Int]]] = [:]
+    private var byApp: [Via: [String: [Int]]] = [:]
 
     public init() {}
 
@@ -401,7 +416,9 @@ public struct FaultBook: Sendable, Equatable {
 
     /// The first armed fault (in arming order) that answers this request, fired: its count
     /// spent, its coin tossed. The request is the `streamIndex`th of its connection (from 1):
-    /// a goaway fault answers only the one after its `after` streams.
+    /// a goaway fault answers only the one after its `after` streams. A request to one of the
+    /// vendor's auth endpoints (`FaultVocabulary.Vendor.authPaths`) is answered only by a fault
+    /// whose `path` matches it: a fault without one means the vendor's sends.
     public mutating func fire(
         vendor: Via, path: String, streamIndex: Int, now: Date, summary: () -> (tokens: [String], app: String?)
     ) -> FiredFault? {
@@ -413,14 +430,20 @@ public struct FaultBook: Sendable, Equatable {
             return made
         }
         var positions = byVendor[vendor] ?? []
-        if let tokened = byToken[vendor], !tokened.isEmpty {
-            let named = lazy().tokens.flatMap { tokened[$0] ?? [] }
+        let tokened = byToken[vendor] ?? [:], apps = byApp[vendor] ?? [:]
+        if !tokened.isEmpty || !apps.isEmpty {
+            let target = lazy()
+            var named = tokened.isEmpty ? [] : target.tokens.flatMap { tokened[$0] ?? [] }
+            if let app = target.app, let forApp = apps[app] { named += forApp }
+            // In arming order, as `faults` holds them: the first armed answers.
             if !named.isEmpty { positions = (positions + named).sorted() }
         }
         guard !positions.isEmpty else { return nil }
+        let auth = vocabulary.vendors[vendor]?.isAuth(path) ?? false
         var expired = false
         for position in positions {
             let fault = faults[position]
+            if auth && fault.spec.path == nil { continue }
             if case .goaway(let after, _) = fault.spec.action, streamIndex != after + 1 { continue }
             if let until = fault.until, now >= until {
                 expired = true
@@ -452,6 +475,7 @@ public struct FaultBook: Sendable, Equatable {
     private mutating func reindex() {
         byVendor = [:]
         byToken = [:]
+        byApp = [:]
         for position in faults.indices { index(position) }
     }
 
@@ -460,6 +484,8 @@ public struct FaultBook: Sendable, Equatable {
         for vendor in spec.vendor.map({ [$0] }) ?? Via.providers {
             if let token = spec.token {
                 byToken[vendor, default: [:]][token, default: []].append(position)
+            } else if let app = spec.app {
+                byApp[vendor, default: [:]][app, default: []].append(position)
             } else {
                 byVendor[vendor, default: []].append(position)
             }

@@ -23,7 +23,7 @@ public struct ProviderRequestRecord: Sendable, Equatable {
     public var reason: String?
     /// Seconds, when the answer carried `retry-after`.
     public var retryAfter: Int?
-    /// The ids the request carried or the answer assigned: `apns-id`, `sendno`, `request_id`, `name`.
+    /// The ids the request carried or the answer assigned: `apns-id`, `sendno`, `msg_id`, `request_id`, `name`.
     public var ids: [String: String]
     /// What makes two requests "the same notification" for the vendor (nil for a request that
     /// is no push): APNs the apns-id when the request carried one, else the token and a digest
@@ -195,6 +195,12 @@ public struct RequestLog: Sendable, Equatable {
     }
 
     public var count: Int { records.count }
+
+    /// The record `back` places before the newest (0: the newest one), or nil past the oldest.
+    public func record(back: Int) -> ProviderRequestRecord? {
+        guard back >= 0, back < records.count else { return nil }
+        return records[(start + records.count - 1 - back) % records.count]
+    }
 
     /// The records `query` asks for, in arrival order (a record answered late is listed by its seq).
     public func select(_ query: RequestLogQuery) -> [ProviderRequestRecord] {

@@ -135,11 +135,17 @@ extension ProviderRoutes {
     }
 
     /// What `fault add` checks a fault against: each vendor's reasons, and the paths it claims
-    /// (APNs: every path the others do not claim).
+    /// (APNs: every path the others do not claim); and the auth endpoints a fault answers only
+    /// when its path names them: Google's OAuth 2.0 token endpoint for service accounts
+    /// (`POST /token`, "Using OAuth 2.0 for Server to Server Applications"), Getui's
+    /// `POST /v2/{appId}/auth` (RestAPI V2 "鉴权"). APNs (a JWT in each request's header) and
+    /// JPush (HTTP Basic on each request) have none.
     public static let faultVocabulary = FaultVocabulary(vendors: [
         .apns: .init(reasons: APNsRoutes.faultReasons, prefixes: nil),
         .jpush: .init(reasons: JPushRoutes.faultReasons, prefixes: [JPushRoutes.pathPrefix]),
-        .getui: .init(reasons: GetuiRoutes.faultReasons, prefixes: [GetuiRoutes.pathPrefix]),
-        .fcm: .init(reasons: FCMRoutes.faultReasons, prefixes: [FCMRoutes.tokenPath, FCMRoutes.projectsPrefix, FCMRoutes.iidPrefix]),
+        .getui: .init(reasons: GetuiRoutes.faultReasons, prefixes: [GetuiRoutes.pathPrefix],
+                      authPaths: [GetuiRoutes.pathPrefix + "*/" + GetuiRoutes.Endpoint.auth.rawValue]),
+        .fcm: .init(reasons: FCMRoutes.faultReasons, prefixes: [FCMRoutes.tokenPath, FCMRoutes.projectsPrefix, FCMRoutes.iidPrefix],
+                    authPaths: [FCMRoutes.tokenPath]),
     ])
 }

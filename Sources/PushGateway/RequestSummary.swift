@@ -130,9 +130,12 @@ extension JPushRoutes {
         return summary
     }
 
-    /// `{"error":{"code":…}}` on a refusal: the code, as text.
+    /// `{"error":{"code":…}}` on a refusal: the code, as text; the `msg_id` a push's answer
+    /// assigned (JPush REST API v3 Push: `{"sendno":"0","msg_id":"…"}` on success).
     public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
-        guard response.status != 200 else { return AnswerSummary() }
+        guard response.status != 200 else {
+            return AnswerSummary(ids: answerObject(response)?["msg_id"]?.stringValue.map { ["msg_id": $0] } ?? [:])
+        }
         let code = answerObject(response)?["error"]?.objectValue?["code"]?.intValue
         return AnswerSummary(reason: code.map(String.init) ?? "HTTP \(response.status)")
     }

@@ -2,8 +2,9 @@ import Foundation
 import PushCore
 import PushJSON
 
-/// The detail view: every field of one message, the callback an iOS app would get for it, and
-/// the pretty-printed raw payload, scrolled by lines.
+/// The detail view: every field of one message, the callback an iOS app would get for it, the
+/// provider requests that brought it (with the backend's faulted and refused attempts at it),
+/// and the pretty-printed raw payload, scrolled by lines.
 public enum DetailView {
     /// One line of the detail view.
     public struct Line: Sendable, Equatable {
@@ -22,14 +23,16 @@ public enum DetailView {
     static let labelWidth = 11
 
     public static func render(into grid: inout Grid, area: Rect, message: Message?, callback: String,
-                              scroll: Int, date: Date, timeZone: TimeZone, badgeNote: String = "") {
+                              scroll: Int, date: Date, timeZone: TimeZone, badgeNote: String = "",
+                              requests: [ProviderRequestRecord] = []) {
         guard !area.isEmpty else { return }
         guard let message else {
             grid.put("This message is gone (deleted).  Esc goes back.", x: area.x + 1, y: area.y,
                      maxWidth: area.width - 1, style: Style(.dim, dim: true))
             return
         }
-        let all = lines(for: message, callback: callback, width: area.width, date: date, timeZone: timeZone, badgeNote: badgeNote)
+        let all = lines(for: message, callback: callback, width: area.width, date: date, timeZone: timeZone, badgeNote: badgeNote,
+                        requests: requests)
         let first = min(max(0, scroll), max(0, all.count - area.height))
         for (row, line) in all.dropFirst(first).prefix(area.height).enumerated() {
             let x = area.x + 1 + line.indent
@@ -38,14 +41,14 @@ public enum DetailView {
     }
 
     /// How many lines the detail of `message` has at `width` (for clamping the scroll).
-    public static func lineCount(_ message: Message?, width: Int) -> Int {
+    public static func lineCount(_ message: Message?, width: Int, requests: [ProviderRequestRecord] = []) -> Int {
         guard let message else { return 1 }
-        return lines(for: message, callback: "", width: width, date: message.receivedAt, timeZone: .current).count
+        return lines(for: message, callback: "", width: width, date: message.receivedAt, timeZone: .current, requests: requests).count
     }
 
     /// The detail's lines at `width`. The callback takes one line (cut), so the count does not depend on it.
     public static func lines(for message: Message, callback: String, width: Int, date: Date,
-                             timeZone: TimeZone, badgeNote: String = "") -> [Line] {
+                             timeZone: TimeZone, badgeNote: String = "", requests: [ProviderRequestRecord] = []) -> [Line] {
         let room = max(1, width - 2)
         let valueRoom = max(1, room - labelWidth)
         let label = Style(.dim, dim: true)
@@ -124,6 +127,18 @@ public enum DetailView {
                 }
             }
         }
+        if !requests.isEmpty {
+            result.append(Line(""))
+            result.append(Line("provider requests (\(requests.count))", style: Style(.header, bold: true)))
+            var previous: Date?
+            for record in requests {
+                let line = requestLine(record, carrier: record.carried(message), after: previous, timeZone: timeZone)
+                // One line each (cut), so the count does not depend on the text.
+                let style = record.fault != nil || !(200..<300).contains(record.status) ? Style(.warning) : Style.plain
+                result.append(Line(Sanitize.inert(line).cut(toColumns: max(1, room - 2)), style: style, indent: 2))
+                previous = record.receivedAt
+            }
+        }
         result.append(Line(""))
         result.append(Line("payload", style: Style(.header, bold: true)))
         for line in prettyPayload(message.payload).split(separator: "\n", omittingEmptySubsequences: false) {
@@ -132,6 +147,46 @@ public enum DetailView {
             }
         }
         return result
+    }
+
+    /// One provider request of the message: when it arrived (the local time, milliseconds), how
+    /// long after the one before, its status and reason (none: a fault closed the connection or
+    /// GOAWAY left the stream out), the fault that answered it, `retry-after`, the latency.
+    static func requestLine(_ record: ProviderRequestRecord, carrier: Bool, after previous: Date?, timeZone: TimeZone) -> String {
+        let local = record.receivedAt.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: record.receivedAt))
+        let milliseconds = Int64((local * 1000).rounded(.down))
+        let day = ((milliseconds % 86_400_000) + 86_400_000) % 86_400_000
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : String(value) }
+        let thousandths = String(day % 1000)
+        var time = "\(two(day / 3_600_000)):\(two(day / 60_000 % 60)):\(two(day / 1000 % 60))."
+        time += String(repeating: "0", count: 3 - thousandths.count) + thousandths
+        let wait = previous.map { "+" + seconds(record.receivedAt.timeIntervalSince($0)) } ?? ""
+        let status = record.status == 0 ? "—" : String(record.status)
+        let reason: String
+        if record.status == 0 {
+            reason = "no answer"
+        } else if let text = record.reason {
+            reason = text
+        } else {
+            reason = carrier ? "OK, this message" : "OK"
+        }
+        var parts = [time, wait.padded(toColumns: 8), status.padded(toColumns: 3), reason.padded(toColumns: 22)]
+        if let fault = record.fault { parts.append("fault \(fault)") }
+        if let retryAfter = record.retryAfter { parts.append("retry-after \(retryAfter)s") }
+        parts.append("\(seconds(record.latencyMs / 1000, milliseconds: true))")
+        return parts.joined(separator: "  ")
+    }
+
+    /// `1.25s`, or `12.3 ms` below a second when `milliseconds`.
+    static func seconds(_ value: Double, milliseconds: Bool = false) -> String {
+        let value = max(0, value)
+        if milliseconds && value < 1 {
+            let tenths = Int((value * 10_000).rounded())
+            return "\(tenths / 10).\(tenths % 10) ms"
+        }
+        let hundredths = Int((value * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)s"
     }
 
     /// The payload indented for reading, or as received when it is not JSON; made inert either way.

@@ -27,7 +27,8 @@ extension Screen {
             DetailView.render(into: &grid, area: layout.body, message: detailMessage,
                               callback: detailMessage.map(callback) ?? "", scroll: detailScroll,
                               date: date, timeZone: timeZone,
-                              badgeNote: detailMessage.map { inbox.badgeNote(for: $0.app) } ?? "")
+                              badgeNote: detailMessage.map { inbox.badgeNote(for: $0.app) } ?? "",
+                              requests: detailRequests)
         case .activity(let id):
             ActivityDetailView.render(into: &grid, area: layout.body, activity: inbox.activities.byId[id],
                                       scroll: activityScroll, date: date, timeZone: timeZone)

@@ -42,6 +42,9 @@ public struct Screen: Sendable, Equatable {
     public private(set) var total = 0
     /// The message the detail view shows, loaded by `load(from:)`.
     public private(set) var detailMessage: Message?
+    /// The provider requests of the detail view's message (the host reads them from the
+    /// request log: `RequestLog.requests(of:)`), shown under its request.
+    public var detailRequests: [ProviderRequestRecord] = []
     /// A one-line note in the footer ("3 messages read"); cleared by the next key.
     public var status: String?
     /// The host is still searching older messages for the filter: `total` is a count so far.
@@ -186,7 +189,7 @@ public struct Screen: Sendable, Equatable {
         case .scrollActivity(let lines):
             activityScroll = max(0, activityScroll.saturatingAdd(lines))
         case .scrollDetail(let lines):
-            let limit = max(0, DetailView.lineCount(detailMessage, width: size.width) - listHeight)
+            let limit = max(0, DetailView.lineCount(detailMessage, width: size.width, requests: detailRequests) - listHeight)
             detailScroll = min(max(0, detailScroll.saturatingAdd(lines)), limit)
         case .openDetail(let id):
             view = .detail(id: id)

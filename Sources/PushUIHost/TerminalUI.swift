@@ -25,6 +25,9 @@ public final class TerminalUI: ServerHost {
     private let threads = ThreadIndex()
     private var shownSearch = -1
     private let notes: Notes
+    /// What the detail view's provider requests were read for: the message, and the log's
+    /// newest record and seq then (a new or answered request changes them, a reset too).
+    private var requestsShown: (message: Int64, nextSeq: Int, newest: Int?)?
 
     /// - Parameters:
     ///   - signals: the UI's signals (SIGWINCH is a resize, the others stop the loop); nil in tests.
@@ -101,6 +104,20 @@ public final class TerminalUI: ServerHost {
         search.isSearching && !screen.filter.isEmpty ? now : now + (screen.activityCount > 0 ? 1 : 60)
     }
 
+    /// The detail view's message's provider requests, from the request log (engine state): read
+    /// again only when the message or the log has changed since.
+    private func showRequests(of message: Message?, in log: RequestLog) {
+        guard let message else {
+            requestsShown = nil
+            if !screen.detailRequests.isEmpty { screen.detailRequests = [] }
+            return
+        }
+        let key = (message: message.id, nextSeq: log.nextSeq, newest: log.record(back: 0)?.seq)
+        if let shown = requestsShown, shown == key { return }
+        requestsShown = key
+        screen.detailRequests = log.requests(of: message)
+    }
+
     public func turnEnded(server: Server, now: Instant) {
         if let note = notes.take() { screen.status = note }
         if screen.gatewayAddress == nil, let address = server.gatewayAddress { screen.gatewayAddress = address }
@@ -133,6 +150,7 @@ public final class TerminalUI: ServerHost {
             shownSearch = search.generation
         }
         let inbox = server.inbox
+        showRequests(of: screen.detailMessage, in: inbox.requestLog)
         let grid = screen.render(inbox: inbox, now: now, date: time.wallNow, callback: inbox.callback(for:))
         guard grid != lastGrid else { return }
         terminal.draw(grid)

@@ -36,19 +36,22 @@ enum RequestCommands {
         return 0
     }
 
-    /// One row per request: time (UTC, to the millisecond), vendor, method, path, token, status,
-    /// reason, latency in ms, fault.
+    /// One row per request: time (UTC, to the millisecond), vendor, status, reason, the fault
+    /// that answered it (`#ID`), latency in ms, method, path, token. What came of the request
+    /// first, so the fault shows in a narrow terminal; the long path and token last. A request
+    /// left unanswered (a fault's close or GOAWAY) has no status: `-`, "no answer".
     static func table(_ records: [ProviderRequestRecord]) -> String {
         guard !records.isEmpty else { return "no provider requests since the last reset" }
         let rows = records.map { record -> [String] in
             let time = RFC3339.string(from: record.receivedAt).dropFirst(11).prefix(12)
             let token = record.tokens.first.map { record.tokens.count > 1 ? "\($0) +\(record.tokens.count - 1)" : $0 } ?? "-"
+            let unanswered = record.status == 0
             return [
-                String(time), record.vendor.rawValue, record.method, record.path, token, String(record.status),
-                record.reason ?? "-", record.wireObject["latencyMs"]?.compactText ?? "",
-                record.fault.map(String.init) ?? "-",
+                String(time), record.vendor.rawValue, unanswered ? "-" : String(record.status),
+                record.reason ?? (unanswered ? "no answer" : "-"), record.fault.map { "#\($0)" } ?? "-",
+                record.wireObject["latencyMs"]?.compactText ?? "", record.method, record.path, token,
             ]
         }
-        return TextTable.render(header: ["TIME", "VENDOR", "METHOD", "PATH", "TOKEN", "STATUS", "REASON", "MS", "FAULT"], rows: rows)
+        return TextTable.render(header: ["TIME", "VENDOR", "STATUS", "REASON", "FAULT", "MS", "METHOD", "PATH", "TOKEN"], rows: rows)
     }
 }

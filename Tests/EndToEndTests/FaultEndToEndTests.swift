@@ -49,6 +49,13 @@ import TestSupport
         // The same notification both times: the retry is recognisable in the log.
         #expect(records[0]["notificationKey"] == records[1]["notificationKey"] && records[0]["notificationKey"] != nil)
         #expect(try gateway.server.run(["fault", "list"]).stdout.contains("no faults armed"))
+
+        // The table shows what came of each request first: the status, the reason, the fault.
+        let table = try gateway.server.run(["requests"]).stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        try #require(table.count == 3, "\(table)")
+        #expect(Array(table[0].prefix(6)) == ["TIME", "VENDOR", "STATUS", "REASON", "FAULT", "MS"], "\(table)")
+        #expect(Array(table[1].dropFirst().prefix(4)) == ["apns", "429", "TooManyRequests", "#1"], "\(table)")
+        #expect(Array(table[2].dropFirst().prefix(4)) == ["apns", "200", "-", "-"], "\(table)")
     }
 
     @Test func apnsUnregisteredCarriesATimestamp() throws {

@@ -18,17 +18,19 @@ extension FCMGatewayTests {
         file["token_uri"] = .string("https://localhost:\(gateway.port)/token")
         let pointed = gateway.server.folder.file("pointed.json")
         try JSON.object(file).prettyText.write(toFile: pointed, atomically: true, encoding: .utf8)
-        // `--vendor fcm` alone matches the OAuth exchange on /token too (google-auth, which
-        // retries a 503 itself, would take the fault); the path keeps it to messages:send.
-        #expect(try gateway.run(["fault", "add", "--vendor", "fcm", "--status", "503", "--count", "1",
-                                 "--path", "/v1/projects/*/messages:send"]).status == 0)
+        // `--vendor fcm` alone means the sends: the OAuth exchange on /token (which google-auth
+        // would retry by itself) is faulted only by a fault whose --path names it.
+        #expect(try gateway.run(["fault", "add", "--vendor", "fcm", "--status", "503", "--count", "1"]).status == 0)
 
         let seen = try client(["send"], gateway, account: pointed, tokens: [Self.android])
         let name = try #require(seen["send"]?["result"]?.stringValue, "\(seen)")
         #expect(name.hasPrefix("projects/\(Self.project)/messages/0:"), "\(name)")
 
         // The faulted 503 (FCM's UNAVAILABLE, the fault's id), then the same message again, 200.
-        let records = try RequestLogEndToEndTests.records(gateway, ["--vendor", "fcm"]).filter { $0["path"] != "/token" }
+        let all = try RequestLogEndToEndTests.records(gateway, ["--vendor", "fcm"])
+        let exchanges = all.filter { $0["path"] == "/token" }
+        #expect(!exchanges.isEmpty && exchanges.allSatisfy { $0["status"] == 200 && $0["fault"] == nil }, "\(all)")
+        let records = all.filter { $0["path"] != "/token" }
         #expect(records.map { $0["status"]?.intValue } == [503, 200], "\(records)")
         #expect(records.first?["reason"] == "UNAVAILABLE" && records.first?["fault"] == 1, "\(records)")
         #expect(records.last?["fault"] == nil)

@@ -128,6 +128,68 @@ import Testing
         #expect(again == fired)
     }
 
+    @Test func anAuthEndpointIsFaultedOnlyByAFaultWhosePathNamesIt() {
+        var book = FaultBook()
+        book.vocabulary = FaultVocabulary(vendors: [
+            .fcm: .init(reasons: [], prefixes: ["/token", "/v1/projects/"], authPaths: ["/token"]),
+            .getui: .init(reasons: [], prefixes: ["/v2/"], authPaths: ["/v2/*/auth"]),
+        ])
+        let summary: () -> (tokens: [String], app: String?) = { ([], nil) }
+        let unavailable = FaultAction.status(503, reason: nil, retryAfter: nil, latencyMs: nil)
+        _ = book.add(FaultSpec(vendor: .fcm, action: unavailable), now: Self.midnight)
+        _ = book.add(FaultSpec(action: .close), now: Self.midnight)
+        // Neither the FCM fault nor the vendor-less one answers the OAuth exchange or Getui's auth.
+        #expect(book.fire(vendor: .fcm, path: "/token", streamIndex: 1, now: Self.midnight, summary: summary) == nil)
+        #expect(book.fire(vendor: .fcm, path: "/token?x=1", streamIndex: 1, now: Self.midnight, summary: summary) == nil)
+        #expect(book.fire(vendor: .getui, path: "/v2/abc/auth", streamIndex: 1, now: Self.midnight, summary: summary) == nil)
+        #expect(book.fire(vendor: .fcm, path: "/v1/projects/p/messages:send", streamIndex: 1, now: Self.midnight, summary: summary)?.id == 1)
+        #expect(book.fire(vendor: .getui, path: "/v2/abc/push/single/cid", streamIndex: 1, now: Self.midnight, summary: summary)?.id == 2)
+        // A path that names the endpoint does.
+        _ = book.clear(id: nil)
+        _ = book.add(FaultSpec(vendor: .fcm, path: "/token", action: unavailable), now: Self.midnight)
+        _ = book.add(FaultSpec(vendor: .getui, path: "/v2/*/auth", action: .close), now: Self.midnight)
+        #expect(book.fire(vendor: .fcm, path: "/token", streamIndex: 1, now: Self.midnight, summary: summary)?.id == 3)
+        #expect(book.fire(vendor: .getui, path: "/v2/abc/auth", streamIndex: 1, now: Self.midnight, summary: summary)?.id == 4)
+        #expect(book.fire(vendor: .fcm, path: "/v1/projects/p/messages:send", streamIndex: 1, now: Self.midnight, summary: summary) == nil)
+    }
+
+    @Test func tenThousandFaultsForOtherTokensAndAppsOfTheSameVendorCostARequestNothing() {
+        var book = FaultBook()
+        for index in 0..<10_000 {
+            let spec = index % 2 == 0
+                ? FaultSpec(vendor: .apns, token: "t\(index)", action: .close)
+                : FaultSpec(vendor: .apns, app: "com.example.other\(index)", action: .close)
+            _ = book.add(spec, now: Self.midnight)
+        }
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for _ in 0..<10_000 {
+                _ = book.fire(vendor: .apns, path: "/3/device/abcd", streamIndex: 1, now: Self.midnight) { (["abcd"], "com.example.shop") }
+            }
+        }
+        #expect(elapsed < .milliseconds(200), "\(elapsed) for 10 000 requests")
+        // Its own token's and its own app's faults still answer it.
+        #expect(book.fire(vendor: .apns, path: "/3/device/t42", streamIndex: 1, now: Self.midnight) { (["t42"], nil) }?.id == 43)
+        #expect(book.fire(vendor: .apns, path: "/3/device/x", streamIndex: 1, now: Self.midnight) { (["x"], "com.example.other41") }?.id == 42)
+    }
+
+    @Test func theFirstArmedOfAnAppsATokensAndAVendorsFaultsAnswers() {
+        var book = FaultBook()
+        let unavailable = FaultAction.status(503, reason: nil, retryAfter: nil, latencyMs: nil)
+        _ = book.add(FaultSpec(vendor: .fcm, app: "shop", action: .close, bound: .count(1)), now: Self.midnight)
+        _ = book.add(FaultSpec(vendor: .fcm, token: "abcd", action: unavailable, bound: .count(1)), now: Self.midnight)
+        _ = book.add(FaultSpec(vendor: .fcm, action: .latency(5), bound: .count(1)), now: Self.midnight)
+        let summary: () -> (tokens: [String], app: String?) = { (["abcd"], "shop") }
+        let path = "/v1/projects/shop/messages:send"
+        #expect(book.fire(vendor: .fcm, path: path, streamIndex: 1, now: Self.midnight, summary: summary)?.id == 1)
+        #expect(book.fire(vendor: .fcm, path: path, streamIndex: 1, now: Self.midnight, summary: summary)?.id == 2)
+        #expect(book.fire(vendor: .fcm, path: path, streamIndex: 1, now: Self.midnight, summary: summary)?.id == 3)
+        #expect(book.fire(vendor: .fcm, path: path, streamIndex: 1, now: Self.midnight, summary: summary) == nil)
+        // An app fault names the app exactly: another app's request is not its.
+        _ = book.add(FaultSpec(vendor: .fcm, app: "shop", action: .close), now: Self.midnight)
+        #expect(book.fire(vendor: .fcm, path: path, streamIndex: 1, now: Self.midnight) { (["abcd"], "shop2") } == nil)
+    }
+
     @Test func tenThousandFaultsOfOtherVendorsCostARequestNothing() {
         var book = FaultBook()
         for index in 0..<10_000 {
