@@ -128,6 +128,29 @@ import TestSupport
         #expect(Self.apnsIds(back) == [sent.apnsId])
     }
 
+    @Test func aSenderKilledAfterIts200PublishesItsOutboxAgainAtStartAndThePushCountsOnce() throws {
+        let broker = try MosquittoBroker()
+        let ownerFolder = TempFolder()
+        var owner: ServerProcess? = try Self.startOwner(broker, folder: ownerFolder)
+        let senderFolder = TempFolder()
+        let sender = try Self.startSender(broker, folder: senderFolder)
+        #expect(try #require(owner).waitForBus() && sender.server.waitForBus())
+        // The owner away: no receipt can come, so the push stays in the sender's outbox.
+        owner?.stop()
+        owner = nil
+        let sent = try Self.push(sender, 1)
+        #expect(sent.status == 200 && Self.outbox(sender.server) == 1)
+        sender.server.kill9()
+        // Started again on its store: the outbox is published again, same id; the broker also
+        // kept the first publish for the owner's session. The owner takes it once and receipts it.
+        let again = try Self.startSender(broker, folder: senderFolder)
+        #expect(again.server.waitForBus())
+        #expect(Self.outbox(again.server) == 1)
+        let back = try Self.startOwner(broker, folder: ownerFolder, addDevice: false)
+        #expect(waitUntil(seconds: 20) { Self.outbox(again.server) == 0 })
+        #expect(back.messageCount() == 1 && Self.apnsIds(back) == [sent.apnsId])
+    }
+
     @Test func aBadPayloadIsRefusedAndLoggedAndNothingElseIsDisturbed() throws {
         let broker = try MosquittoBroker()
         let owner = try Self.startOwner(broker)
