@@ -56,6 +56,11 @@ public enum Action: Sendable, Equatable {
     case reset
     /// Arm a fault of the gateway (`{"fault":{…}}`, the fields of `pushdeck fault add`).
     case fault(FaultSpec)
+    /// `{"mute":true}` (until unmuted) or `{"mute":S}` (S seconds): the step's app shows no
+    /// banners, its pushes still listed and counted — `pushdeck mute`.
+    case mute(seconds: Int?)
+    /// `{"mute":false}`: the step's app's mute ends — `pushdeck unmute`.
+    case unmute
     /// A step with only `say`.
     case none
 
@@ -73,6 +78,7 @@ public enum Action: Sendable, Equatable {
         case .delete: "delete"
         case .reset: "reset"
         case .fault: "fault"
+        case .mute, .unmute: "mute"
         case .none: "say"
         }
     }
