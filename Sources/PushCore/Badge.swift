@@ -14,6 +14,28 @@ public struct Badge: Sendable, Equatable {
     public var drifted: Bool { icon != server }
 }
 
+/// The ledgers of one app (or the totals over apps) as a ledger reply and `expect` give them: the
+/// icon badge, the server badge and the unread count — the inbox's own count, never a page of
+/// messages counted.
+public struct Ledgers: Sendable, Equatable {
+    public var badge = 0
+    public var serverBadge = 0
+    public var unread = 0
+
+    public init(badge: Int = 0, serverBadge: Int = 0, unread: Int = 0) {
+        self.badge = badge
+        self.serverBadge = serverBadge
+        self.unread = unread
+    }
+
+    public init(_ badges: Badge, unread: Int) {
+        self.init(badge: badges.icon, serverBadge: badges.server, unread: unread)
+    }
+
+    /// The icon and server badges.
+    public var badges: Badge { Badge(icon: badge, server: serverBadge) }
+}
+
 /// How a payload moves the badge, when it says so itself.
 public enum BadgeDirective: Sendable, Equatable {
     /// `aps.badge` N: the icon badge becomes N.

@@ -74,7 +74,7 @@ extension Inbox {
             settings.badgePolicies[app] = policy == .app ? nil : policy
             outcome.write(.settings(settings))
         }
-        outcome.reply = .policy(badge(of: app), policy)
+        outcome.reply = .policy(ledgers(of: app), policy)
     }
 
     /// An SDK badge call: the one ledger it moves, nothing else (no sync either way).
@@ -86,7 +86,7 @@ extension Inbox {
         case .icon: after.icon = call.value
         }
         badges[app] = after
-        outcome.reply = .policy(after, badgePolicy(of: app))
+        outcome.reply = .policy(ledgers(of: app), badgePolicy(of: app))
     }
 
     /// The SDK calls that would bring the server badge back to the icon when they drift (the

@@ -79,7 +79,7 @@ public enum Engine {
                 apply(.badge(app: app, change: change, sync: sync))
             case .badgePolicy(let app, let policy):
                 let target = app ?? Inbox.defaultApp
-                guard let policy else { return Handled(reply: .policy(inbox.badge(of: target), inbox.badgePolicy(of: target))) }
+                guard let policy else { return Handled(reply: .policy(inbox.ledgers(of: target), inbox.badgePolicy(of: target))) }
                 apply(.setBadgePolicy(app: target, policy))
             case .sdkBadge(let app, let call):
                 apply(.sdkBadge(app: app ?? Inbox.defaultApp, call))

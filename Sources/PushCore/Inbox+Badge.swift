@@ -92,7 +92,7 @@ extension Inbox {
                 badges[target] = Badge(icon: 0, server: 0)
             }
         }
-        outcome.reply = .ledgers(app.map { badge(of: $0) } ?? Badge(icon: totalBadge, server: totalServerBadge))
+        outcome.reply = .ledgers(ledgers(of: app))
     }
 
     /// The app a push or badge command goes to when none is named.

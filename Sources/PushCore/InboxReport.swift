@@ -28,13 +28,19 @@ public struct InboxReport: Sendable, Equatable {
 }
 
 extension Inbox {
+    /// The ledgers of `app` (every app's totals when nil): badges and the unread count.
+    public func ledgers(of app: String?) -> Ledgers {
+        Ledgers(app.map { badge(of: $0) } ?? Badge(icon: totalBadge, server: totalServerBadge),
+                unread: app.map { unread[$0] ?? 0 } ?? totalUnread)
+    }
+
     /// The report of `app` (every app's totals when nil) at `now`, with the callback of
     /// `message` when given.
     public func report(app: String?, at now: Instant, message: Message? = nil) -> InboxReport {
-        let ledgers = app.map { self.badge(of: $0) } ?? Badge(icon: totalBadge, server: totalServerBadge)
+        let ledgers = ledgers(of: app)
         let banner: String? = if let banner, bannerIsUp(at: now) { banner.message.title ?? banner.message.body } else { nil }
         return InboxReport(
-            badge: ledgers, unread: app.map { unread[$0] ?? 0 } ?? totalUnread,
+            badge: ledgers.badges, unread: ledgers.unread,
             held: app.map { app in held.count { $0.app == app } } ?? held.count, dropped: dropped, banner: banner,
             callback: message.map { callback(for: $0) })
     }

@@ -9,7 +9,7 @@ extension Reply {
     /// empty, and a further message (`also`) that replaced an earlier one comes back delivered.
     ///
     /// Each kind is told by the fields only it writes (`delivered` a push, `vendor` credentials,
-    /// `address` the gateway, `unread` the state, `policy`, then `serverBadge` the ledgers, …);
+    /// `address` the gateway, `held` the state, `policy`, then `serverBadge` the ledgers, …);
     /// a line that is none of them is a `WireError` naming what it has.
     public init(wire object: JSONObject) throws(WireError) {
         guard let ok = object["ok"]?.boolValue else { throw WireError("a reply needs \"ok\": true or false") }
@@ -95,16 +95,16 @@ extension Reply {
             }
         } else if object["address"] != nil {
             self = .gateway(address: try fields.string("address"), ca: try fields.optionalString("ca"))
-        } else if object["unread"] != nil {
+        } else if object["held"] != nil {
             guard let report = InboxReport(wire: object) else { throw WireError("a state reply needs badge, serverBadge, unread, held and dropped") }
             self = .state(report)
         } else if object["policy"] != nil {
             guard let policy = BadgePolicy(rawValue: try fields.string("policy")) else {
                 throw WireError("a policy reply's \"policy\" must be one of \(BadgePolicy.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            self = .policy(try fields.badge(), policy)
+            self = .policy(try fields.ledgers(), policy)
         } else if object["serverBadge"] != nil {
-            self = .ledgers(try fields.badge())
+            self = .ledgers(try fields.ledgers())
         } else if object["badge"] != nil {
             self = .badge(try fields.int("badge"))
         } else if object["mode"] != nil {
@@ -255,5 +255,7 @@ private struct WireFields {
         return value
     }
 
-    func badge() throws(WireError) -> Badge { Badge(icon: try int("badge"), server: try int("serverBadge")) }
+    func ledgers() throws(WireError) -> Ledgers {
+        Ledgers(badge: try int("badge"), serverBadge: try int("serverBadge"), unread: try int("unread"))
+    }
 }

@@ -11,9 +11,10 @@ extension Reply {
         case .ok: Self.ok()
         case .push(let push): push.wireObject
         case .badge(let icon): Self.ok(("badge", .int(icon)))
-        case .ledgers(let badge): Self.ok(("badge", .int(badge.icon)), ("serverBadge", .int(badge.server)))
-        case .policy(let badge, let policy):
-            Self.ok(("badge", .int(badge.icon)), ("serverBadge", .int(badge.server)), ("policy", .string(policy.rawValue)))
+        case .ledgers(let ledgers): Self.ok(("badge", .int(ledgers.badge)), ("serverBadge", .int(ledgers.serverBadge)), ("unread", .int(ledgers.unread)))
+        case .policy(let ledgers, let policy):
+            Self.ok(("badge", .int(ledgers.badge)), ("serverBadge", .int(ledgers.serverBadge)), ("unread", .int(ledgers.unread)),
+                    ("policy", .string(policy.rawValue)))
         case .mode(let mode): Self.ok(("mode", .string(mode.rawValue)))
         case .appState(let state): Self.ok(("state", .string(state.rawValue)))
         case .muted(let app, let until):

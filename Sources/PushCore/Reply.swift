@@ -11,10 +11,12 @@ public enum Reply: Sendable, Equatable {
     case push(PushReply)
     /// `{"ok":true,"badge":B}`: read, read all, delete, the banner opened, reset.
     case badge(Int)
-    /// `{"ok":true,"badge":B,"serverBadge":S}`: the `badge` op.
-    case ledgers(Badge)
-    /// `{"ok":true,"badge":B,"serverBadge":S,"policy":P}`: a badge policy or an SDK badge call.
-    case policy(Badge, BadgePolicy)
+    /// `{"ok":true,"badge":B,"serverBadge":S,"unread":U}`: the `badge` op — the ledgers of its
+    /// app, else the totals.
+    case ledgers(Ledgers)
+    /// `{"ok":true,"badge":B,"serverBadge":S,"unread":U,"policy":P}`: a badge policy or an SDK
+    /// badge call, with the app's ledgers after it.
+    case policy(Ledgers, BadgePolicy)
     /// `{"ok":true,"mode":"on"}`.
     case mode(PushMode)
     /// `{"ok":true,"state":"foreground"}`.

@@ -122,19 +122,6 @@ public enum ExpectSeen: Sendable, Equatable {
     }
 }
 
-/// The ledgers `expect` compares: badge, server badge and unread (of an app, else totals).
-public struct Ledgers: Sendable, Equatable {
-    public var badge = 0
-    public var serverBadge = 0
-    public var unread = 0
-
-    public init(badge: Int = 0, serverBadge: Int = 0, unread: Int = 0) {
-        self.badge = badge
-        self.serverBadge = serverBadge
-        self.unread = unread
-    }
-}
-
 /// The state `expect` keeps while it waits: matching messages by id, the closest miss, ledgers.
 public struct ExpectWatch {
     /// The rows a `list` page holds at most (the server's limit).

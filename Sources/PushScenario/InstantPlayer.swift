@@ -81,6 +81,10 @@ public struct InstantPlayer {
             handle(.badgePolicy(app: step.app ?? Inbox.defaultApp, policy))
         case .sdkBadge(let call):
             handle(.sdkBadge(app: step.app ?? Inbox.defaultApp, call))
+        case .mute(let seconds):
+            handle(.mute(app: step.app ?? Inbox.defaultApp, seconds: seconds))
+        case .unmute:
+            handle(.unmute(app: step.app ?? Inbox.defaultApp))
         case .wait(let seconds):
             advance(to: now + seconds)
         case .expect(let expectation):

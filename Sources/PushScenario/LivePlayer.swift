@@ -74,6 +74,8 @@ public final class LivePlayer {
         case .badge(let change, let sync): _ = try queries.request(.badge(app: step.app, change: change, sync: sync))
         case .badgePolicy(let policy): _ = try queries.request(.badgePolicy(app: step.app, policy))
         case .sdkBadge(let call): _ = try queries.request(.sdkBadge(app: step.app, call))
+        case .mute(let seconds): _ = try queries.request(.mute(app: step.app ?? Inbox.defaultApp, seconds: seconds))
+        case .unmute: _ = try queries.request(.unmute(app: step.app ?? Inbox.defaultApp))
         case .wait(let seconds):
             if !instant { usleep(useconds_t(min(seconds / speed, 3600) * 1_000_000)) }
         case .expect(let expectation):

@@ -58,6 +58,11 @@ public enum Action: Sendable, Equatable {
     case fault(FaultSpec)
     /// The user's gesture on a Live Activity (`{"activity":{"dismiss":"activity-1"}}`).
     case activity(ActivityGesture)
+    /// `{"mute":true}` (until unmuted) or `{"mute":S}` (S seconds): the step's app shows no
+    /// banners, its pushes still listed and counted — `pushdeck mute`.
+    case mute(seconds: Int?)
+    /// `{"mute":false}`: the step's app's mute ends — `pushdeck unmute`.
+    case unmute
     /// A step with only `say`.
     case none
 
@@ -76,6 +81,7 @@ public enum Action: Sendable, Equatable {
         case .reset: "reset"
         case .fault: "fault"
         case .activity: "activity"
+        case .mute, .unmute: "mute"
         case .none: "say"
         }
     }

@@ -23,7 +23,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
 public enum ScenarioLoader {
     /// The step keys besides the action: when, which app, narration.
     static let stepKeys = ["at", "app", "say"]
-    static let actions = ["push", "state", "mode", "read", "badge", "wait", "expect", "delete", "reset", "fault", "activity"]
+    static let actions = ["push", "state", "mode", "read", "badge", "mute", "wait", "expect", "delete", "reset", "fault", "activity"]
     static let expectKeys = [
         "badge", "serverBadge", "unread", "held", "dropped", "banner", "delivered", "reason", "feedback", "callback",
         "requests", "retried", "stopped", "activity",
@@ -244,6 +244,15 @@ private struct Reader {
                 throw fail(actionPath, "needs \"set\", \"clear\", \"sync\", \"policy\" or \"sdk\"")
             }
             action = .badge(change: set.map(BadgeChange.set) ?? (clear ? .clear : nil), sync: sync)
+        case "mute":
+            switch actionValue {
+            case .bool(true): action = .mute(seconds: nil)
+            case .bool(false): action = .unmute
+            case .number:
+                action = .mute(seconds: try int(actionValue, actionPath, min: 1))
+            default:
+                throw fail(actionPath, "must be true (until unmuted), whole seconds from 1, or false (unmute); got \(actionValue.compactText)")
+            }
         case "wait": action = .wait(try seconds(actionValue, actionPath))
         default: action = .expect(try expectation(actionValue, actionPath))
         }

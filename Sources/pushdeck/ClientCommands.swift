@@ -475,7 +475,7 @@ enum ClientCommands {
     static func badgeOf(_ reply: Reply) throws(Failure) -> Badge {
         switch reply {
         case .badge(let icon): Badge(icon: icon, server: 0)
-        case .ledgers(let badge), .policy(let badge, _): badge
+        case .ledgers(let ledgers), .policy(let ledgers, _): ledgers.badges
         case let other: throw Failure.unreadable(other)
         }
     }

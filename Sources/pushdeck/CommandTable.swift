@@ -10,12 +10,15 @@ import PushServer
 /// the config file may set it, `environment:` when a variable may), and read it in the command
 /// with `arguments.option("--name")` / `flag` / `checkedOption`. `CommandTableTests` fails until
 /// both are done: an option parsed but not in the table, or in the table but never parsed.
+/// To add a command: its spec here, and one line in `Commands.all` naming its type (which runs it).
 enum CommandTable {
-    /// Every command, in the order help shows them.
-    static let commands: [CommandSpec] = [
-        ui, serve, send, badge, mode, mute, unmute, quiet, read, delete, list, app, watch, demo, ping,
-        device, activity, channel, requests, fault, key, gateway, bus, reset, expect, play, record, help, completions,
-    ]
+    /// Every command's spec, in the order help shows them: derived from the command types
+    /// (`Commands.all`), each with the words its type offers after it.
+    static let commands: [CommandSpec] = Commands.all.map { command in
+        var spec = command.spec
+        spec.words = command.words
+        return spec
+    }
 
     /// Options every command takes, handled before the command runs.
     static let global: [OptionSpec] = [
@@ -658,8 +661,7 @@ enum CommandTable {
             manual page (roff) to standard output: 'pushdeck help --man > pushdeck.1' and
             'man -l pushdeck.1' to read it.
             """,
-        options: [OptionSpec("--man", "write the man page (roff) instead")],
-        words: commandNames)
+        options: [OptionSpec("--man", "write the man page (roff) instead")])
 
     static let completions = CommandSpec(
         "completions", synopsis: ["bash|zsh|fish"], summary: "print a shell completion script",
@@ -671,10 +673,6 @@ enum CommandTable {
             """,
         options: [], words: Completions.Shell.allCases.map(\.rawValue))
 
-    /// The command words, for `help COMMAND` (the table cannot list itself while it is built).
-    static let commandNames = [
-        "ui", "serve", "send", "badge", "mode", "mute", "unmute", "quiet", "read", "delete", "list", "app", "watch", "demo",
-        "ping", "device", "activity", "channel", "requests", "fault", "key", "gateway", "bus", "reset", "expect", "play", "record", "help",
-        "completions",
-    ]
+    /// The command words, for `help COMMAND`'s completions.
+    static var commandNames: [String] { Commands.all.map { $0.spec.name } }
 }

@@ -33,9 +33,9 @@ enum Pushdeck {
             writeLine(Help.overview)
             return 0
         } else {
-            command = "ui"
+            command = Commands.UI.name
         }
-        guard let spec = CommandTable.command(named: command) else {
+        guard let type = Commands.named(command), let spec = CommandTable.command(named: command) else {
             // One line and a pointer to the overview: the whole usage would bury the mistake.
             printError("pushdeck: " + Suggestion.unknownCommand(command))
             return 2
@@ -55,9 +55,9 @@ enum Pushdeck {
             // (but help, which says how to write one, and completions).
             let configPath = try arguments.option(CommandTable.config.name)
             let environment = ProcessInfo.processInfo.environment
-            let file = ["help", "completions"].contains(command) ? nil : try ConfigFile.load(flag: configPath, environment: environment)
+            let file = type.readsConfigFile ? try ConfigFile.load(flag: configPath, environment: environment) : nil
             arguments.settings = Settings(environment: environment, file: file)
-            return try execute(&arguments)
+            return try type.run(&arguments)
         } catch let error as ConfigError {
             printError("pushdeck: \(error)")
             return 2
@@ -77,39 +77,10 @@ enum Pushdeck {
         }
     }
 
-    /// Runs the command `arguments` are for (its options not read yet).
+    /// Runs the command `arguments` are for (its options not read yet): the type of that name.
     static func execute(_ arguments: inout Arguments) throws -> Int32 {
-        switch arguments.command {
-        case "serve": return try ServeCommand.serve(&arguments)
-        case "ui": return try ServeCommand.ui(&arguments)
-        case "demo": return try DemoCommand.run(&arguments)
-        case "send": return try ClientCommands.send(&arguments)
-        case "badge": return try ClientCommands.badge(&arguments)
-        case "mode": return try ClientCommands.mode(&arguments)
-        case "mute", "unmute": return try ClientCommands.mute(&arguments)
-        case "quiet": return try ClientCommands.quiet(&arguments)
-        case "read": return try ClientCommands.read(&arguments)
-        case "delete": return try ClientCommands.delete(&arguments)
-        case "list": return try ClientCommands.list(&arguments)
-        case "app": return try ClientCommands.app(&arguments)
-        case "watch": return try ClientCommands.watch(&arguments)
-        case "ping": return try ClientCommands.ping(&arguments)
-        case "bus": return try ClientCommands.bus(&arguments)
-        case "device": return try DeviceCommands.device(&arguments)
-        case "activity": return try ActivityCommands.run(&arguments)
-        case "requests": return try RequestCommands.run(&arguments)
-        case "fault": return try FaultCommands.run(&arguments)
-        case "channel": return try ActivityCommands.channel(&arguments)
-        case "key": return try DeviceCommands.key(&arguments)
-        case "gateway": return try GatewayCommand.run(&arguments)
-        case "reset": return try VerdictCommands.reset(&arguments)
-        case "expect": return try VerdictCommands.expect(&arguments)
-        case "play": return try PlayCommand.run(&arguments)
-        case "record": return try RecordCommand.run(&arguments)
-        case "help": return try helpCommand(&arguments)
-        case "completions": return try completionsCommand(&arguments)
-        default: return 2
-        }
+        guard let command = Commands.named(arguments.command) else { return 2 }
+        return try command.run(&arguments)
     }
 
     /// `help [COMMAND] [--man]`.

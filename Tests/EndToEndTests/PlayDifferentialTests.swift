@@ -8,25 +8,27 @@ import TestSupport
 /// Instant and live play are one engine in two hosts, so a scenario must give the same
 /// observations both ways. Each generated scenario (pushes of both channels and of JPush's
 /// push API with collapse ids, pushes via the APNs, JPush, Getui and FCM gateways and their refusals, reads and deletes by id and "last", push mode, app states, badge
-/// sets, clears, sync, policies and SDK calls, resets) is played step by step instantly, and
+/// sets, clears, sync, policies and SDK calls, mutes, resets) is played step by step instantly, and
 /// every expect step is written with everything instant play observed there — ledgers, unread,
 /// held, dropped, banner, the last push's fate, feedback, callback. The same file must then pass
-/// played live into a real `pushdeck serve --gateway`, and played instantly by the binary.
+/// played live into a real `pushdeck serve --gateway`, and played instantly by the binary, with
+/// the same JSON report both ways.
 @Suite struct PlayDifferentialTests {
     @Test("a generated scenario observes the same instantly and live", arguments: [UInt64(11), 12, 13])
     func generatedScenariosAgree(seed: UInt64) throws {
         // A banner long enough that real time between live steps cannot end one instant play
         // still shows (instant play's clock does not move: no step has a time).
         let server = try GatewayServer(extraArguments: ["--banner-seconds", "600"], memory: true).server
-        let text = try Self.scenario(seed: seed, steps: 160)
+        let text = try Self.scenario(seed: seed, steps: 320)
         let file = server.folder.file("generated.json")
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        let instant = try runPushdeck(["play", "--banner-seconds", "600", file])
+        let instant = try runPushdeck(["play", "--json", "--banner-seconds", "600", file])
         #expect(instant.status == 0, "instant: \(instant.stdout)\(instant.stderr)")
         // PUSHDECK_KEEP_GENERATED=/tmp/gen keeps each generated file (/tmp/gen-SEED.json) to replay by hand.
         if let keep = ProcessInfo.processInfo.environment["PUSHDECK_KEEP_GENERATED"] { try? Data(text.utf8).write(to: URL(fileURLWithPath: keep + "-\(seed).json")) }
-        let live = try server.run(["play", "--live", "--instant", "--allow-reset", file])
+        let live = try server.run(["play", "--live", "--instant", "--allow-reset", "--json", file])
         #expect(live.status == 0, "live: \(live.stdout)\(live.stderr)\n\(text)")
+        #expect(live.stdout == instant.stdout, "live: \(live.stdout)\ninstant: \(instant.stdout)")
     }
 
     /// The scenario's text: random steps, and every eighth an expect of what instant play saw.
@@ -78,7 +80,7 @@ import TestSupport
             #"{"app":"\#(app)","push":{"via":"getui","token":"9c1f5e4d3b2a1908f7e6d5c4b3a2918\#(random.next() % 2)","payload":{"push_message":{"notification":{"title":"Getui \#(number)","body":"通知","click_type":"none"}}}}}"#,
             #"{"app":"\#(app)","push":{"via":"getui","token":"9c1f5e4d3b2a1908f7e6d5c4b3a29180","payload":{"push_message":{"transmission":"t\#(number)"}}}}"#,
         ]
-        switch random.next() % 22 {
+        switch random.next() % 24 {
         case 0...8: return #"{"app":"\#(app)","push":{"payload":\#(pick(pushes))}}"#
         case 19...20: return pick(gateways)
         case 9: return #"{"state":"\#(pick(["foreground", "foreground", "background", "terminated"]))"}"#
@@ -91,6 +93,8 @@ import TestSupport
         case 16: return #"{"app":"\#(app)","badge":{"policy":"\#(pick(["app", "platform"]))"}}"#
         case 17: return #"{"app":"\#(app)","badge":{"sdk":"\#(pick(["jpush", "getui"]))","call":"setBadge","value":\#(random.next() % 3)}}"#
         case 18: return #"{"state":"foreground"}"#
+        case 21: return #"{"app":"\#(app)","mute":\#(pick(["true", "3600", "false"]))}"#
+        case 22: return #"{"app":"\#(app)","mute":false}"#
         default: return random.next() % 4 == 0 ? #"{"app":"\#(app)","reset":true}"# : #"{"mode":"on"}"#
         }
     }

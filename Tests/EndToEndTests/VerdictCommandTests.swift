@@ -1,4 +1,5 @@
 import Foundation
+import PushClient
 import PushCore
 import Testing
 import TestSupport
@@ -132,6 +133,9 @@ import PushJSON
         let held = try server.run(["expect", "--unread", "1001", "--timeout", "2"])
         #expect(held.status == 0, "\(held.stderr)")
         #expect(held.stdout.contains(#""unread":1001"#), "\(held.stdout)")
+        // The badge op's ledger reply carries the same count.
+        let ledgers = try SocketClient(path: server.socket).reply(to: .badge(app: nil, change: nil, sync: nil))
+        #expect(ledgers == .ledgers(Ledgers(badge: 1001, serverBadge: 1001, unread: 1001)))
         let missed = try server.run(["expect", "--unread", "1002", "--timeout", "0.2"])
         #expect(missed.status == 1)
         #expect(missed.stderr.contains("unread 1001"), "\(missed.stderr)")

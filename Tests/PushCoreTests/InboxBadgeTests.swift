@@ -66,7 +66,7 @@ import Testing
         #expect(
             off == [
                 .store(.settings(InboxSettings(appState: .background, badgeSync: false))),
-                .reply(.ledgers(Badge(icon: 0, server: 0))),
+                .reply(.ledgers(Ledgers(badge: 0, serverBadge: 0, unread: 0))),
             ])
 
         s.push(.apns())
@@ -137,7 +137,7 @@ import Testing
                 .store(.badge(app: shop, Badge(icon: 0, server: 0))),
                 badgeChanged(news, 0, 0),
                 badgeChanged(shop, 0, 0),
-                .reply(.ledgers(Badge(icon: 0, server: 0))),
+                .reply(.ledgers(Ledgers(badge: 0, serverBadge: 0, unread: 2))),
             ])
         // Clearing is not reading: the messages stay unread.
         #expect(s.inbox.totalUnread == 2)
@@ -149,7 +149,7 @@ import Testing
         s.push(.apns())
         s.push(.passThrough())
         let clear = s.send(.badge(app: shop, change: .clear, sync: nil))
-        #expect(clear.reply == ["ok": true, "badge": 0, "serverBadge": 0])
+        #expect(clear.reply == ["ok": true, "badge": 0, "serverBadge": 0, "unread": 1])
         #expect(s.inbox.badge(of: news) == Badge(icon: 1, server: 1))
         #expect(clear.topics == [.badgeChanged])
     }
@@ -163,7 +163,7 @@ import Testing
                 .store(.settings(InboxSettings(badgeSync: false))),
                 .store(.badge(app: "default", Badge(icon: 4, server: 0))),
                 badgeChanged("default", 4, 0),
-                .reply(.ledgers(Badge(icon: 4, server: 0))),
+                .reply(.ledgers(Ledgers(badge: 4, serverBadge: 0, unread: 0))),
             ])
         s.send(.badge(app: nil, change: .set(6), sync: true))
         #expect(s.inbox.badge(of: "default") == Badge(icon: 6, server: 6))
@@ -177,8 +177,8 @@ import Testing
         s.push(.passThrough(badge: .autoSet(5)))
         #expect(s.inbox.totalBadge == 7)
         #expect(s.inbox.totalUnread == 3)
-        #expect(s.send(.badge(app: nil, change: nil, sync: nil)) == [.reply(.ledgers(Badge(icon: 7, server: 7)))])
-        #expect(s.send(.badge(app: shop, change: nil, sync: nil)) == [.reply(.ledgers(Badge(icon: 2, server: 2)))])
+        #expect(s.send(.badge(app: nil, change: nil, sync: nil)) == [.reply(.ledgers(Ledgers(badge: 7, serverBadge: 7, unread: 3)))])
+        #expect(s.send(.badge(app: shop, change: nil, sync: nil)) == [.reply(.ledgers(Ledgers(badge: 2, serverBadge: 2, unread: 2)))])
         #expect(s.send(.badge(app: "com.example.none", change: nil, sync: nil)).reply?["badge"] == .int(0))
     }
 }

@@ -132,6 +132,7 @@ import Testing
         (#"{"ok":false}"#, #"an error reply needs "error": a string"#),
         (#"{"ok":true,"frobs":1}"#, "not a reply pushdeck writes: ok, frobs"),
         (#"{"ok":true,"badge":"1"}"#, #"reply field "badge" must be an integer"#),
+        (#"{"ok":true,"badge":1,"serverBadge":1}"#, #"reply field "unread" must be an integer"#),
         (#"{"ok":true,"vendor":"hms","registered":true,"address":"a"}"#, #"a credentials reply's "vendor" must be one of apns, jpush, getui, fcm"#),
         (#"{"ok":true,"delivered":false,"reason":"sunspots","badge":0}"#, #"unknown "reason" of an undelivered push"#),
         (#"{"ok":true,"delivered":true,"badge":0}"#, #"a push kept as a message needs its "id""#),

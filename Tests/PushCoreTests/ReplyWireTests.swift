@@ -37,8 +37,8 @@ import Testing
         (.push(PushReply(.held(id: 1), badge: 0, also: [FurtherPush(channel: .apns, fate: .delivered(id: 2))])),
          #"{"ok":true,"id":1,"delivered":false,"held":true,"badge":0,"also":[{"channel":"apns","id":2,"delivered":true}]}"#),
         (.badge(3), #"{"ok":true,"badge":3}"#),
-        (.ledgers(Badge(icon: 4, server: 0)), #"{"ok":true,"badge":4,"serverBadge":0}"#),
-        (.policy(Badge(icon: 1, server: 2), .platform), #"{"ok":true,"badge":1,"serverBadge":2,"policy":"platform"}"#),
+        (.ledgers(Ledgers(badge: 4, serverBadge: 0, unread: 1_001)), #"{"ok":true,"badge":4,"serverBadge":0,"unread":1001}"#),
+        (.policy(Ledgers(badge: 1, serverBadge: 2, unread: 3), .platform), #"{"ok":true,"badge":1,"serverBadge":2,"unread":3,"policy":"platform"}"#),
         (.mode(.off), #"{"ok":true,"mode":"off"}"#),
         (.appState(.terminated), #"{"ok":true,"state":"terminated"}"#),
         (.muted(app: "com.example.shop", until: nil), #"{"ok":true,"app":"com.example.shop","muted":true,"until":null}"#),
@@ -122,8 +122,8 @@ import Testing
         var s = Scenario()
         #expect(s.send(.setMode(.on)).typedReply == .mode(.on))
         #expect(s.send(.setAppState(.background)).typedReply == .appState(.background))
-        #expect(s.send(.badge(app: shop, change: .set(3), sync: nil)).typedReply == .ledgers(Badge(icon: 3, server: 3)))
-        #expect(s.send(.setBadgePolicy(app: shop, .platform)).typedReply == .policy(Badge(icon: 3, server: 3), .platform))
+        #expect(s.send(.badge(app: shop, change: .set(3), sync: nil)).typedReply == .ledgers(Ledgers(badge: 3, serverBadge: 3, unread: 0)))
+        #expect(s.send(.setBadgePolicy(app: shop, .platform)).typedReply == .policy(Ledgers(badge: 3, serverBadge: 3, unread: 0), .platform))
         #expect(s.send(.readAll(app: nil)).typedReply == .badge(3))
         #expect(s.send(.mute(app: shop, until: nil)).typedReply == .muted(app: shop, until: nil))
         #expect(s.send(.unmute(app: shop)).typedReply == .unmuted(app: shop))
@@ -168,6 +168,6 @@ import Testing
 
     @Test func aRefusalIsNoReport() {
         #expect(InboxReport(wire: Reply.error("no").wireObject) == nil)
-        #expect(InboxReport(wire: Reply.ledgers(Badge()).wireObject) == nil)
+        #expect(InboxReport(wire: Reply.ledgers(Ledgers()).wireObject) == nil)
     }
 }

@@ -74,6 +74,8 @@ import PushJSON
          "t.json: step 1: steps[0].push.headers.apns-priority: must be a string; got 10"),
         (#"{"name":"x","steps":[{"push":{"payload":{},"via":"jpush","channel":"apns"}}]}"#,
          "t.json: step 1: steps[0].push.channel: goes with a socket push only"),
+        (#"{"name":"x","steps":[{"mute":"1h"}]}"#,
+         #"t.json: step 1: steps[0].mute: must be true (until unmuted), whole seconds from 1, or false (unmute); got "1h""#),
         (#"{"name":"x","steps":[{"badge":{"policy":"device"}}]}"#, "t.json: step 1: steps[0].badge.policy: must be one of app, platform"),
         (#"{"name":"x","steps":[{"badge":{"policy":"platform","set":1}}]}"#, "t.json: step 1: steps[0].badge: \"policy\" goes alone"),
         (#"{"name":"x","steps":[{"badge":{"sdk":"getui","call":"clearBadge"}}]}"#, "t.json: step 1: steps[0].badge.call: getui has no badge call 'clearBadge'"),
