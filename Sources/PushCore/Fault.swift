@@ -429,15 +429,7 @@ public struct FaultBook: Sendable, Equatable {
             cached = made
             return made
         }
-        var positions = byVendor[vendor] ?? []
-        let tokened = byToken[vendor] ?? [:], apps = byApp[vendor] ?? [:]
-        if !tokened.isEmpty || !apps.isEmpty {
-            let target = lazy()
-            var named = tokened.isEmpty ? [] : target.tokens.flatMap { tokened[$0] ?? [] }
-            if let app = target.app, let forApp = apps[app] { named += forApp }
-            // In arming order, as `faults` holds them: the first armed answers.
-            if !named.isEmpty { positions = (positions + named).sorted() }
-        }
+        let positions = candidates(vendor: vendor, target: lazy)
         guard !positions.isEmpty else { return nil }
         let auth = vocabulary.vendors[vendor]?.isAuth(path) ?? false
         var expired = false
@@ -465,6 +457,20 @@ public struct FaultBook: Sendable, Equatable {
         }
         if expired { dropExpired(now: now) }
         return nil
+    }
+
+    /// The positions, in arming order (the first armed answers), of the faults a request of
+    /// `vendor` is checked against: the vendor's faults that name neither token nor app, and
+    /// those naming one of its tokens or its app. `target` is read only when some fault of the
+    /// vendor names a token or an app.
+    func candidates(vendor: Via, target: () -> (tokens: [String], app: String?)) -> [Int] {
+        let positions = byVendor[vendor] ?? []
+        let tokened = byToken[vendor] ?? [:], apps = byApp[vendor] ?? [:]
+        guard !tokened.isEmpty || !apps.isEmpty else { return positions }
+        let (tokens, app) = target()
+        var named = tokened.isEmpty ? [] : tokens.flatMap { tokened[$0] ?? [] }
+        if let app, let forApp = apps[app] { named += forApp }
+        return named.isEmpty ? positions : (positions + named).sorted()
     }
 
     private mutating func dropExpired(now: Date) {
