@@ -161,6 +161,9 @@ struct BusPhases {
             // Run as root, mosquitto becomes `user` (by default `mosquitto`): it stays whoever runs the bench.
             let me = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "root"
             let config = folder + "/mosquitto.conf"
+            // `set_tcp_nodelay true` (mosquitto.conf(5), since 2.0): the broker sends each packet
+            // at once instead of holding it for the previous one's ACK (Nagle's algorithm), as a
+            // team broker should be set up (docs/team-bus.md); the baseline runs on it too.
             try """
                 user \(me)
                 listener \(port) 127.0.0.1
@@ -170,6 +173,7 @@ struct BusPhases {
                 log_type subscribe
                 max_queued_messages 100000
                 max_inflight_messages 100
+                set_tcp_nodelay true
 
                 """.write(toFile: config, atomically: true, encoding: .utf8)
             process.executableURL = URL(fileURLWithPath: BusPhases.broker)
