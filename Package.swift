@@ -73,7 +73,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "pushdeck-bench",
-            dependencies: ["PushJSON", "PushCore", "PushStore", "PushClient", "PushTUI", "PushTerminal", "PushScenario", "COpenSSL", "CBenchFloor"],
+            dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem", "PushClient", "PushTUI", "PushTerminal", "PushScenario", "COpenSSL", "CBenchFloor"],
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)

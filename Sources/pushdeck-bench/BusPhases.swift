@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PushSystem
 
 /// The team bus: pushes through instance A's gateway to a device of instance B, by a private
 /// mosquitto on loopback, counted when B has committed them (B's `remote.received` events, one
@@ -264,19 +265,6 @@ enum Bounded {
 
     /// A loopback port nothing listens on now (the kernel's choice for a socket bound to port 0).
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw BenchError("no free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        Int(try TCPListener(host: "127.0.0.1", port: 0).port)
     }
 }
