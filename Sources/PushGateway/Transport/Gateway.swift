@@ -7,8 +7,12 @@ import PushSystem
 /// What the gateway hands its requests to (the server): the state a route may read, and the
 /// inbox's request handling, answered after the turn's commit.
 public protocol GatewaySink: AnyObject {
-    /// The inbox and the time, for a route's `decide`.
+    /// The inbox and the time, for a route's `decide`. The context holds a copy of the inbox:
+    /// keep it no longer than the decision, for while a copy lives, the first change to the
+    /// server's inbox (a logged request) copies what it changes — the whole request log.
     func gatewayContext() -> GatewayContext
+    /// The time on the server's clock, for what needs only that.
+    func gatewayNow() -> Date
     /// Handles `request` as a socket request; `completion` gets its reply once it is committed
     /// (or the socket's error reply when the commit failed), on the loop thread.
     func submit(_ request: Request, completion: @escaping (Reply) -> Void)
@@ -403,7 +407,7 @@ public final class Gateway {
             return
         }
         connection.requests += 1
-        let receivedAt = sink.gatewayContext().now
+        let receivedAt = sink.gatewayNow()
         let seq = sink.arriveProviderRequest()
         let index = connection.requests
         let arrival = ProviderExchange.arrive(request, routes: routes, seq: seq, receivedAt: receivedAt) { vendor, summary in
@@ -423,7 +427,7 @@ public final class Gateway {
                 respond(response)
                 self?.dirty.insert(fd)
                 guard let sink else { return }
-                sink.logProviderRequest(exchange.record(answer: response, at: sink.gatewayContext().now))
+                sink.logProviderRequest(exchange.record(answer: response, at: sink.gatewayNow()))
             }
             if let delay { after(milliseconds: delay, answer) } else { answer() }
         case .close(let record):
@@ -456,15 +460,14 @@ public final class Gateway {
     /// The routes decide a request (no fault stopped it) and its answer is logged.
     private func proceed(_ request: HTTPRequest, fd: Int32, respond: @escaping Responder, seq: Int, receivedAt: Date, fault: Int?) {
         guard let sink, let connection = connections[fd], !connection.aborted else { return }
-        let context = sink.gatewayContext()
         let exchange = ProviderExchange.decide(
-            request, routes: routes, context: context, seq: seq, receivedAt: receivedAt, fault: fault)
+            request, routes: routes, context: sink.gatewayContext(), seq: seq, receivedAt: receivedAt, fault: fault)
         // Every answer is logged as it is handed to the session.
         let answered: (HTTPResponse) -> Void = { [weak self, weak sink] response in
             respond(response)
             self?.dirty.insert(fd)
             guard let sink else { return }
-            sink.logProviderRequest(exchange.record(answer: response, at: sink.gatewayContext().now))
+            sink.logProviderRequest(exchange.record(answer: response, at: sink.gatewayNow()))
         }
         carryOut(exchange.decision, of: request, sink: sink, answered: answered)
     }
@@ -512,7 +515,7 @@ public final class Gateway {
         guard let sink, routes.isProviderRequest(refusal.path) else { return }
         let seq = sink.arriveProviderRequest()
         sink.logProviderRequest(ProviderExchange.record(
-            refusal: refusal, response: response, routes: routes, seq: seq, at: sink.gatewayContext().now))
+            refusal: refusal, response: response, routes: routes, seq: seq, at: sink.gatewayNow()))
     }
 
     /// Moves ready output from the session to the socket; closes what is over.
