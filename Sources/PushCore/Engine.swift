@@ -141,6 +141,9 @@ public enum Engine {
                 handled.reply = .error("no gateway runs here")
             case .bus:
                 handled.reply = .error("this pushdeck is on no team bus; start it with --mqtt mqtt://HOST:PORT")
+            case .clock:
+                // Time is the host's input, never the engine's to move.
+                handled.reply = .error("the clock is the server's; no server runs here")
             }
         } catch let error as WireError {
             return Handled(reply: .error(error.message))

@@ -37,3 +37,43 @@ public struct SystemTime: TimeSource {
     public var now: Instant { Instant(nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds)) }
     public var wallNow: Date { Date() }
 }
+
+/// A clock that moves only when told: the server's with `serve --clock manual`, so a live
+/// scenario's timed steps and expects hold at once, as they do on the instant player's clock; and
+/// the tests'. The monotonic reading and the wall time move on together.
+public final class ManualTime: TimeSource, @unchecked Sendable {
+    // @unchecked: the lock guards every field (the loop moves it; the gateway and the UI read it).
+    private let lock = NSLock()
+    private let start: Instant
+    private var instant: Instant
+    private var wall: Date
+
+    public init(now: Instant, wall: Date) {
+        start = now
+        instant = now
+        self.wall = wall
+    }
+
+    public var now: Instant { lock.withLock { instant } }
+    public var wallNow: Date { lock.withLock { wall } }
+    /// Seconds the clock has been moved on since it was made.
+    public var elapsed: Double { lock.withLock { instant.seconds(since: start) } }
+
+    /// Moves both clocks forward (a negative amount leaves them where they are).
+    public func advance(by seconds: Double) {
+        guard seconds > 0 else { return }
+        lock.withLock {
+            instant = instant + seconds
+            wall = wall.addingTimeInterval(seconds)
+        }
+    }
+
+    /// Moves both clocks on to `target` (never back).
+    public func advance(to target: Instant) {
+        lock.withLock {
+            guard target > instant else { return }
+            wall = wall.addingTimeInterval(target.seconds(since: instant))
+            instant = target
+        }
+    }
+}

@@ -37,6 +37,16 @@ extension Reply {
             self = .faults(read)
         } else if object["cleared"] != nil {
             self = .faultsCleared(try fields.int("cleared"))
+        } else if let clock = object["clock"] {
+            switch clock.stringValue {
+            case "system"?: self = .clock(elapsed: nil)
+            case "manual"?:
+                guard let elapsed = object["elapsed"]?.numberValue?.double, elapsed.isFinite else {
+                    throw WireError("a manual clock reply needs \"elapsed\": a number of seconds")
+                }
+                self = .clock(elapsed: elapsed)
+            default: throw WireError("a clock reply's \"clock\" must be system or manual")
+            }
         } else if object["forwarded"] != nil {
             self = .forwarded(id: try fields.string("forwarded"), topic: try fields.string("topic"))
         } else if object["bus"] != nil, object["instances"] != nil {

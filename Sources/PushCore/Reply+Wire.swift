@@ -71,6 +71,8 @@ extension Reply {
         case .unavailable(let message):
             JSONObject([(key: "ok", value: false), (key: "error", value: .string(message)), (key: "unavailable", value: true)])
         case .bus(let object): object
+        case .clock(let elapsed):
+            elapsed.map { Self.ok(("clock", "manual"), ("elapsed", .number(JSONNumber(text: String($0))))) } ?? Self.ok(("clock", "system"))
         }
     }
 

@@ -77,6 +77,9 @@ public enum Reply: Sendable, Equatable {
     case unavailable(String)
     /// `pushdeck bus`: the connection and the instances seen (the bus's own JSON).
     case bus(JSONObject)
+    /// `{"ok":true,"clock":"manual","elapsed":S}`: a manual clock and the seconds it has been
+    /// moved on; `{"ok":true,"clock":"system"}` (`elapsed` nil): the system's clock.
+    case clock(elapsed: Double?)
 
     /// False for an error.
     public var isOK: Bool {

@@ -60,6 +60,8 @@ extension Request {
             object["topics"] = .array(topics.map { .string($0.rawValue) })
         case .ping, .bus:
             break
+        case .clock(let advance):
+            if let advance { object["advance"] = .number(JSONNumber(text: String(advance))) }
         case .reset(let app, let all):
             if let app { object["app"] = .string(app) }
             if all { object["all"] = true }
@@ -140,6 +142,7 @@ extension Request {
         case .fault: "fault"
         case .bus: "bus"
         case .channel: "channel"
+        case .clock: "clock"
         }
     }
 

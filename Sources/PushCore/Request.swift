@@ -45,6 +45,9 @@ public enum Request: Sendable, Equatable {
     case bus
     /// APNs' broadcast channel management (`/1/apps/{bundleId}/channels`; the `channel` op).
     case channel(ChannelCommand)
+    /// `clock`: the server's clock, and with `advance` (seconds) a manual clock moved on, every
+    /// deadline on the way (a banner's stay, a mute's end) met in order.
+    case clock(advance: Double?)
 }
 
 /// The `activity` op: `action` list (of one app, or all), or dismiss one (`id`), as the user's
@@ -184,9 +187,11 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension Request {
     /// The wire's ops, in the order error messages list them.
-    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity", "requests", "fault", "bus", "channel"]
+    public static let ops = ["push", "read", "delete", "badge", "mode", "app", "list", "subscribe", "ping", "reset", "mute", "unmute", "quiet", "gateway", "device", "key", "state", "activity", "requests", "fault", "bus", "channel", "clock"]
     /// The `apns-push-type` values Apple documents.
     public static let pushTypes = ["alert", "background", "voip", "complication", "fileprovider", "mdm", "liveactivity", "location", "pushtotalk", "widgets", "controls"]
+    /// The furthest one `clock` request moves a manual clock: a year, in seconds.
+    public static let maxClockAdvance = 366.0 * 86_400
     /// The most ids one `read` or `delete` takes.
     public static let maxIds = 10_000
     /// The largest badge number accepted (iOS keeps badges in an `NSInteger`; this leaves room
@@ -362,6 +367,9 @@ extension Request {
         case "bus":
             _ = try RequestFields(op: op, object, accepted: [])
             return .bus
+        case "clock":
+            let fields = try RequestFields(op: op, object, accepted: ["advance"])
+            return .clock(advance: try fields.seconds("advance", in: 0...Self.maxClockAdvance))
         default:
             _ = try RequestFields(op: op, object, accepted: [])
             return .ping

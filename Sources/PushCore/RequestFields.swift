@@ -68,6 +68,15 @@ struct RequestFields {
         return int
     }
 
+    /// A number of seconds (a fraction allowed) within `range`.
+    func seconds(_ key: String, in range: ClosedRange<Double>) throws(WireError) -> Double? {
+        guard let value = value(key) else { return nil }
+        guard case .number(let number) = value, number.double.isFinite, range.contains(number.double) else {
+            throw WireError("\"\(key)\" must be a number of seconds from \(JSONNumber(Int(range.lowerBound))) to \(JSONNumber(Int(range.upperBound))); got \(Self.describe(value))")
+        }
+        return number.double
+    }
+
     func id(_ key: String) throws(WireError) -> Int64? {
         guard let value = value(key) else { return nil }
         return try Self.id(value, path: key)

@@ -4,7 +4,8 @@ import PushClient
 import PushJSON
 
 /// Plays a scenario into a running pushdeck over its socket, at the scenario's times divided by
-/// `speed` (or at once with `instant`). Expects read the server's `state` report (ledgers,
+/// `speed` (or at once with `instant`); a server on a manual clock has its clock moved to each
+/// step's time instead, so timed expects hold at once. Expects read the server's `state` report (ledgers,
 /// unread, held and dropped counts, the banner, a message's callback) through the socket; the
 /// events (feedback, the last delivered message) come from a subscription.
 public final class LivePlayer {
@@ -21,6 +22,9 @@ public final class LivePlayer {
     private var created: [Int64] = []
     /// The message of the last delivery event: what an expect's `callback` is about.
     private var lastDelivered: Int64?
+    /// The server's manual clock, when it runs one: its reading when play began, and the
+    /// scenario seconds played on it since.
+    private var manualClock: (start: Double, played: Double)?
 
     public init(socket: String, speed: Double = 1, instant: Bool = false) throws(ClientError) {
         queries = try SocketClient(path: socket)
@@ -32,8 +36,13 @@ public final class LivePlayer {
     public func play(_ scenario: Scenario) throws(ClientError) -> PlayResult {
         var result = PlayResult(scenario: scenario)
         let started = Date()
+        // On a server with a manual clock (`serve --clock manual`) the scenario's time is the
+        // server's: each step moves it on to the step's time, as instant play moves its own.
+        if case .clock(let elapsed?) = try queries.reply(to: .clock(advance: nil)) { manualClock = (start: elapsed, played: 0) }
         for step in scenario.steps {
-            if !instant {
+            if manualClock != nil {
+                try moveClock(by: step.time - (manualClock?.played ?? 0))
+            } else if !instant {
                 let wait = started.addingTimeInterval(step.time / speed).timeIntervalSinceNow
                 if wait > 0 { usleep(useconds_t(min(wait, 3600) * 1_000_000)) }
             }
@@ -77,7 +86,11 @@ public final class LivePlayer {
         case .mute(let seconds): _ = try queries.request(.mute(app: step.app ?? Inbox.defaultApp, seconds: seconds))
         case .unmute: _ = try queries.request(.unmute(app: step.app ?? Inbox.defaultApp))
         case .wait(let seconds):
-            if !instant { usleep(useconds_t(min(seconds / speed, 3600) * 1_000_000)) }
+            if manualClock != nil {
+                try moveClock(by: seconds)
+            } else if !instant {
+                usleep(useconds_t(min(seconds / speed, 3600) * 1_000_000))
+            }
         case .expect(let expectation):
             try drainEvents()
             // The server's own report, by the rule instant play reads from its inbox.
@@ -106,6 +119,16 @@ public final class LivePlayer {
             break
         }
         return nil
+    }
+
+    /// Moves the server's manual clock on by `seconds` (nothing for none or fewer).
+    private func moveClock(by seconds: Double) throws(ClientError) {
+        guard seconds > 0, let clock = manualClock else { return }
+        let reply = try queries.reply(to: .clock(advance: seconds))
+        guard case .clock(let elapsed?) = reply else {
+            throw .connection("clock was refused: \(reply.errorMessage ?? JSON.object(reply.wireObject).compactText)")
+        }
+        manualClock = (clock.start, elapsed - clock.start)
     }
 
     /// The running pushdeck's Live Activities of `app` (every app's without one), each in the

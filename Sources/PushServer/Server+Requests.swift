@@ -33,6 +33,13 @@ extension Server {
         case .bus:
             guard let bus else { return .error("this pushdeck is on no team bus; start it with --mqtt mqtt://HOST:PORT") }
             return bus.busReply()
+        case .clock(let advance):
+            guard let manual = time as? ManualTime else {
+                guard advance == nil else { return .error("this pushdeck runs on the system clock; start it with --clock manual to move its clock") }
+                return .clock(elapsed: nil)
+            }
+            if let advance { moveClock(manual, to: manual.now + advance) }
+            return .clock(elapsed: manual.elapsed)
         default:
             let handled = Engine.handle(
                 request, inbox: &inbox, store: store, now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0 || busTap != nil || bus != nil,
@@ -40,5 +47,17 @@ extension Server {
             carryOut(handled.effects)
             return handled.reply
         }
+    }
+
+    /// Moves a manual clock on to `target`, stopping at each deadline on the way so the banner's
+    /// timeline, expiries and mutes run in order, as they would have as the time passed.
+    func moveClock(_ clock: ManualTime, to target: Instant) {
+        while let deadline = inbox.nextDeadline(after: clock.now), deadline <= target {
+            clock.advance(to: deadline)
+            apply(.tick)
+            // A deadline the tick did not move on would be met forever.
+            if inbox.nextDeadline(after: clock.now) == deadline { break }
+        }
+        clock.advance(to: target)
     }
 }

@@ -183,7 +183,9 @@ public final class Server {
     /// Milliseconds until the next thing time alone changes, or -1 (sleep until input).
     func pollTimeout(host: (any ServerHost)?) -> Int32 {
         let now = time.now
-        var deadlines = [inbox.nextDeadline(after: now), host?.deadline(after: now), acceptPause.until.map(Instant.init(nanoseconds:))].compactMap { $0 }
+        // A manual clock moves only by request: nothing of the inbox's falls due while it sleeps.
+        let inboxDeadline = time is ManualTime ? nil : inbox.nextDeadline(after: now)
+        var deadlines = [inboxDeadline, host?.deadline(after: now), acceptPause.until.map(Instant.init(nanoseconds:))].compactMap { $0 }
         for participant in participants {
             if let deadline = participant.deadline(after: now) { deadlines.append(deadline) }
         }

@@ -25,5 +25,8 @@ public struct ServerOptions: Sendable {
 
     /// What the gateway does with a device token it does not know (`--devices open|strict`).
     public var devicePolicy: DevicePolicy = .open
+    /// The server's clock moves only when a `clock` request moves it (`--clock manual`), so a
+    /// live scenario's banner stays and expiries hold without waiting for them.
+    public var manualClock = false
     public init() {}
 }

@@ -435,6 +435,35 @@ enum ClientCommands {
         return 0
     }
 
+    /// `pushdeck clock [advance SECONDS]`.
+    static func clock(_ arguments: inout Arguments) throws -> Int32 {
+        let socket = try socketPath(&arguments)
+        let json = arguments.flag("--json")
+        let words = try arguments.positionals()
+        var advance: Double?
+        switch words.count {
+        case 0: break
+        case 2 where words[0] == "advance":
+            guard let seconds = Double(words[1]).flatMap({ $0.isFinite && $0 >= 0 ? $0 : nil }) ?? Self.seconds(of: words[1]).map(Double.init),
+                  seconds <= Request.maxClockAdvance
+            else {
+                throw UsageError("advance takes seconds (5.5) or a duration like 90s, 30m or 1h, up to a year; not '\(words[1])'", command: "clock")
+            }
+            advance = seconds
+        default:
+            throw UsageError("clock takes nothing, or advance SECONDS", command: "clock")
+        }
+        let (reply, line) = try ask(.clock(advance: advance), SocketClient(path: socket))
+        if json {
+            writeLine(JSON.object(line).compactText)
+        } else if case .clock(let elapsed?) = reply {
+            writeLine("manual clock, moved on \(String(format: "%.3f", elapsed)) s")
+        } else {
+            writeLine("system clock")
+        }
+        return 0
+    }
+
     // MARK: - Shared
 
     /// The socket to talk to: `--socket`, else the default `Locations` picks. Read first, connected

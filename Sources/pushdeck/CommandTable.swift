@@ -111,6 +111,10 @@ enum CommandTable {
             "the control API (/pushdeck/v1/ on the gateway port) wants the header authorization: Bearer TOKEN from every peer; without it, it answers loopback peers only",
             setting: .token),
         OptionSpec(
+            "--clock", .required("system|manual"),
+            "the server's clock: manual moves only when told ('pushdeck play --live' moves it to each step's time, or the socket op clock with advance), so timed scenarios play live at once",
+            completion: .words(["system", "manual"]), defaultValue: "system", setting: .choice(["system", "manual"])),
+        OptionSpec(
             "--request-timeout", .required("S"),
             "how long a gateway request may take from its first byte to its last before the connection is closed (for tests)",
             defaultValue: "30"),
@@ -123,7 +127,7 @@ enum CommandTable {
         synopsis: [
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
             "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
-            "[--devices open|strict] [--no-color]",
+            "[--devices open|strict] [--clock system|manual] [--no-color]",
             "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID] [--watch-all]]",
         ],
         summary: "the full-screen notification center (what runs with no command)",
@@ -143,7 +147,7 @@ enum CommandTable {
         synopsis: [
             "[--socket P] [--db P | --memory] [--banner-seconds S] [--max-payload BYTES]",
             "[--max-request BYTES] [--gateway [HOST:PORT] [--tls-cert F --tls-key F]]",
-            "[--devices open|strict]",
+            "[--devices open|strict] [--clock system|manual]",
             "[--mqtt URL [--mqtt-ca F] [--mqtt-user U] [--mqtt-id ID] [--watch-all]]",
         ],
         summary: "the same server without a terminal, for scripts and CI",
@@ -320,6 +324,16 @@ enum CommandTable {
             its last retained state (mode, app state, unread, badges, devices, bus).
             """,
         options: [clientSocket, OptionSpec("--json", "the reply line (JSON) instead of lines for a person")])
+
+    static let clock = CommandSpec(
+        "clock", synopsis: ["[advance SECONDS] [--json]"], summary: "the server's clock; move a manual one on",
+        description: """
+            The running pushdeck's clock: system, or manual with the seconds it has been moved on
+            ('pushdeck serve --clock manual'). advance SECONDS (5.5, 90s, 30m, 1h) moves a manual
+            clock on, meeting every deadline on the way in order: a banner enters, stays and
+            leaves, a mute ends, as if the time had passed. A system clock refuses to be moved.
+            """,
+        options: [clientSocket, replyJSON])
 
     // MARK: - Gateway
 
@@ -628,7 +642,7 @@ enum CommandTable {
             clientSocket,
             OptionSpec(
                 "--live",
-                "into the running pushdeck, at the scenario's times; every expect is checked as in instant play, from the server's state report; pushes \"via\" apns/jpush are played only without --live"),
+                "into the running pushdeck, at the scenario's times; every expect is checked as in instant play, from the server's state report; pushes \"via\" a vendor go through its running gateway; a server on --clock manual has its clock moved to each step's time, so nothing waits"),
             OptionSpec("--instant", "with --live: no waiting between steps"),
             OptionSpec(
                 "--allow-reset",

@@ -51,6 +51,7 @@ enum Commands {
             Key.self,
             Gateway.self,
             Bus.self,
+            Clock.self,
             Reset.self,
             Expect.self,
             Play.self,
@@ -171,6 +172,11 @@ enum Commands {
     enum Gateway: PushdeckCommand {
         static let spec = CommandTable.gateway
         static func run(_ arguments: inout Arguments) throws -> Int32 { try GatewayCommand.run(&arguments) }
+    }
+
+    enum Clock: PushdeckCommand {
+        static let spec = CommandTable.clock
+        static func run(_ arguments: inout Arguments) throws -> Int32 { try ClientCommands.clock(&arguments) }
     }
 
     enum Bus: PushdeckCommand {

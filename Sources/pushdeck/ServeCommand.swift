@@ -50,6 +50,7 @@ enum ServeCommand {
             if let policy = try arguments.checkedOption("--devices").flatMap(DevicePolicy.init(rawValue:)) {
                 options.devicePolicy = policy
             }
+            options.manualClock = try arguments.checkedOption("--clock") == "manual"
             gateway = try GatewaySetup(&arguments, environment: environment)
             bus = try Self.busConfiguration(&arguments, environment: environment)
         }

@@ -54,7 +54,9 @@ enum ServerBuilder {
         }
         let server: Server
         do {
-            server = try Server(store: store, listener: listener, signals: signals, options: options)
+            server = try Server(
+                store: store, listener: listener, signals: signals, options: options,
+                time: options.manualClock ? ManualTime(now: SystemTime().now, wall: Date()) : SystemTime())
         } catch {
             store.close()
             listener.close()

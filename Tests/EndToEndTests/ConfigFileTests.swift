@@ -106,7 +106,7 @@ import TestSupport
 
     static let badFiles: [(text: String, line: Int, says: String)] = [
         ("{\n  \"socket\": \"/tmp/never.sock\",\n  \"banner_seconds\": 0\n}", 3, "\"banner_seconds\" must be a number of seconds above 0 (at most 3600)"),
-        ("{\n  \"colour\": \"blue\"\n}", 2, "unknown key \"colour\"; accepted keys: banner_seconds, control_token, db, devices, gateway"),
+        ("{\n  \"colour\": \"blue\"\n}", 2, "unknown key \"colour\"; accepted keys: banner_seconds, clock, control_token, db, devices, gateway"),
         ("{\n  \"devices\": \"sometimes\"\n}", 2, "\"devices\" must be open or strict"),
         ("{\n  \"max_payload\": \"big\"\n}", 2, "\"max_payload\" must be a whole number from 256 to 1048576"),
         ("{\n  \"socket\": \"/a\",\n  \"socket\": \"/b\"\n}", 3, "\"socket\" is set twice (first on line 2)"),

@@ -30,8 +30,34 @@ import TestSupport
     }
 
     /// The scenarios whose expects hold only as time passes (a banner's stay, an hour later):
-    /// live play without waiting would run them in no time. The rest play live with `--instant`.
+    /// they play live onto a server on a manual clock, which the player moves to each step's time.
+    /// The rest play live with `--instant` onto the system clock.
     static let timed: Set<String> = ["004-banner-timing.json"]
+
+    @Test("a timed scenario reports the same instantly and live on a manual clock", arguments: timed.sorted())
+    func aTimedScenarioReportsTheSameOnAManualClock(name: String) throws {
+        let file = PackagePaths.resources.appendingPathComponent("scenarios/\(name)").path
+        let server = try ServerProcess(extraArguments: ["--clock", "manual"])
+        let instant = try runPushdeck(["play", "--json", file])
+        #expect(instant.status == 0, "instant: \(instant.stdout)\(instant.stderr)")
+        let started = Date()
+        let live = try server.run(["play", "--live", "--allow-reset", "--json", file])
+        #expect(live.stdout == instant.stdout, "live: \(live.stdout)\(live.stderr)\ninstant: \(instant.stdout)")
+        #expect(live.status == instant.status)
+        // An hour of scenario, played without waiting for it.
+        #expect(Date().timeIntervalSince(started) < 30)
+        let clock = try server.run(["clock", "--json"])
+        #expect(clock.stdout.contains(#""clock":"manual""#), "\(clock.stdout)\(clock.stderr)")
+    }
+
+    /// The same scenario live onto the system clock without waiting is a different story: its
+    /// banner never leaves, and the report says so (the manual clock is what makes it hold).
+    @Test func aTimedScenarioPlayedAtOnceOnTheSystemClockFails() throws {
+        let file = PackagePaths.resources.appendingPathComponent("scenarios/004-banner-timing.json").path
+        let server = try ServerProcess()
+        let live = try server.run(["play", "--live", "--instant", "--allow-reset", file])
+        #expect(live.status == 1, "\(live.stdout)\(live.stderr)")
+    }
 
     /// Every shipped scenario — socket pushes and pushes via the APNs, JPush, Getui and FCM gateways —
     /// gives the same report played instantly and live into a `pushdeck serve --gateway`.

@@ -92,7 +92,7 @@ import TestSupport
         ("{\n  \"socket\": \"/a\",\n  \"banner_seconds\": 99999\n}",
          ":3: \"banner_seconds\" must be a number of seconds above 0 (at most 3600)"),
         ("{\n  \"banner_seconds\": \"8\"\n}", ":2: \"banner_seconds\" must be a number of seconds above 0 (at most 3600)"),
-        ("{\n\n  \"colour\": \"blue\"\n}", ":3: unknown key \"colour\"; accepted keys: banner_seconds, control_token, db, devices, gateway,"),
+        ("{\n\n  \"colour\": \"blue\"\n}", ":3: unknown key \"colour\"; accepted keys: banner_seconds, clock, control_token, db, devices, gateway,"),
         ("{\"devices\": \"lax\"}", ":1: \"devices\" must be open or strict"),
         ("{\"max_request\": 12.5}", ":1: \"max_request\" must be a whole number from 1024 to 16777216"),
         ("{\"gateway\": \"nowhere\"}", ":1: \"gateway\" must be HOST:PORT"),

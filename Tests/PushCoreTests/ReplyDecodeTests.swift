@@ -42,6 +42,8 @@ import Testing
         ]),
         .channels([]),
         .broadcast(BroadcastReply(channel: "cHVzaGRlY2stY2hhbm5lbC0x", reached: 2, stored: 1)),
+        .clock(elapsed: nil),
+        .clock(elapsed: 3600.25),
     ]
 
     /// A started activity with an applied and a discarded update.
@@ -122,9 +124,10 @@ import Testing
             case .forwarded: "forwarded"
             case .unavailable: "unavailable"
             case .bus: "bus"
+            case .clock: "clock"
             }
         }
-        #expect(Set(Self.replies.map(kind)).count == 32)
+        #expect(Set(Self.replies.map(kind)).count == 33)
     }
 
     @Test("a line that is no reply is a clear error", arguments: [

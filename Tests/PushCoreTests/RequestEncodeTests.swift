@@ -35,6 +35,7 @@ struct RequestEncodeTests {
         .subscribe([.badgeChanged, .feedback, .bannerShown]),
         .ping,
         .bus,
+        .clock(advance: nil), .clock(advance: 0), .clock(advance: 0.25), .clock(advance: 3600),
         .gateway,
         .reset(app: nil, all: false),
         .reset(app: "com.example.shop", all: false),

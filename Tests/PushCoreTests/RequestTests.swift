@@ -142,4 +142,18 @@ struct RequestTests {
         let error = try #require(throws: WireError.self) { try Request.decode(frame: bytes) }
         #expect(error.message == "request is not valid UTF-8 at byte 29 (byte 0xC3); pushdeck takes UTF-8 JSON text")
     }
+
+    @Test func clockAsksOrMovesOnByAnAmountOfSeconds() throws {
+        #expect(try decode(#"{"op":"clock"}"#) == .clock(advance: nil))
+        #expect(try decode(#"{"op":"clock","advance":null}"#) == .clock(advance: nil))
+        #expect(try decode(#"{"op":"clock","advance":5.25}"#) == .clock(advance: 5.25))
+        #expect(try decode(#"{"op":"clock","advance":3600}"#) == .clock(advance: 3600))
+        for bad in ["-1", #""5""#, "1e300", "true"] {
+            let error = try #require(throws: WireError.self) { try decode(#"{"op":"clock","advance":"# + bad + "}") }
+            #expect(error.message.contains("\"advance\" must be a number of seconds from 0 to 31622400"), "\(bad): \(error.message)")
+        }
+        let error = try #require(throws: WireError.self) { try decode(#"{"op":"clock","to":5}"#) }
+        #expect(error.message.contains("unknown field \"to\" for op clock; accepted: advance"))
+    }
 }
+

@@ -51,4 +51,26 @@ import TestSupport
         _ = server.perform(.mode(.off))
         #expect(server.perform(.mode(nil))["mode"] == "off")
     }
+
+    @Test func theSystemClockIsToldButNeverMoved() throws {
+        let server = try Server(store: try Store.inMemory(), listener: nil, signals: nil)
+        #expect(server.reply(to: .clock(advance: nil)) == .clock(elapsed: nil))
+        guard case .error(let message) = server.reply(to: .clock(advance: 5)) else { Issue.record("a system clock was moved"); return }
+        #expect(message.contains("--clock manual"))
+    }
+
+    /// Moved on past a banner's stay, the manual clock meets the banner's deadlines on the way:
+    /// the banner has left, as five seconds of waiting would have had it.
+    @Test func aManualClockMovedOnRunsTheBannerOut() throws {
+        let (server, clock) = try makeServer()
+        _ = server.perform(.push(PushRequest(payloadText: #"{"aps":{"alert":{"title":"Hello"}}}"#)))
+        #expect(server.reply(to: .clock(advance: 0.5)) == .clock(elapsed: 0.5))
+        guard case .state(let shown) = server.reply(to: .state(app: nil, message: nil)) else { Issue.record("no state"); return }
+        #expect(shown.banner == "Hello")
+        #expect(server.reply(to: .clock(advance: 5.5)) == .clock(elapsed: 6))
+        guard case .state(let gone) = server.reply(to: .state(app: nil, message: nil)) else { Issue.record("no state"); return }
+        #expect(gone.banner == nil)
+        #expect(clock.elapsed == 6)
+    }
 }
+
