@@ -220,7 +220,8 @@ extension Request {
         guard root["op"] != nil else {
             return .push(PushRequest(payloadText: String(decoding: frame, as: UTF8.self), parsed: root))
         }
-        guard case .object(let object) = root.json, let opValue = object["op"] else {
+        // A push's payload is read in place below: only the members around it become a tree.
+        guard let object = root.object(readingInPlace: "payload"), let opValue = object["op"] else {
             throw WireError("a request must be a JSON object; got \(root.kindName)")
         }
         guard case .string(let op) = opValue, Request.ops.contains(op) else {

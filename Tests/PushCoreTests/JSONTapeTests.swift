@@ -34,6 +34,21 @@ struct JSONTapeTests {
         #expect(try root("{}")["a"] == nil)
     }
 
+    @Test func anObjectBuildsItsTreeAroundAMemberReadInPlace() throws {
+        let text = #"{"op":"push","payload":{"aps":{"alert":"订单"}},"app":"com.example.shop","payload":{"late":[1,2]},"n":1}"#
+        let value = try root(text)
+        let object = try #require(value.object(readingInPlace: "payload"))
+        // Every member but the in-place one is the parser's tree; that one is left empty, and
+        // read in place it is still the last such member, whole.
+        var expected = try #require(try JSON.parse(text).objectValue)
+        expected.members = expected.members.map { $0.key == "payload" ? ($0.key, .object(JSONObject())) : $0 }
+        #expect(object == expected)
+        #expect(value["payload"]?.json == (try JSON.parse(#"{"late":[1,2]}"#)))
+        // A member of that name that is not an object is built as any other, so a refusal can show it.
+        #expect(try root(#"{"payload":"text","a":[true]}"#).object(readingInPlace: "payload") == ["payload": "text", "a": [true]])
+        #expect(try root("[1]").object(readingInPlace: "payload") == nil)
+    }
+
     @Test func aValueBuildsTheSameTreeAsTheParser() throws {
         let text = #"{"x":[1,{"y":[true,null,"\ud83d\ude00"]},[]],"z":{},"w":-0.5}"#
         let value = try root(text)
