@@ -19,17 +19,19 @@ import TestSupport
         static let apns = Vendor(name: "apns", path: "/3/device/0123abcd")
         static let jpush = Vendor(name: "jpush", path: "/v3/push")
         static let getui = Vendor(name: "getui", path: "/v2/\(SampleCredentials.getuiAppId)/push/single/cid")
-        static let all = [apns, jpush, getui]
+        static let fcm = Vendor(name: "fcm", path: "/v1/projects/refusal-project/messages:send")
+        static let all = [apns, jpush, getui, fcm]
     }
 
     /// The kinds of refusal, each as its vendor answers it: HTTP status and the vendor's code
-    /// (APNs' `reason`, JPush's `error.code`, Getui's `code`).
+    /// (APNs' `reason`, JPush's `error.code`, Getui's `code`, FCM's gRPC `error.status`).
     enum Kind: String, Sendable { case tooLarge, headersTooLarge, malformed, badMethod, timeout, notFound, methodNotAllowed }
 
     static func expected(_ kind: Kind, _ vendor: Vendor) -> (status: Int, code: String) {
         switch (kind, vendor.name) {
         case (.tooLarge, "apns"): (413, "PayloadTooLarge")
         case (.tooLarge, "jpush"): (400, "1005")
+        case (.tooLarge, "fcm"), (.headersTooLarge, "fcm"), (.malformed, "fcm"): (400, "INVALID_ARGUMENT")
         case (.tooLarge, _): (400, "20001")
         case (.headersTooLarge, "apns"): (431, "HeadersTooLarge")
         case (.headersTooLarge, "jpush"): (400, "1003")
@@ -39,9 +41,11 @@ import TestSupport
         case (.malformed, _): (400, "20001")
         case (.badMethod, _), (.methodNotAllowed, "apns"): (405, "MethodNotAllowed")
         case (.methodNotAllowed, "jpush"): (405, "1001")
+        case (.methodNotAllowed, "fcm"), (.notFound, "fcm"): (404, "NOT_FOUND")
         case (.methodNotAllowed, _): (405, "405")
         case (.timeout, "apns"): (400, "IdleTimeout")
         case (.timeout, "jpush"): (400, "1003")
+        case (.timeout, "fcm"): (408, "DEADLINE_EXCEEDED")
         case (.timeout, _): (400, "20001")
         case (.notFound, "apns"): (404, "BadPath")
         case (.notFound, "jpush"): (400, "1003")
@@ -57,6 +61,12 @@ import TestSupport
         case "jpush":
             guard case .object(let error)? = object["error"], error["message"]?.stringValue != nil else { return nil }
             return error["code"].flatMap { if case .number(let number) = $0 { number.text } else { nil } }
+        case "fcm":
+            // Google's shape: the HTTP status again as `code`, the message, the gRPC status.
+            guard case .object(let error)? = object["error"], error["message"]?.stringValue != nil,
+                case .number(let code)? = error["code"], code.int != nil
+            else { return nil }
+            return error["status"]?.stringValue
         default:
             guard object["msg"]?.stringValue != nil else { return nil }
             return object["code"].flatMap { if case .number(let number) = $0 { number.text } else { nil } }
@@ -100,7 +110,12 @@ import TestSupport
     @Test(arguments: Vendor.all)
     func wrongMethodsAndPathsAreRefusedInTheVendorsShape(vendor: Vendor) throws {
         let gateway = try GatewayServer()
-        let unknownPath = vendor.name == "apns" ? "/4/nothing" : vendor.name == "jpush" ? "/v3/nothing" : "/v2/\(SampleCredentials.getuiAppId)/nothing"
+        let unknownPath = switch vendor.name {
+        case "apns": "/4/nothing"
+        case "jpush": "/v3/nothing"
+        case "fcm": "/v1/projects/refusal-project/nothing"
+        default: "/v2/\(SampleCredentials.getuiAppId)/nothing"
+        }
         for transport in Self.transports {
             let get = split(try gateway.curl(transport.flags + ["-X", "GET"], path: vendor.path, tls: transport.tls).output)
             expectRefusal(.methodNotAllowed, vendor, status: get.status, body: get.body, "HTTP/\(transport.version)")
@@ -146,7 +161,8 @@ import TestSupport
             let result = try TestVenv.run("h2_abuse.py", [mode, String(gateway.port), "8", vendor.path])
             let lines = result.output.components(separatedBy: "\n")
             #expect(lines.first?.hasPrefix("closed after ") == true, "\(mode): \(result.output)")
-            let answer = lines.dropFirst().first { $0.hasPrefix("answered ") } ?? ""
+            // The answer runs to the end: a body may span lines (Google's errors are indented JSON).
+            let answer = lines.drop { !$0.hasPrefix("answered ") }.joined(separator: "\n")
             let parts = answer.dropFirst("answered ".count).split(separator: " ", maxSplits: 1)
             expectRefusal(.timeout, vendor, status: parts.first.flatMap { Int($0) }, body: parts.count > 1 ? String(parts[1]) : "", mode)
         }
