@@ -549,7 +549,7 @@ public final class Store {
             }
             try attempt(database) { () throws(SQLiteError) in
                 for migration in Schema.migrations.dropFirst(version) {
-                    if migration.hasPrefix(Schema.widenChannelsMarker) { try Schema.widenChannels(database) }
+                    if migration.hasPrefix(Schema.rebuildChannelCheckMarker) { try Schema.rebuildChannelCheck(database) }
                     try database.execute(migration)
                 }
                 if version > 0 && version < Schema.pushFieldsVersion { try fillPushFields(database) }
