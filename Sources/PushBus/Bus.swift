@@ -80,7 +80,7 @@ public final class Bus {
     /// The last retained state of each instance seen, by id.
     public private(set) var instances: [String: JSONObject] = [:]
     /// A random nonce in this process's state: a live state of this id with another is another instance.
-    private let session = UUID().uuidString.lowercased()
+    private let session = RandomUUID.text()
     private var stateDirty = true
     private var lastStatePublished: Date = .distantPast
     private var lastStateText = ""

@@ -47,7 +47,18 @@ public enum APNsEnvironment: String, Sendable, Equatable, CaseIterable {
     /// Apple's development host names are sandbox; any other host — pushdeck's own address
     /// included — is production, the environment a client names by default.
     public static func of(host: String?) -> APNsEnvironment {
-        let name = (host ?? "").split(separator: ":").first.map { $0.lowercased() } ?? ""
-        return name == "api.sandbox.push.apple.com" || name == "api.development.push.apple.com" ? .sandbox : .production
+        // Compared on the bytes: this runs for every push, and a host is ASCII.
+        guard var host else { return .production }
+        return host.withUTF8 { bytes in
+            let name = bytes.prefix { $0 != UInt8(ascii: ":") }
+            return sandboxHosts.contains { sandbox in
+                sandbox.utf8.count == name.count && zip(sandbox.utf8, name).allSatisfy { lower, byte in
+                    lower == ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+                }
+            } ? .sandbox : .production
+        }
     }
+
+    /// The hosts of Apple's development environment.
+    static let sandboxHosts = ["api.sandbox.push.apple.com", "api.development.push.apple.com"]
 }

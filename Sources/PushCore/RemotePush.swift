@@ -59,7 +59,7 @@ public struct RemotePush: Sendable, Equatable {
         // so a push published again later could be counted twice.
         expires = min(expires, now.addingTimeInterval(Self.defaultLifetime))
         self.init(
-            id: UUID().uuidString.lowercased(), token: token, payloadText: request.payloadText, app: request.app,
+            id: RandomUUID.text(), token: token, payloadText: request.payloadText, app: request.app,
             channel: request.channel, collapseId: request.collapseId, pushType: request.pushType, priority: request.priority,
             via: request.via, headers: request.headers, acceptedAt: now, expiresAt: expires)
     }

@@ -23,7 +23,7 @@ extension APNsRoutes {
         let path = RequestSummary.path(of: request)
         guard path.hasPrefix(Self.pathPrefix) else { return ([], nil) }
         let token = String(path.dropFirst(Self.pathPrefix.count))
-        return (token.isEmpty ? [] : [token], request.values("apns-topic").first)
+        return (token.isEmpty ? [] : [token], request.value("apns-topic"))
     }
 
     /// The reasons Apple's "Handling error responses from APNs" table lists, with their statuses.
@@ -44,9 +44,9 @@ extension APNsRoutes {
         let named = reason ?? Self.preferredReasons[status]?.rawValue
             ?? (status >= 500 ? APNsReason.internalServerError : APNsReason.badDeviceToken).rawValue
         let timestamp = status == 410 ? Int64(now.timeIntervalSince1970 * 1000) : nil
-        let given = request.values("apns-id").first.flatMap { Self.isEchoable($0) ? $0 : nil }
-        var response = APNsRefusal(reason: named, status: status, timestamp: timestamp).response(apnsId: given ?? UUID().uuidString.lowercased())
-        response.headers.append(HTTPHeader(Self.uniqueIdHeader, UUID().uuidString.lowercased()))
+        let given = request.value("apns-id").flatMap { Self.isEchoable($0) ? $0 : nil }
+        var response = APNsRefusal(reason: named, status: status, timestamp: timestamp).response(apnsId: given ?? RandomUUID.text())
+        response.headers.append(HTTPHeader(Self.uniqueIdHeader, RandomUUID.text()))
         return response.adding(retryAfter: retryAfter)
     }
 }

@@ -30,6 +30,8 @@ public struct HTTPRequest: Sendable {
     }
     /// Every value of header `name` (lower-case).
     public func values(_ name: String) -> [String] { headers.filter { $0.name == name }.map(\.value) }
+    /// The first value of header `name` (lower-case), or nil: `values(name).first` without the arrays.
+    public func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
 }
 
 public struct HTTPResponse: Sendable, Equatable {

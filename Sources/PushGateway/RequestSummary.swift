@@ -80,8 +80,8 @@ extension APNsRoutes {
         guard path.hasPrefix(Self.pathPrefix) else { return summary }
         let token = String(path.dropFirst(Self.pathPrefix.count))
         summary.tokens = token.isEmpty ? [] : [token]
-        summary.app = request.values("apns-topic").first
-        let carried = request.values("apns-id").first
+        summary.app = request.value("apns-topic")
+        let carried = request.value("apns-id")
         if let carried { summary.ids["apns-id"] = carried }
         summary.notificationKey = carried.map { "apns-id:\($0.lowercased())" } ?? "token:\(token):\(RequestSummary.digest(request.body))"
         return summary
@@ -142,7 +142,7 @@ extension JPushRoutes {
 
     /// The user of HTTP Basic `authorization` (JPush's appKey), if it is one.
     static func basicUser(_ request: HTTPRequest) -> String? {
-        guard let header = request.values("authorization").first, header.lowercased().hasPrefix("basic "),
+        guard let header = request.value("authorization"), header.lowercased().hasPrefix("basic "),
             let decoded = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
             let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { return nil }

@@ -31,7 +31,7 @@ extension APNsRoutes {
 
     /// The request's `apns-request-id` when it can be answered back, else a new UUID.
     static func requestId(_ request: HTTPRequest) -> String {
-        request.values("apns-request-id").first.flatMap { isEchoable($0) ? $0 : nil } ?? UUID().uuidString.lowercased()
+        request.value("apns-request-id").flatMap { isEchoable($0) ? $0 : nil } ?? RandomUUID.text()
     }
 
     /// A refusal in the broadcast API's shape: `{"reason":…}` and `apns-request-id`.
@@ -67,13 +67,13 @@ extension APNsRoutes {
         for header in request.headers where Self.singleHeaders.contains(header.name) || header.name == "apns-channel-id" || header.name == "apns-request-id" {
             guard seen.insert(header.name).inserted else { return refuse(.duplicateHeaders) }
         }
-        guard let authorization = request.values("authorization").first, !Self.namesNoToken(authorization) else {
+        guard let authorization = request.value("authorization"), !Self.namesNoToken(authorization) else {
             return refuse(.missingProviderToken)
         }
         guard let token = tokens.token(authorization) else { return refuse(.invalidProviderToken) }
         if let problem = tokens.problem(
             token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now,
-            environment: APNsEnvironment.of(host: request.values("host").first)
+            environment: APNsEnvironment.of(host: request.value("host"))
         ) {
             return refuse(problem)
         }
@@ -87,7 +87,7 @@ extension APNsRoutes {
         if management && request.method == "POST" { return create(request, app: app, context: context, requestId: requestId) }
 
         // The channel: named, well formed, one of the app's.
-        guard let channelId = request.values("apns-channel-id").first, !channelId.isEmpty else { return refuse(.missingChannelId) }
+        guard let channelId = request.value("apns-channel-id"), !channelId.isEmpty else { return refuse(.missingChannelId) }
         guard BroadcastChannel.isWellFormed(channelId) else { return refuse(.badChannelId) }
         guard let channel = context.inbox.channels.channel(channelId, app: app) else { return refuse(.channelNotRegistered) }
 
@@ -171,7 +171,7 @@ extension APNsRoutes {
             }
             // As for a device push in the development environment, `apns-unique-id` names it.
             return HTTPResponse(status: 200, headers: [
-                HTTPHeader("apns-request-id", requestId), HTTPHeader(Self.uniqueIdHeader, UUID().uuidString.lowercased()),
+                HTTPHeader("apns-request-id", requestId), HTTPHeader(Self.uniqueIdHeader, RandomUUID.text()),
             ])
         }
     }

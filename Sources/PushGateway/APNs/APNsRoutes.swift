@@ -34,8 +34,8 @@ public struct APNsRoutes: GatewayRoutes {
         if Self.isBroadcastPath(request.path) { return decideBroadcast(request, context: context) }
         // The request's own apns-id is answered back even when it is refused as no UUID (clients
         // such as aioapns match an error to its request by it); a new one when there is none.
-        let given = request.values("apns-id").first.flatMap { Self.isEchoable($0) ? $0 : nil }
-        let apnsId = given ?? UUID().uuidString.lowercased()
+        let given = request.value("apns-id").flatMap { Self.isEchoable($0) ? $0 : nil }
+        let apnsId = given ?? RandomUUID.text()
         switch check(request, context: context) {
         case .refused(let refusal):
             return .respond(refusal.response(apnsId: apnsId))
@@ -53,7 +53,7 @@ public struct APNsRoutes: GatewayRoutes {
                 // the development environment sends with an accepted push (to look it up in the
                 // Push Notifications Console's delivery log) — pushdeck is a development server.
                 return HTTPResponse(status: 200, headers: [
-                    HTTPHeader("apns-id", apnsId), HTTPHeader(Self.uniqueIdHeader, UUID().uuidString.lowercased()),
+                    HTTPHeader("apns-id", apnsId), HTTPHeader(Self.uniqueIdHeader, RandomUUID.text()),
                 ])
             }
         }
@@ -67,8 +67,8 @@ public struct APNsRoutes: GatewayRoutes {
     /// HTTP/2 servers end such a connection); those are pushdeck's, in Apple's shape:
     /// `431 HeadersTooLarge` and `400 MalformedRequest`.
     public func refuse(_ refusal: HTTPRefusal) -> HTTPResponse {
-        let given = refusal.request.values("apns-id").first.flatMap { Self.isEchoable($0) ? $0 : nil }
-        let apnsId = given ?? UUID().uuidString.lowercased()
+        let given = refusal.request.value("apns-id").flatMap { Self.isEchoable($0) ? $0 : nil }
+        let apnsId = given ?? RandomUUID.text()
         let answer: APNsRefusal
         switch refusal.kind {
         case .bodyTooLarge: answer = APNsRefusal(.payloadTooLarge)
@@ -106,7 +106,7 @@ public struct APNsRoutes: GatewayRoutes {
         let path = request.pathOnly
         guard path.hasPrefix(Self.pathPrefix) else { return .refused(APNsRefusal(.badPath)) }
         let rawToken = String(path.dropFirst(Self.pathPrefix.count))
-        guard !rawToken.contains("/") else { return .refused(APNsRefusal(.badPath)) }
+        guard !rawToken.utf8.contains(UInt8(ascii: "/")) else { return .refused(APNsRefusal(.badPath)) }
         guard request.method == "POST" else { return .refused(APNsRefusal(.methodNotAllowed)) }
         guard !rawToken.isEmpty else { return .refused(APNsRefusal(.missingDeviceToken)) }
 
@@ -114,7 +114,7 @@ public struct APNsRoutes: GatewayRoutes {
         for header in request.headers where Self.singleHeaders.contains(header.name) {
             guard seen.insert(header.name).inserted else { return .refused(APNsRefusal(.duplicateHeaders)) }
         }
-        func header(_ name: String) -> String? { request.values(name).first }
+        func header(_ name: String) -> String? { request.value(name) }
 
         // Apple's MissingProviderToken: "the authorization header is missing or no provider token
         // is specified" (Handling notification responses from APNs) — so is a `bearer` with

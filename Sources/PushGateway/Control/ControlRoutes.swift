@@ -181,7 +181,7 @@ public struct ControlRoutes: GatewayRoutes {
                 ? nil
                 : Self.error(403, "the control API answers loopback peers only; start pushdeck with --control-token TOKEN to serve others")
         }
-        let given = request.values("authorization").first.flatMap { value -> String? in
+        let given = request.value("authorization").flatMap { value -> String? in
             let parts = value.split(separator: " ", maxSplits: 1)
             // RFC 6750 §2.1: `Bearer` (case-insensitive, RFC 9110 §11.1), a space, the token.
             guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }

@@ -90,7 +90,7 @@ public struct FCMRoutes: GatewayRoutes {
     /// `/token` issued and still within its hour, for this project when FCM keys are registered;
     /// with none, any well-formed bearer is taken (an expired one `/token` issued is still refused).
     func authorize(_ request: HTTPRequest, project: String?, context: GatewayContext) -> FCMAPIError? {
-        guard let header = request.values("authorization").first else { return .credentialsMissing }
+        guard let header = request.value("authorization") else { return .credentialsMissing }
         guard let token = Self.bearerToken(header) else { return .invalidCredentials(expired: false) }
         let registered = context.inbox.providerKeys.values.contains { $0.vendor == .fcm }
         guard let issued = tokens.lookup(token, now: context.now) else {

@@ -65,7 +65,7 @@ public struct GetuiRoutes: GatewayRoutes {
         }
         if endpoint == .auth { return .respond(authenticate(appId: appId, body: body, context: context)) }
 
-        guard let token = request.values("token").first, sessions.isValid(token, appId: appId, now: context.now) else {
+        guard let token = request.value("token"), sessions.isValid(token, appId: appId, now: context.now) else {
             return .respond(GetuiRefusal(.tokenInvalid).response)
         }
         if endpoint == .batch { return batch(appId: appId, body: body, path: path, context: context) }

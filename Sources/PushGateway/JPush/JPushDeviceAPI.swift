@@ -41,7 +41,7 @@ struct JPushDeviceAPI {
             return .respond(JPushDeviceRefusal(.invalidParameter, "'\(id.prefix(64))' is not a registration id").response)
         }
         let appKey: String
-        switch credentials.parse(request.values("authorization").first) {
+        switch credentials.parse(request.value("authorization")) {
         case .failure(let refusal):
             return .respond(JPushDeviceRefusal(request.values("authorization").isEmpty ? .noCredentials : .authenticationFailed, refusal.message).response)
         case .success(let (key, secret)):

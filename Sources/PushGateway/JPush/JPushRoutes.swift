@@ -89,7 +89,7 @@ public struct JPushRoutes: GatewayRoutes {
         }
         guard request.method == "POST" else { return .failure(JPushRefusal(.postOnly)) }
         let appKey: String
-        switch credentials.parse(request.values("authorization").first) {
+        switch credentials.parse(request.value("authorization")) {
         case .failure(let refusal): return .failure(refusal)
         case .success(let (key, secret)):
             guard Self.isAppKey(key) else { return .failure(JPushRefusal(.invalidAppKey, "'\(key.prefix(64))'")) }
