@@ -91,16 +91,17 @@ extension Inbox {
     private mutating func apply(_ push: ActivityPush, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
         // A token registered as an activity's (`device add --kind activity`, or an update to an
         // unknown token) stands for an activity its app started with `Activity.request`.
-        let activity = activities.idByToken[push.token].flatMap { activities.byId[$0] }
+        // It is taken out of the book while the push changes it: a copy left there would share
+        // its history, and recording the push would copy every entry (up to `historyLimit`).
+        let activity = activities.idByToken[push.token].flatMap { activities.take(id: $0) }
             ?? Activity(id: "activity-\(activities.nextNumber)", app: push.app, pushToken: push.token, startedAt: date)
         apply(to: activity, aps: push.aps, update, at: date, into: &outcome)
     }
 
     /// An `update` or `end` reaching `activity` (by its token, or on its broadcast channel),
-    /// judged as the device judges it.
-    mutating func apply(to activity: Activity, aps given: JSONObject?, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
+    /// judged as the device judges it; the activity goes (back) into the book.
+    mutating func apply(to activity: consuming Activity, aps given: JSONObject?, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
         var update = update
-        var activity = activity
         let aps = given ?? JSONObject()
         let state = activity.state(at: date)
         if let why = Self.missing(given, update) {
