@@ -149,9 +149,7 @@ extension Inbox {
         activity.dismissedByUser = true
         activities.put(activity)
         outcome.write(.activity(activity))
-        outcome.publish(.activityChanged, [
-            "activity": activity.wireJSON(at: date, history: false), "accepted": .bool(true), "discarded": .null,
-        ])
+        outcome.publish(BusEvent(activityChanged: activity, accepted: true, discarded: nil, at: date))
         outcome.reply = .ok
     }
 
@@ -201,11 +199,7 @@ extension Inbox {
 
     func changed(_ activity: Activity, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
         outcome.write(.activity(activity))
-        outcome.publish(.activityChanged, [
-            // Without its history: the event says what this push did, and building every earlier
-            // update into each event made an update to a long-lived activity cost as many.
-            "activity": activity.wireJSON(at: date, history: false), "accepted": .bool(update.accepted), "discarded": .string(orNull: update.why),
-        ])
+        outcome.publish(BusEvent(activityChanged: activity, accepted: update.accepted, discarded: update.why, at: date))
         outcome.reply = .activityPush(ActivityPushReply(
             activity: activity.id, accepted: update.accepted, why: update.why,
             pushToken: update.event == "start" && update.accepted ? activity.pushToken : nil))
