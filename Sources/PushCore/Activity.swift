@@ -176,6 +176,12 @@ public struct ActivityBook: Sendable, Equatable {
         nextNumber = max(nextNumber, activity.number + 1)
     }
 
+    /// Takes an activity out of the book, to change it and `put` it back: changed while a copy
+    /// stays in the book, its history would be copied whole.
+    mutating func take(id: String) -> Activity? {
+        byId.removeValue(forKey: id)
+    }
+
     public mutating func note(unmatched update: ActivityUpdate) {
         unmatched.append(update)
         if unmatched.count > Self.unmatchedLimit { unmatched.removeFirst(unmatched.count - Self.unmatchedLimit) }

@@ -1,3 +1,4 @@
+import Foundation
 import PushJSON
 
 /// The bus topics. They grew from the two local notifications (`jiaGeTuiNotification` for
@@ -60,6 +61,7 @@ public struct BusEvent: Sendable, Equatable {
         case fields(JSONObject)
         case message(Message)
         case badge(app: String, Badge)
+        case activity(Activity, accepted: Bool, discarded: String?, at: Date)
     }
 
     public init(_ topic: Topic, _ fields: JSONObject) {
@@ -80,6 +82,14 @@ public struct BusEvent: Sendable, Equatable {
         self.content = .badge(app: app, badge)
     }
 
+    /// An `activity.changed` event: `activity` (its wire object at `date`, without its history),
+    /// `accepted`, `discarded` (why, or null). Every Live Activity push publishes one, so it too
+    /// builds its fields only when a subscriber asks.
+    public init(activityChanged activity: Activity, accepted: Bool, discarded: String?, at date: Date) {
+        self.topic = .activityChanged
+        self.content = .activity(activity, accepted: accepted, discarded: discarded, at: date)
+    }
+
     /// The message of a `message.received` / `remote.received` event, without building its
     /// wire object.
     public var message: Message? {
@@ -95,6 +105,13 @@ public struct BusEvent: Sendable, Equatable {
             case .message(let message): ["message": message.wireJSON]
             case .badge(let app, let badge):
                 ["app": .string(app), "badge": .number(JSONNumber(badge.icon)), "serverBadge": .number(JSONNumber(badge.server))]
+            case .activity(let activity, let accepted, let discarded, let date):
+                [
+                    // Without its history: the event says what this push did, and building every
+                    // earlier update into each event made an update to a long-lived activity cost as many.
+                    "activity": activity.wireJSON(at: date, history: false), "accepted": .bool(accepted),
+                    "discarded": .string(orNull: discarded),
+                ]
             }
         }
         set {

@@ -91,16 +91,17 @@ extension Inbox {
     private mutating func apply(_ push: ActivityPush, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
         // A token registered as an activity's (`device add --kind activity`, or an update to an
         // unknown token) stands for an activity its app started with `Activity.request`.
-        let activity = activities.idByToken[push.token].flatMap { activities.byId[$0] }
+        // It is taken out of the book while the push changes it: a copy left there would share
+        // its history, and recording the push would copy every entry (up to `historyLimit`).
+        let activity = activities.idByToken[push.token].flatMap { activities.take(id: $0) }
             ?? Activity(id: "activity-\(activities.nextNumber)", app: push.app, pushToken: push.token, startedAt: date)
         apply(to: activity, aps: push.aps, update, at: date, into: &outcome)
     }
 
     /// An `update` or `end` reaching `activity` (by its token, or on its broadcast channel),
-    /// judged as the device judges it.
-    mutating func apply(to activity: Activity, aps given: JSONObject?, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
+    /// judged as the device judges it; the activity goes (back) into the book.
+    mutating func apply(to activity: consuming Activity, aps given: JSONObject?, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
         var update = update
-        var activity = activity
         let aps = given ?? JSONObject()
         let state = activity.state(at: date)
         if let why = Self.missing(given, update) {
@@ -148,9 +149,7 @@ extension Inbox {
         activity.dismissedByUser = true
         activities.put(activity)
         outcome.write(.activity(activity))
-        outcome.publish(.activityChanged, [
-            "activity": activity.wireJSON(at: date, history: false), "accepted": .bool(true), "discarded": .null,
-        ])
+        outcome.publish(BusEvent(activityChanged: activity, accepted: true, discarded: nil, at: date))
         outcome.reply = .ok
     }
 
@@ -200,11 +199,7 @@ extension Inbox {
 
     func changed(_ activity: Activity, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
         outcome.write(.activity(activity))
-        outcome.publish(.activityChanged, [
-            // Without its history: the event says what this push did, and building every earlier
-            // update into each event made an update to a long-lived activity cost as many.
-            "activity": activity.wireJSON(at: date, history: false), "accepted": .bool(update.accepted), "discarded": .string(orNull: update.why),
-        ])
+        outcome.publish(BusEvent(activityChanged: activity, accepted: update.accepted, discarded: update.why, at: date))
         outcome.reply = .activityPush(ActivityPushReply(
             activity: activity.id, accepted: update.accepted, why: update.why,
             pushToken: update.event == "start" && update.accepted ? activity.pushToken : nil))

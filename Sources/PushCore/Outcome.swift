@@ -38,6 +38,7 @@ struct Outcome {
 
     mutating func publish(_ topic: Topic, _ fields: JSONObject) { list.append(.publish(BusEvent(topic, fields))) }
     mutating func publish(_ topic: Topic, message: Message) { list.append(.publish(BusEvent(topic, message: message))) }
+    mutating func publish(_ event: BusEvent) { list.append(.publish(event)) }
 
     /// Notes `app`'s counts as they are before the event changes them; only the first note of
     /// an app counts. Call it before changing either.

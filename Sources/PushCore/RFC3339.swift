@@ -10,6 +10,30 @@ public enum RFC3339 {
         let (days, dayMilliseconds) = floorDivide(totalMilliseconds, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         let seconds = dayMilliseconds / 1000
+        // A four-digit year (every date a push carries) is written digit by digit into the 24
+        // bytes: interpolating padded pieces cost ~12 000 instructions a date (callgrind), and a
+        // Live Activity update writes seven.
+        if (0...9999).contains(year) {
+            return String(unsafeUninitializedCapacity: 24) { text in
+                func put(_ value: Int64, _ width: Int, at offset: Int) {
+                    var rest = value
+                    for index in (offset..<offset + width).reversed() {
+                        text[index] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                        rest /= 10
+                    }
+                }
+                put(year, 4, at: 0)
+                put(month, 2, at: 5)
+                put(day, 2, at: 8)
+                put(seconds / 3600, 2, at: 11)
+                put(seconds / 60 % 60, 2, at: 14)
+                put(seconds % 60, 2, at: 17)
+                put(dayMilliseconds % 1000, 3, at: 20)
+                (text[4], text[7], text[10], text[13], text[16], text[19], text[23]) =
+                    (ascii("-"), ascii("-"), ascii("T"), ascii(":"), ascii(":"), ascii("."), ascii("Z"))
+                return 24
+            }
+        }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(dayMilliseconds % 1000, 3))Z"
     }
 

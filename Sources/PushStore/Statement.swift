@@ -1,4 +1,5 @@
 import CSQLite
+import PushJSON
 
 /// A prepared SQLite statement, kept and reused: reset, bound, stepped, read.
 ///
@@ -102,6 +103,14 @@ public final class Statement {
         }
         let start = stagedBytes.count
         stagedBytes.append(contentsOf: value.utf8)
+        staged.append((index, start..<stagedBytes.count))
+    }
+
+    /// Stages `json`'s compact text for parameter `index`, written straight into the staged
+    /// bytes (no `String` made of it on the way).
+    public func stage(json: JSON, at index: Int32) {
+        let start = stagedBytes.count
+        json.write(into: &stagedBytes)
         staged.append((index, start..<stagedBytes.count))
     }
 

@@ -340,24 +340,25 @@ public final class Store {
     /// history as its own row (every change of an activity is one push recorded; writing it again
     /// is the same row). Writing the whole history each push made an update to an activity with
     /// 100 behind it cost 9 times an alert (h2load, debug build). Rows past the newest
-    /// `historyLimit` go. Compiled when used, as activity pushes are not the common push.
+    /// `historyLimit` go. The statements are compiled at open and the JSON is written straight
+    /// into the statement's staged bytes: no text is built, hashed or copied per push.
     private func activityWrite(_ activity: Activity) throws(SQLiteError) {
-        let statement = try database.prepare(
-            "INSERT INTO activities (id, app, body) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO UPDATE SET app = excluded.app, body = excluded.body")
-        try statement.bind(activity.id, at: 1)
-        try statement.bind(activity.app, at: 2)
-        try statement.bind(activity.wireJSON(at: nil, history: false).compactText, at: 3)
-        try statement.run()
+        let statement = writes.activity
+        statement.stage(activity.id, at: 1)
+        statement.stage(activity.app, at: 2)
+        statement.stage(json: activity.wireJSON(at: nil, history: false), at: 3)
+        try statement.runStaged()
         guard let newest = activity.history.last else { return }
         let seq = Int64(activity.earlier + activity.history.count)
-        let row = try database.prepare(
-            "INSERT OR REPLACE INTO activity_history (activity_id, seq, app, body) VALUES (?1, ?2, ?3, ?4)")
-        try row.bind(activity.id, at: 1)
+        let row = writes.activityHistory
         try row.bind(seq, at: 2)
-        try row.bind(activity.app, at: 3)
-        try row.bind(newest.wireJSON.compactText, at: 4)
-        try row.run()
-        let prune = try database.prepare("DELETE FROM activity_history WHERE activity_id = ?1 AND seq <= ?2")
+        row.stage(activity.id, at: 1)
+        row.stage(activity.app, at: 3)
+        row.stage(json: newest.wireJSON, at: 4)
+        try row.runStaged()
+        // Until the history is full there is nothing older to let go.
+        guard seq > Int64(Activity.historyLimit) else { return }
+        let prune = writes.pruneActivityHistory
         try prune.bind(activity.id, at: 1)
         try prune.bind(seq - Int64(Activity.historyLimit), at: 2)
         try prune.run()

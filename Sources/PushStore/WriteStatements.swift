@@ -31,6 +31,9 @@ struct WriteStatements {
     let outboxRemove: Statement
     let busSeen: Statement
     let pruneBusSeen: Statement
+    let activity: Statement
+    let activityHistory: Statement
+    let pruneActivityHistory: Statement
 
     init(_ database: Database) throws(SQLiteError) {
         // IMMEDIATE: take the write lock at the start, so a busy database is found (and waited
@@ -113,5 +116,11 @@ struct WriteStatements {
             ON CONFLICT (sender, push_id) DO UPDATE SET seen_at = excluded.seen_at
             """)
         pruneBusSeen = try database.prepare("DELETE FROM bus_seen WHERE seen_at <= ?1")
+        // A Live Activity push writes its activity and the one row of its history it adds.
+        activity = try database.prepare(
+            "INSERT INTO activities (id, app, body) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO UPDATE SET app = excluded.app, body = excluded.body")
+        activityHistory = try database.prepare(
+            "INSERT OR REPLACE INTO activity_history (activity_id, seq, app, body) VALUES (?1, ?2, ?3, ?4)")
+        pruneActivityHistory = try database.prepare("DELETE FROM activity_history WHERE activity_id = ?1 AND seq <= ?2")
     }
 }

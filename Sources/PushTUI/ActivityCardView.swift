@@ -18,12 +18,14 @@ public enum ActivityCardView {
     /// The activities a screen shows at `date`: not dismissed, the highest relevance first, then
     /// the one updated last, then the one started first.
     public static func shown(_ book: ActivityBook, at date: Date) -> [Activity] {
-        book.all.filter { $0.state(at: date) != .dismissed }.sorted { a, b in
-            let (ra, rb) = (a.relevanceScore ?? 0, b.relevanceScore ?? 0)
+        // Each one's number is read off its id once, not in every comparison.
+        book.byId.values.filter { $0.state(at: date) != .dismissed }.map { (number: $0.number, activity: $0) }.sorted { a, b in
+            let (ra, rb) = (a.activity.relevanceScore ?? 0, b.activity.relevanceScore ?? 0)
             if ra != rb { return ra > rb }
-            if a.updatedAt != b.updatedAt { return a.updatedAt > b.updatedAt }
-            return a.number < b.number
-        }
+            if a.activity.updatedAt != b.activity.updatedAt { return a.activity.updatedAt > b.activity.updatedAt }
+            if a.number != b.number { return a.number < b.number }
+            return a.activity.id < b.activity.id
+        }.map(\.activity)
     }
 
     /// How many rows the cards take in a body `bodyHeight` rows high, for `count` activities.
@@ -77,7 +79,11 @@ public enum ActivityCardView {
 
     /// The header's compact line for the newest activity: `◖ app · key: value ◗`, longest first.
     public static func compact(_ book: ActivityBook, at date: Date) -> [String]? {
-        let shown = shown(book, at: date)
+        compact(shown: shown(book, at: date), at: date)
+    }
+
+    /// The compact line of the activities `shown` gives at `date`.
+    static func compact(shown: [Activity], at date: Date) -> [String]? {
         guard let newest = shown.max(by: { ($0.updatedAt, -$0.number) < ($1.updatedAt, -$1.number) }) else { return nil }
         let app = Sanitize.inert(newest.app)
         let state = pairs(newest.contentState)

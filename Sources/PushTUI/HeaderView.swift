@@ -6,11 +6,15 @@ import PushCore
 /// any were, `N held` while pass-through messages wait for the app, the offline devices, then
 /// mutes, quiet hours and platform badge policies, and the newest Live Activity's compact line.
 public enum HeaderView {
-    public static func render(into grid: inout Grid, area: Rect, inbox: Inbox, date: Date? = nil, bus: String? = nil) {
+    /// `activities`: the Live Activities as the screen worked them out for `date` (their compact
+    /// line); without them they are worked out from the inbox.
+    public static func render(
+        into grid: inout Grid, area: Rect, inbox: Inbox, date: Date? = nil, bus: String? = nil, activities: ShownActivities? = nil
+    ) {
         guard !area.isEmpty else { return }
         let base = Style(.header)
         grid.fill(area.row(0), style: base)
-        let parts = self.parts(of: inbox, base: base, width: area.width, date: date, bus: bus)
+        let parts = self.parts(of: inbox, base: base, width: area.width, date: date, bus: bus, activities: activities)
         var x = area.x + 1
         for (index, part) in parts.enumerated() {
             if index > 0 { x += separator.count }
@@ -37,8 +41,10 @@ public enum HeaderView {
     /// fit, whole parts give way from the least important up — never a part cut in the middle.
     /// What matters most stays: unread, badge, PUSH mode, app state, dropped, held, offline
     /// devices, then the name, mutes, quiet hours and platform badge policies.
-    static func parts(of inbox: Inbox, base: Style, width: Int, date: Date? = nil, bus: String? = nil) -> [(text: String, style: Style)] {
-        var all = allParts(of: inbox, base: base, date: date)
+    static func parts(
+        of inbox: Inbox, base: Style, width: Int, date: Date? = nil, bus: String? = nil, activities: ShownActivities? = nil
+    ) -> [(text: String, style: Style)] {
+        var all = allParts(of: inbox, base: base, date: date, activities: activities)
         // With a team bus (`--mqtt`): its connection, after the inbox's own parts.
         if let bus {
             let connected = bus == "bus connected"
@@ -59,7 +65,7 @@ public enum HeaderView {
     }
 
     /// Every part the inbox calls for, in the order they are shown, with their ranks.
-    static func allParts(of inbox: Inbox, base: Style, date: Date?) -> [Part] {
+    static func allParts(of inbox: Inbox, base: Style, date: Date?, activities: ShownActivities? = nil) -> [Part] {
         let warning = Style(.warning, bold: true)
         let badge = inbox.totalBadge
         let server = inbox.totalServerBadge
@@ -109,7 +115,7 @@ public enum HeaderView {
         }
         // The newest Live Activity's compact line, as the Dynamic Island shows one (after the
         // offline devices, before the name in what gives way).
-        if let date, let forms = ActivityCardView.compact(inbox.activities, at: date) {
+        if let date, let forms = activities.map({ $0.compact }) ?? ActivityCardView.compact(inbox.activities, at: date) {
             parts.append(Part(forms: forms, style: base.bolded, rank: 7))
         }
         return parts

@@ -14,11 +14,11 @@ extension Screen {
     public func render(inbox: Inbox, now: Instant, date: Date, callback: (Message) -> String = { _ in "" }) -> Grid {
         var grid = Grid(size)
         let layout = self.layout
-        HeaderView.render(into: &grid, area: layout.header, inbox: inbox, date: date, bus: bus)
+        let activities = shownActivities.holds(at: date) ? shownActivities : ShownActivities(inbox.activities, at: date)
+        HeaderView.render(into: &grid, area: layout.header, inbox: inbox, date: date, bus: bus, activities: activities)
         if !layout.cards.isEmpty {
-            let shown = ActivityCardView.shown(inbox.activities, at: date)
-            ActivityCardView.render(into: &grid, area: layout.cards, activities: Array(shown.dropFirst(firstCard)), date: date,
-                                    selected: selectedCard)
+            let onScreen = activities.activities.dropFirst(firstCard).prefix(layout.cards.height / ActivityCardView.cardHeight)
+            ActivityCardView.render(into: &grid, area: layout.cards, activities: Array(onScreen), date: date, selected: selectedCard)
         }
         switch view {
         case .list:

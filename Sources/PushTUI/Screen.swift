@@ -86,6 +86,12 @@ public struct Screen: Sendable, Equatable {
             if let card = selectedCard, !cardIds.contains(card) { selectedCard = nil }
         }
     }
+    /// The Live Activities as the host worked them out (`ShownActivities`, kept while they hold);
+    /// setting them sets `cardIds`. Drawing at a date they do not hold at works them out from
+    /// the inbox instead (as for a screen no host keeps them for).
+    public var shownActivities = ShownActivities.none {
+        didSet { cardIds = shownActivities.ids }
+    }
     /// The card `[` and `]` selected (an activity id): `⏎` opens it, `x` dismisses it. Nil while
     /// the list has the selection.
     public private(set) var selectedCard: String?

@@ -131,8 +131,13 @@ public final class TerminalUI: ServerHost {
             }
         }
         screen.searching = search.isSearching && !screen.filter.isEmpty
-        // The Live Activity cards take rows off the list: counted before the list loads.
-        screen.cardIds = ActivityCardView.shown(server.inbox.activities, at: time.wallNow).map(\.id)
+        // The Live Activity cards take rows off the list: counted before the list loads. Worked
+        // out again only when the store has changed (every change of an activity is a store
+        // write) or one of them has changed state on the clock since.
+        let wallNow = time.wallNow
+        if screen.shownActivities.revision != server.revision || !screen.shownActivities.holds(at: wallNow) {
+            screen.shownActivities = ShownActivities(server.inbox.activities, at: wallNow, revision: server.revision)
+        }
         if screen.query.groups {
             do {
                 try threads.update(in: server.store)

@@ -74,6 +74,34 @@ import Testing
         #expect(activity.staleDate == nil)
     }
 
+    /// `activity.changed` is built only when read: what it reads is the activity as that push
+    /// left it, at the push's time, without its history, whatever came after.
+    @Test func eachPushPublishesTheActivityAsThatPushLeftIt() throws {
+        var (inbox, started) = startedInbox()
+        let token = try #require(started.pushToken)
+        func event(_ effects: [Effect]) -> BusEvent? {
+            effects.lazy.compactMap { if case .publish(let event) = $0, event.topic == .activityChanged { event } else { nil } }.first
+        }
+        let applied = push(["timestamp": .int(1_764_547_300), "event": "update", "content-state": ["status": "on the way"]],
+                           to: token, at: Self.t0.addingTimeInterval(100), inbox: &inbox)
+        let afterFirst = try #require(inbox.activities.byId["activity-1"])
+        let discarded = push(["timestamp": .int(1_764_547_250), "event": "update", "content-state": ["status": "late"]],
+                             to: token, at: Self.t0.addingTimeInterval(110), inbox: &inbox)
+        push(["timestamp": .int(1_764_547_400), "event": "end", "content-state": ["status": "done"]],
+             to: token, at: Self.t0.addingTimeInterval(120), inbox: &inbox)
+
+        let first = try #require(event(applied.effects))
+        #expect(first.fields == [
+            "activity": afterFirst.wireJSON(at: Self.t0.addingTimeInterval(100), history: false), "accepted": true, "discarded": nil,
+        ])
+        #expect(first.fields["activity"]?.objectValue?["contentState"] == ["status": "on the way"])
+        #expect(first.fields["activity"]?.objectValue?["history"] == [])
+        let second = try #require(event(discarded.effects))
+        #expect(second.fields["accepted"] == false)
+        #expect(second.fields["discarded"] == "timestamp 1764547250 is older than the last applied (1764547300)")
+        #expect(second.fields["activity"]?.objectValue?["state"] == "active")
+    }
+
     @Test func pushesTheDeviceWouldIgnoreAreDiscardedWithWhy() throws {
         var (inbox, started) = startedInbox()
         let token = try #require(started.pushToken)

@@ -63,6 +63,7 @@ struct MessageWireTests {
         (951_782_400.5, "2000-02-29T00:00:00.500Z"),
         (-1.0, "1969-12-31T23:59:59.000Z"),
         (4_107_542_399.999, "2100-02-28T23:59:59.999Z"),
+        (253_402_300_799.5, "9999-12-31T23:59:59.500Z"),
     ])
     func rfc3339(seconds: Double, text: String) {
         #expect(RFC3339.string(from: Date(timeIntervalSince1970: seconds)) == text)

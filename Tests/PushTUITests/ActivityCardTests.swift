@@ -113,4 +113,39 @@ struct ActivityCardTests {
         let text = (0..<grid.height).map(grid.rowText).joined()
         #expect(!text.contains("\u{1B}"))
     }
+
+    /// What a host keeps between frames is what the screen works out at any date until one of
+    /// the activities changes state: the ride's dismissal, 3h59m after `now`, here.
+    @Test func theShownActivitiesHoldUntilTheFirstChangeOfState() throws {
+        let inbox = inbox()
+        let shown = ShownActivities(inbox.activities, at: now, revision: 7)
+        #expect(shown.ids == ["activity-2", "activity-1", "activity-3"])
+        #expect(shown.compact == ActivityCardView.compact(inbox.activities, at: now))
+        #expect(shown.revision == 7)
+        let ride = try #require(inbox.activities.byId["activity-3"])
+        let lastHeld = ride.dismissedAt.addingTimeInterval(-0.001)
+        #expect(shown.holds(at: now) && shown.holds(at: lastHeld))
+        #expect(ActivityCardView.shown(inbox.activities, at: lastHeld).map(\.id) == shown.ids)
+        #expect(!shown.holds(at: ride.dismissedAt))
+        #expect(ActivityCardView.shown(inbox.activities, at: ride.dismissedAt).map(\.id) == ["activity-2", "activity-1"])
+        #expect(!shown.holds(at: now.addingTimeInterval(-1)), "nor before it was worked out")
+        #expect(!ShownActivities.none.holds(at: now))
+    }
+
+    /// The screen draws the same with the host's activities as it does working them out itself.
+    @Test(arguments: sizes)
+    func theKeptActivitiesDrawAsTheInboxDoes(size: Size) {
+        let inbox = inbox()
+        let date = now.addingTimeInterval(2)
+        var kept = Screen(size: size)
+        kept.shownActivities = ShownActivities(inbox.activities, at: now)
+        kept.load(from: ArrayMessageSource(SampleMessages.sampleMessages()))
+        #expect(kept.cardIds == ["activity-2", "activity-1", "activity-3"])
+        // As a host set the cards before: their ids each turn, the rest worked out while drawing.
+        var worked = Screen(size: size)
+        worked.cardIds = ActivityCardView.shown(inbox.activities, at: date).map(\.id)
+        worked.load(from: ArrayMessageSource(SampleMessages.sampleMessages()))
+        let same = kept.render(inbox: inbox, now: .zero, date: date) == worked.render(inbox: inbox, now: .zero, date: date)
+        #expect(same)
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import PushCore
 import PushJSON
 import PushStore
@@ -146,6 +147,47 @@ import TestSupport
         #expect(shown[0].hasPrefix("╭─ ■ com.example.shop · Hello") || shown[0].hasPrefix("╭─ ■ default · Hello"))
         #expect(rows(session.screens[3])[0].hasPrefix("╭─"), "leaving from the top down")
         #expect(rows(session.screens[4])[0].contains("pushdeck"))
+    }
+
+    // MARK: - Live Activity cards, kept between frames
+
+    /// The host works the cards out again only when the store changes or the clock passes a
+    /// change of state: a stale date passing with nothing written, a dismissal, an update by a
+    /// script each show on the next frame.
+    @Test func theCardsFollowTheClockAndThePushesTheyAreKeptBetween() throws {
+        let session = try HostSession(seed: Self.seed)
+        let wall = session.clock.wallNow
+        let token = String(repeating: "ac", count: 32)
+        var delivery = Activity(
+            id: "activity-1", app: "com.example.food", attributesType: "DeliveryAttributes", attributes: ["order": "A-17"],
+            contentState: ["status": "preparing"], pushToken: token, startedAt: wall.addingTimeInterval(-60))
+        delivery.staleDate = wall.addingTimeInterval(1.5)
+        delivery.timestamp = Int64(wall.timeIntervalSince1970) - 60
+        var ride = Activity(id: "activity-2", app: "com.example.ride", attributesType: "RideAttributes",
+                            contentState: ["driver": "Ana"], startedAt: wall.addingTimeInterval(-60))
+        ride.endedAt = wall.addingTimeInterval(-30)
+        ride.dismissalDate = wall.addingTimeInterval(2.5)
+        let store = try session.store()
+        try store.write([.device(Device(token: token, app: "com.example.food", kind: .activity)), .activity(delivery), .activity(ride)])
+        store.close()
+        let update = #"{"aps":{"timestamp":\#(Int(wall.timeIntervalSince1970) + 10),"event":"update","content-state":{"status":"on the way"}}}"#
+        try session.run([
+            .keys([]), .wait(seconds: 2), .wait(seconds: 1),
+            .request(.push(PushRequest(payloadText: update, app: "com.example.food", channel: .apns, pushType: "liveactivity",
+                                       via: .apns, token: token, headers: ["apns-push-type": "liveactivity"]))),
+        ])
+        let first = session.screens[0]
+        #expect(first.contains("com.example.food · order: A-17") && first.contains("status: preparing"))
+        #expect(first.contains("com.example.ride") && first.contains("ended · leaves in 3s"))
+        #expect(!first.contains(" stale "))
+        #expect(session.screens[1] == first, "nothing changed, nothing worked out again")
+        // Past the stale date, nothing written: the card says so.
+        #expect(session.screens[2].contains(" stale ") && session.screens[2].contains("ended · leaves in 1s"))
+        // Past the ride's dismissal: its card is gone.
+        #expect(!session.screens[3].contains("com.example.ride") && session.screens[3].contains("com.example.food"))
+        // An update by a script: the new content-state, fresh again.
+        let last = session.screens[4]
+        #expect(last.contains("status: on the way") && !last.contains("preparing") && !last.contains(" stale "))
     }
 
     @Test func aServerLogLineShowsOnTheStatusLineUntilTheNextKey() throws {
