@@ -4,8 +4,11 @@
 # dumped after): socket pushes of a ~1 KB APNs payload (`pushdeck send -`), the same payload
 # through the gateway's APNs route (h2c, h2load -c4 -m1), JPush's push-registration-id-ios.json
 # (HTTP/1.1, h2load --h1 -c4 -m1), Getui's single-cid-notification.json (HTTP/1.1 keep-alive,
-# a fresh request_id each) and pushdeck-bench's 4 KB FCM messages:send (h2c, h2load -c4 -m1, a
-# bearer from /token in open mode: an assertion signed with `gateway credentials fcm`'s key).
+# a fresh request_id each) and the same ~1 KB notification as an FCM messages:send to an Android
+# token (its title, body, badge as notification_count and url as data; h2c, h2load -c4 -m1, a
+# bearer from /token in open mode: an assertion signed with `gateway credentials fcm`'s key), so
+# the FCM and APNs routes' counts compare. (Until 2026-12-04 the FCM body was pushdeck-bench's
+# 4 KB message; counts from before then are not comparable with later ones.)
 # Usage: Bench/callgrind-pushes.sh .build/release/pushdeck LABEL N
 set -u
 BIN=$1; LABEL=$2; N=$3
@@ -28,9 +31,8 @@ WARM=$(mktemp); for i in $(seq 1 200); do cat $PAY; done > $WARM
 apns() { h2load -c4 -m1 -n$1 -d $PAY -H 'apns-topic: com.example.cg' -H "authorization: bearer $TOKEN" "http://127.0.0.1:$PORT/3/device/0123456789abcdef" | grep -E "^requests:|status codes"; }
 jpush() { h2load --h1 -c4 -m1 -n$1 -d $R/Resources/gateway/jpush/push-registration-id-ios.json -H 'content-type: application/json' -H 'authorization: Basic YmVuY2hhcHBrZXk6YmVuY2hzZWNyZXQ=' "http://127.0.0.1:$PORT/v3/push" | grep -E "^requests:|status codes"; }
 FCMBODY=$(mktemp); python3 - > $FCMBODY <<'PY'
-head = '{"message":{"token":"bench:APA91b-bench_token","notification":{"title":"Bench","body":"a 4 KB message through FCM"},"data":{"pad":"'
-tail = '"}}}'
-print(head + "x" * (4096 - len(head) - len(tail)) + tail, end="")
+import json
+print(json.dumps({"message":{"token":"bench:APA91b-bench_token","notification":{"title":"订单通知","body":"您的订单 1270339 已发货 " + "x"*800},"android":{"notification":{"notification_count":3}},"data":{"url":"https://m.example.com/trace/1270339"}}}, ensure_ascii=False))
 PY
 ACCOUNT=$(mktemp); $BIN gateway credentials fcm --json > $ACCOUNT
 KEY=$(mktemp); python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["private_key"])' $ACCOUNT > $KEY

@@ -162,18 +162,21 @@ public struct RequestLogQuery: Sendable, Equatable {
 }
 
 /// The provider requests since the last reset, newest `capacity` kept, oldest first. Engine
-/// state, beside the inbox, in memory only: a restart starts an empty log.
+/// state, beside the inbox, in memory only: a restart starts an empty log. Kept packed
+/// (`PackedRequestRecords`: a full log of pushes is about 200 bytes a record); a record handed
+/// out is built from its bytes as it is read, equal to the one appended.
 public struct RequestLog: Sendable, Equatable {
     /// The most records kept; past it the oldest go.
     public static let capacity = 100_000
-    public private(set) var records: [ProviderRequestRecord] = []
-    /// Where the oldest record is in `records` once the log has wrapped.
-    private var start = 0
+    private var packed: PackedRequestRecords
     /// The seq the next arriving request gets.
     public private(set) var nextSeq = 1
     public let capacity: Int
 
-    public init(capacity: Int = RequestLog.capacity) { self.capacity = max(1, capacity) }
+    public init(capacity: Int = RequestLog.capacity) {
+        self.capacity = max(1, capacity)
+        packed = PackedRequestRecords(capacity: self.capacity)
+    }
 
     /// The seq of a request that has just arrived (its record is logged once it is answered).
     public mutating func arrive() -> Int {
@@ -185,29 +188,26 @@ public struct RequestLog: Sendable, Equatable {
     public mutating func append(_ record: ProviderRequestRecord) -> ProviderRequestRecord {
         var record = record
         if record.seq <= 0 { record.seq = arrive() }
-        if records.count < capacity {
-            records.append(record)
-        } else {
-            records[start] = record
-            start = (start + 1) % capacity
-        }
+        packed.append(record)
         return record
     }
 
-    public var count: Int { records.count }
+    public var count: Int { packed.count }
+
+    /// Every record kept, in the order they were logged (each built from its bytes: a copy).
+    public var records: [ProviderRequestRecord] { (0..<packed.count).map { packed.record(at: $0) } }
 
     /// The record `back` places before the newest (0: the newest one), or nil past the oldest.
     public func record(back: Int) -> ProviderRequestRecord? {
-        guard back >= 0, back < records.count else { return nil }
-        return records[(start + records.count - 1 - back) % records.count]
+        guard back >= 0, back < packed.count else { return nil }
+        return packed.record(at: packed.count - 1 - back)
     }
 
     /// The records `query` asks for, in arrival order (a record answered late is listed by its seq).
     public func select(_ query: RequestLogQuery) -> [ProviderRequestRecord] {
         var picked: [ProviderRequestRecord] = []
-        for index in 0..<records.count {
-            let record = records[(start + index) % records.count]
-            if record.seq > query.since && (query.vendor == nil || record.vendor == query.vendor) { picked.append(record) }
+        for index in 0..<packed.count where packed.seq(at: index) > query.since {
+            if query.vendor == nil || packed.vendor(at: index) == query.vendor { picked.append(packed.record(at: index)) }
         }
         // Answers may come in another order than their requests (a delayed answer).
         if zip(picked, picked.dropFirst()).contains(where: { $0.seq > $1.seq }) { picked.sort { $0.seq < $1.seq } }
@@ -216,10 +216,18 @@ public struct RequestLog: Sendable, Equatable {
 
     /// Empties the log; seqs start again at 1.
     public mutating func clear() {
-        records = []
-        start = 0
+        packed.removeAll()
         nextSeq = 1
     }
+
+    /// The same records in the same order, the same next seq and capacity (however each keeps them).
+    public static func == (lhs: RequestLog, rhs: RequestLog) -> Bool {
+        guard lhs.capacity == rhs.capacity, lhs.nextSeq == rhs.nextSeq, lhs.count == rhs.count else { return false }
+        return (0..<lhs.count).allSatisfy { lhs.packed.record(at: $0) == rhs.packed.record(at: $0) }
+    }
+
+    /// Where the packed records are read without building whole records (`requests(of:)`).
+    var reading: PackedRequestRecords { packed }
 }
 
 extension Via {

@@ -6,6 +6,11 @@ extension ProviderRequestRecord {
     /// request's, or the one the answer assigned), FCM the message `name` the answer gave, JPush
     /// the `msg_id` of the answer, Getui the `request_id` (one of a batch's).
     public func carried(_ message: Message) -> Bool {
+        Self.carried(message, vendor: vendor, status: status, ids: ids)
+    }
+
+    /// `carried(_:)` of a record with this vendor, status and ids.
+    static func carried(_ message: Message, vendor: Via, status: Int, ids: [String: String]) -> Bool {
         guard vendor == message.via, (200..<300).contains(status) else { return false }
         switch message.via {
         case .apns:
@@ -36,21 +41,31 @@ extension RequestLog {
     /// it were. Among the newest `window` records; none when no request there carried it.
     public func requests(of message: Message, window: Int = RequestLog.messageWindow) -> [ProviderRequestRecord] {
         guard message.via != .socket else { return [] }
+        // Read on the packed records: the vendor and status first, the ids only of a record
+        // that could have carried it, the key without building it; whole records only for the
+        // answer (the detail view asks this every turn the log changes).
+        let packed = reading
         let looked = min(count, max(0, window))
+        let newest = packed.count - 1
         var carrier: ProviderRequestRecord?
-        for back in 0..<looked {
-            guard let record = record(back: back) else { break }
-            if record.carried(message) {
-                carrier = record
+        for index in stride(from: newest, to: newest - looked, by: -1) {
+            guard packed.vendor(at: index) == message.via else { continue }
+            let status = packed.status(at: index)
+            guard (200..<300).contains(status) else { continue }
+            if ProviderRequestRecord.carried(message, vendor: message.via, status: status, ids: packed.ids(at: index)) {
+                carrier = packed.record(at: index)
                 break
             }
         }
         guard let carrier else { return [] }
         guard let key = carrier.notificationKey else { return [carrier] }
         var same: [ProviderRequestRecord] = []
-        for back in 0..<looked {
-            guard let record = record(back: back) else { break }
-            if record.seq == carrier.seq || (record.vendor == carrier.vendor && record.notificationKey == key) { same.append(record) }
+        for index in stride(from: newest, to: newest - looked, by: -1) {
+            if packed.seq(at: index) == carrier.seq
+                || (packed.vendor(at: index) == carrier.vendor && packed.notificationKey(at: index, is: key))
+            {
+                same.append(packed.record(at: index))
+            }
         }
         return same.sorted { $0.seq < $1.seq }
     }

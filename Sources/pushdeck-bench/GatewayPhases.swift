@@ -15,9 +15,9 @@ struct GatewayPhases {
     static let authorization =
         "bearer eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl"
 
-    /// `ingest` is the socket's ~300-byte ingest (FCM's figure is compared with it), `ingest2k`
-    /// its ingest of the 2.3 KB payload the gateway's APNs and JPush figures are compared with.
-    func run(into results: inout Results, ingest: Double, ingest2k: Double) throws {
+    /// `ingest2k` is the socket's ingest of the 2.3 KB payload the gateway's APNs, JPush and FCM
+    /// figures are compared with.
+    func run(into results: inout Results, ingest2k: Double) throws {
         let gatewayFolder = folder + "/gateway"
         try FileManager.default.createDirectory(atPath: gatewayFolder, withIntermediateDirectories: true)
         let server = try ServerUnderTest(
@@ -72,7 +72,7 @@ struct GatewayPhases {
         results.record("gateway_ack_p50_ms", percentile(durations, 0.5), "ms")
         results.record("gateway_ack_p99_ms", percentile(durations, 0.99), "ms")
 
-        try fcm(into: &results, port: port, socket: server.socket, folder: gatewayFolder, ingest: ingest, duration: duration)
+        try fcm(into: &results, port: port, socket: server.socket, folder: gatewayFolder, ingest2k: ingest2k, duration: duration)
 
         // Memory: a thousand TLS connections, handshake done, left idle.
         let idle = try IdleTLSConnections(port: port, count: 1000)
@@ -83,9 +83,10 @@ struct GatewayPhases {
 
     /// FCM HTTP v1: a service account registered (so `/token` verifies RS256), `/token`'s latency
     /// at 200 requests/s with one assertion (its check is cached; the times are judged each time),
-    /// then `messages:send` with a bearer from `/token`, 4 connections × 32 streams over h2c, a
-    /// body of 4096 bytes.
-    func fcm(into results: inout Results, port: Int, socket: String, folder: String, ingest: Double, duration: Int) throws {
+    /// then `messages:send` with a bearer from `/token`, 4 connections × 32 streams over h2c, the
+    /// APNs phase's 2.3 KB notification as an FCM message (`Payloads.largeFCM`), over the socket's
+    /// ingest of that payload.
+    func fcm(into results: inout Results, port: Int, socket: String, folder: String, ingest2k: Double, duration: Int) throws {
         let account = ServiceAccount(
             projectId: "bench-project", privateKeyId: "bench", privateKeyPEM: try RS256.makePrivateKeyPEM(),
             clientEmail: "bench@bench-project.iam.gserviceaccount.com", clientId: "1", tokenURI: "http://127.0.0.1:\(port)/token")
@@ -131,16 +132,12 @@ struct GatewayPhases {
         let sent = try h2load(
             ["-c4", "-m32", "-D\(duration)", "-d", body, "-H", "content-type: application/json", "-H", "authorization: Bearer \(bearer)", sendURL])
         results.record("fcm_msgs_per_s", sent, "msgs/s")
-        results.record("fcm_gateway_ratio", sent / ingest, "x")
+        results.record("fcm_gateway_ratio", sent / ingest2k, "x")
     }
 
-    /// An FCM v1 send body of 4096 bytes (FCM's limit for notification and data): a notification
-    /// and data; its figure is compared with the socket's ~300-byte ingest, as it always was.
-    static func fcmPayload() -> [UInt8] {
-        let head = #"{"message":{"token":"bench:APA91b-bench_token","notification":{"title":"Bench","body":"a 4 KB message through FCM"},"data":{"pad":""#
-        let tail = #""}}}"#
-        return Array((head + String(repeating: "x", count: 4096 - head.utf8.count - tail.utf8.count) + tail).utf8)
-    }
+    /// The FCM send body: the APNs payload's notification (`Payloads.largeFCM`), so the ratio
+    /// compares like with like.
+    static func fcmPayload() -> [UInt8] { Payloads.largeFCM() }
 
     /// The APNs payload: the socket's 2.3 KB one (`Payloads.large`), so the ratio compares like with like.
     static func payload() -> [UInt8] { Payloads.large() }

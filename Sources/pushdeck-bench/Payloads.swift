@@ -24,10 +24,20 @@ enum Payloads {
     /// A 2.3 KB APNs payload (a long alert and custom data): what the socket's and the gateway's
     /// like-for-like figures both send, byte for byte.
     static func large() -> [UInt8] {
-        let head = #"{"aps":{"alert":{"title":"Bench","body":"\#(largeBody)"},"badge":1},"pad":""#
-        let tail = #""}"#
-        return Array((head + String(repeating: "x", count: 2300 - head.utf8.count - tail.utf8.count) + tail).utf8)
+        Array((largeHead + largePad + largeTail).utf8)
+    }
+
+    /// The same notification as an FCM HTTP v1 send to an Android token: the alert's title and
+    /// body as the notification, the badge as `android.notification.notification_count`, the
+    /// custom field as data, the same bytes each (2 397 bytes with FCM's JSON around them).
+    static func largeFCM() -> [UInt8] {
+        let head = #"{"message":{"token":"bench:APA91b-bench_token","notification":{"title":"Bench","body":"\#(largeBody)"},"android":{"notification":{"notification_count":1}},"data":{"pad":""#
+        return Array((head + largePad + #""}}}"#).utf8)
     }
 
     static let largeBody = "a 2.3 KB payload, the same through the socket and the gateway"
+    private static let largeHead = #"{"aps":{"alert":{"title":"Bench","body":"\#(largeBody)"},"badge":1},"pad":""#
+    private static let largeTail = #""}"#
+    /// The custom field's value: what brings the APNs payload to 2 300 bytes.
+    private static let largePad = String(repeating: "x", count: 2300 - largeHead.utf8.count - largeTail.utf8.count)
 }

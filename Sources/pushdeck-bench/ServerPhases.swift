@@ -34,7 +34,7 @@ struct ServerPhases {
         results.record("ack_p50_ms", p50, "ms")
         results.record("ack_p99_ms", p99, "ms")
         server.stop()
-        try GatewayPhases(settings: settings, folder: folder).run(into: &results, ingest: ingest, ingest2k: ingest2k)
+        try GatewayPhases(settings: settings, folder: folder).run(into: &results, ingest2k: ingest2k)
     }
 
     /// One client writing the framed payloads to a Unix socket whose reader only splits them.

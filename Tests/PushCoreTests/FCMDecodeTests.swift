@@ -145,6 +145,17 @@ struct FCMDecodeTests {
         #expect(message.isNotificationMessage)
     }
 
+    /// A name given twice, in one spelling or both, is the last one given; a null after a value
+    /// leaves the value (null is absent).
+    @Test func theLastOfARepeatedNameCounts() throws {
+        let text = #"{"token":"t","notification":{"title":"a","title":"b","body":"c","body":null},"android":{"collapse_key":"x","collapseKey":"y","notification":{"notificationCount":1,"notification_count":2}}}"#
+        let message = try FCMMessage.decode(try JSONTape.parse(Array(text.utf8)).root).get()
+        #expect(message.notification?.title == "b")
+        #expect(message.notification?.body == "c")
+        #expect(message.android?.collapseKey == "y")
+        #expect(message.android?.notification?.notificationCount == 2)
+    }
+
     @Test func nullIsAbsentAndEnumsTakeTheirNumbers() throws {
         let text = #"{"topic":"news","notification":null,"android":{"priority":1,"notification":null}}"#
         let message = try FCMMessage.decode(try JSONTape.parse(Array(text.utf8)).root).get()

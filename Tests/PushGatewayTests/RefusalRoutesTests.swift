@@ -27,6 +27,10 @@ import Testing
         ("/3/device/00ff", nil), ("/v3/push?x=1", .jpush), ("/v2/app/push/single/cid", .getui), ("/token", .fcm),
         ("/token?a=b", .fcm), ("/tokens", nil), ("/v1/projects/p/messages:send", .fcm), ("/iid/v1:batchAdd", .fcm),
         ("/pushdeck/v1/messages", .control), ("/3/device/é?/v3/", nil), ("", nil),
+        // FCM's prefixes are read on the bytes, with Characters' answer: a prefix whose last
+        // `/` a combining mark joins is not there, one a non-ASCII letter follows is.
+        ("/v1/projects/\u{301}p/messages:send", nil), ("/iid/\u{301}v1:batchAdd", nil), ("/token\u{301}", nil),
+        ("/v1/projects/é/messages:send", .fcm), ("/v1/projects", nil), ("/iid", nil),
     ] as [(String, ProviderRoutes.Claimant?)])
     func everyPathGoesToTheVendorThatClaimsIt(path: String, claimant: ProviderRoutes.Claimant?) {
         #expect(ProviderRoutes.claimant(of: path) == claimant)

@@ -128,23 +128,32 @@ struct FCMReader {
         return known.first { $0.utf8.contains(UInt8(ascii: "_")) && jsonName($0) == member }
     }
 
+    /// An object's fields under their proto names: the last one given of a name counts.
+    /// Searched in order, not hashed: an object holds a few of the many fields its reader asks
+    /// for, and hashing each asked name was a tenth of decoding a message.
+    struct Fields {
+        fileprivate var given: [(name: String, value: JSONView)] = []
+
+        subscript(name: String) -> JSONView? { given.last { $0.name == name }?.value }
+    }
+
     /// The members of an object under their proto names, unknown names refused; `null` members
     /// are absent. Nil (with the violation) when `value` is not an object.
-    private mutating func object(_ value: JSONView, path: String, type: String, known: [String]) -> [String: JSONView]? {
+    private mutating func object(_ value: JSONView, path: String, type: String, known: [String]) -> Fields? {
         guard value.kind == .object else {
             notAnObject(value, path: path, type: type)
             return nil
         }
         // Looked up per member (a message has a few), not a table of every known name built
         // per object: that table was 30 k instructions of each FCM send.
-        var fields: [String: JSONView] = [:]
+        var fields = Fields()
         for member in value.members {
             guard let name = Self.protoName(of: member.name, known: known) else {
                 fail(path, "Invalid JSON payload received. Unknown name \(JSON.string(member.name).compactText)\(Self.at(path)): Cannot find field.")
                 continue
             }
             if member.value.isNull { continue }
-            fields[name] = member.value
+            fields.given.append((name, member.value))
         }
         return fields
     }
@@ -167,11 +176,15 @@ struct FCMReader {
         return (String(path[..<dot]), String(path[path.index(after: dot)...]))
     }
 
-    private mutating func string(_ value: JSONView?, _ path: String) -> String? {
+    // A field's path is an autoclosure in the readers below: it is built only for a violation
+    // (a message names a few of the fields each reader is asked for, and building every
+    // path was a tenth of an FCM send).
+
+    private mutating func string(_ value: JSONView?, _ path: @autoclosure () -> String) -> String? {
         guard let value else { return nil }
-        if value.kind == .array { return repeatedScalar(value, path) }
+        if value.kind == .array { return repeatedScalar(value, path()) }
         guard let text = value.string else {
-            invalid(path, "TYPE_STRING", value)
+            invalid(path(), "TYPE_STRING", value)
             return nil
         }
         return text
@@ -184,45 +197,47 @@ struct FCMReader {
         return nil
     }
 
-    private mutating func bool(_ value: JSONView?, _ path: String) -> Bool? {
+    private mutating func bool(_ value: JSONView?, _ path: @autoclosure () -> String) -> Bool? {
         guard let value else { return nil }
-        if value.kind == .array { _ = repeatedScalar(value, path); return nil }
+        if value.kind == .array { _ = repeatedScalar(value, path()); return nil }
         guard let flag = value.bool else {
-            invalid(path, "TYPE_BOOL", value)
+            invalid(path(), "TYPE_BOOL", value)
             return nil
         }
         return flag
     }
 
     /// An int32: a number or its text (proto3 JSON takes both).
-    private mutating func int32(_ value: JSONView?, _ path: String) -> Int? {
+    private mutating func int32(_ value: JSONView?, _ path: @autoclosure () -> String) -> Int? {
         guard let value else { return nil }
-        if value.kind == .array { _ = repeatedScalar(value, path); return nil }
+        if value.kind == .array { _ = repeatedScalar(value, path()); return nil }
         let text = value.number?.text ?? value.string
         guard let text, let number = Int32(text) else {
-            invalid(path, "TYPE_INT32", value)
+            invalid(path(), "TYPE_INT32", value)
             return nil
         }
         return Int(number)
     }
 
     /// An enum: one of its names, or its number.
-    private mutating func enumeration(_ value: JSONView?, _ path: String, type: String, names: [String]) -> String? {
+    private mutating func enumeration(
+        _ value: JSONView?, _ path: @autoclosure () -> String, type: @autoclosure () -> String, names: [String]
+    ) -> String? {
         guard let value else { return nil }
-        if value.kind == .array { _ = repeatedScalar(value, path); return nil }
+        if value.kind == .array { _ = repeatedScalar(value, path()); return nil }
         if let name = value.string, names.contains(name) { return name }
         if let number = value.number?.int, names.indices.contains(number) { return names[number] }
-        invalid(path, "type.googleapis.com/\(type)", value)
+        invalid(path(), "type.googleapis.com/\(type())", value)
         return nil
     }
 
     /// A `google.protobuf.Duration`: seconds with up to nine fractional digits and an `s`
     /// ("3.5s"), as proto3 JSON writes it.
-    private mutating func duration(_ value: JSONView?, _ path: String) -> (text: String, seconds: Double)? {
+    private mutating func duration(_ value: JSONView?, _ path: @autoclosure () -> String) -> (text: String, seconds: Double)? {
         guard let value else { return nil }
-        if value.kind == .array { _ = repeatedScalar(value, path); return nil }
+        if value.kind == .array { _ = repeatedScalar(value, path()); return nil }
         guard let text = value.string, let seconds = Self.durationSeconds(text) else {
-            invalid(path, "type.googleapis.com/google.protobuf.Duration", value)
+            invalid(path(), "type.googleapis.com/google.protobuf.Duration", value)
             return nil
         }
         return (text, seconds)
@@ -241,16 +256,16 @@ struct FCMReader {
     }
 
     /// A `map<string, string>`: entries numbered in the order given.
-    private mutating func stringMap(_ value: JSONView?, _ path: String, type: String) -> [String: String]? {
+    private mutating func stringMap(_ value: JSONView?, _ path: @autoclosure () -> String, type: @autoclosure () -> String) -> [String: String]? {
         guard let value else { return nil }
         guard value.kind == .object else {
-            notAnObject(value, path: path, type: type)
+            notAnObject(value, path: path(), type: type())
             return nil
         }
         var map: [String: String] = [:]
         for (index, member) in value.members.enumerated() {
             guard let text = member.value.string else {
-                invalid("\(path)[\(index)].value", "TYPE_STRING", member.value)
+                invalid("\(path())[\(index)].value", "TYPE_STRING", member.value)
                 continue
             }
             map[member.name] = text
@@ -258,16 +273,16 @@ struct FCMReader {
         return map
     }
 
-    private mutating func strings(_ value: JSONView?, _ path: String) -> [String] {
+    private mutating func strings(_ value: JSONView?, _ path: @autoclosure () -> String) -> [String] {
         guard let value else { return [] }
         guard value.kind == .array else {
-            invalid(path, "TYPE_STRING", value)
+            invalid(path(), "TYPE_STRING", value)
             return []
         }
         var result: [String] = []
         for (index, element) in value.elements.enumerated() {
             guard let text = element.string else {
-                invalid("\(path)[\(index)]", "TYPE_STRING", element)
+                invalid("\(path())[\(index)]", "TYPE_STRING", element)
                 continue
             }
             result.append(text)
@@ -276,10 +291,10 @@ struct FCMReader {
     }
 
     /// A `google.protobuf.Struct` (any JSON object), kept as given.
-    private mutating func structure(_ value: JSONView?, _ path: String) -> JSON? {
+    private mutating func structure(_ value: JSONView?, _ path: @autoclosure () -> String) -> JSON? {
         guard let value else { return nil }
         guard value.kind == .object else {
-            notAnObject(value, path: path, type: "google.protobuf.Struct")
+            notAnObject(value, path: path(), type: "google.protobuf.Struct")
             return nil
         }
         return value.json

@@ -21,11 +21,30 @@ public struct FCMRoutes: GatewayRoutes {
         self.tokens = tokens
     }
 
-    /// Whether `path` (query included) is one of FCM's.
+    /// Whether `path` (query included) is one of FCM's: the path before its query is `/token`,
+    /// or begins with `projectsPrefix` or `iidPrefix` as `hasPrefix` says (by Characters).
+    /// Asked several times a request, of every vendor's paths, so read on the UTF-8 bytes: a
+    /// substring's `hasPrefix` walks graphemes, and was 4 % of an FCM send and 3 % of an APNs push.
+    /// These names are ASCII letters, digits and `/`, which no other scalars are canonically
+    /// equivalent to, so the bytes decide — but for a prefix followed by a non-ASCII scalar, which
+    /// may join its `/` into one Character (every scalar that joins the one before it is beyond
+    /// ASCII): that is left to `hasPrefix`.
     public static func serves(_ path: String) -> Bool {
+        var text = path
+        let decided = text.withUTF8 { utf8 -> Bool? in
+            let bare = UnsafeBufferPointer(rebasing: utf8[..<(utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.count)])
+            if bare.elementsEqual(tokenPath.utf8) { return true }
+            for prefix in prefixes where bare.count >= prefix.count && bare[..<prefix.count].elementsEqual(prefix) {
+                return bare.count == prefix.count || bare[prefix.count] < 0x80 ? true : nil
+            }
+            return false
+        }
+        if let decided { return decided }
         let bare = HTTPRequest.withoutQuery(path)
-        return bare == tokenPath || bare.hasPrefix(projectsPrefix) || bare.hasPrefix(iidPrefix)
+        return bare.hasPrefix(projectsPrefix) || bare.hasPrefix(iidPrefix)
     }
+
+    private static let prefixes = [Array(projectsPrefix.utf8), Array(iidPrefix.utf8)]
 
     /// The transport's refusals as Google's front end answers them, in Google's error shape: a
     /// body past the limit is `400 INVALID_ARGUMENT` "Request payload size exceeds the limit"
