@@ -38,16 +38,7 @@ done
 alerts() { h2load -c4 -m32 -n$1 -d $ALERT -H "apns-topic: $APP" -H 'apns-push-type: alert' -H "$AUTH" "http://127.0.0.1:$PORT/3/device/$(printf 'ab%.0s' $(seq 1 32))" | grep -E "^requests:|status codes"; }
 updates() { h2load -c4 -m32 -n$1 -d $UPDATE -H "apns-topic: $APP.push-type.liveactivity" -H 'apns-push-type: liveactivity' -H 'apns-priority: 10' -H "$AUTH" "${URLS[@]}" | grep -E "^requests:|status codes"; }
 alerts 200; updates 10500
-measure() { # name command...
-  local name=$1; shift
-  callgrind_control -z $VPID >/dev/null
-  "$@"
-  callgrind_control -d $VPID >/dev/null
-  sleep 1
-  local f=$(ls -t $OUT.* | grep -v log | head -1)
-  local ir=$(grep -E "^(summary|totals):" $f | head -1 | awk '{print $2}')
-  echo "$LABEL $name: $ir Ir for $N = $((ir / N)) per push ($f)"
-}
+. "$(dirname "$0")/callgrind-measure.sh"
 measure alert alerts $N
 measure update updates $N
 $BIN activity list --json | python3 -c "import json,sys; a=json.load(sys.stdin)['activities']; print('activities', len(a), 'history', len(a[0]['history']), 'discarded', sum(x['discarded'] for x in a))"

@@ -47,16 +47,7 @@ BEARER=$(curl -sS --http2-prior-knowledge -d "grant_type=urn%3Aietf%3Aparams%3Ao
 fcm() { h2load -c4 -m1 -n$1 -d $FCMBODY -H 'content-type: application/json' -H "authorization: Bearer $BEARER" "http://127.0.0.1:$PORT/v1/projects/$PROJECT/messages:send" | grep -E "^requests:|status codes"; }
 # warm up every path
 $BIN send - < $WARM > /dev/null; apns 200; jpush 200; python3 $R/Bench/callgrind-getui.py $PORT 200 warm $R/Resources/gateway/getui/single-cid-notification.json; fcm 200
-measure() { # name command...
-  local name=$1; shift
-  callgrind_control -z $VPID >/dev/null
-  "$@"
-  callgrind_control -d $VPID >/dev/null
-  sleep 1
-  local f=$(ls -t $OUT.* | grep -v log | head -1)
-  local ir=$(grep -E "^(summary|totals):" $f | head -1 | awk '{print $2}')
-  echo "$LABEL $name: $ir Ir for $N = $((ir / N)) per push"
-}
+. "$(dirname "$0")/callgrind-measure.sh"
 measure socket sh -c "$BIN send - < $SOCK > /dev/null"
 measure apns-h2c apns $N
 measure jpush-h1 jpush $N
