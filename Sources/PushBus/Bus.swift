@@ -115,6 +115,14 @@ public final class Bus {
         // its ACK (Linux: up to 40 ms, tcp(7) TCP_QUICKACK): a receipt or a PUBACK right after a
         // push then took ~40 ms on loopback, and a push one at a time ~90 ms at worst.
         mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1)
+        // Every packet waits in libmosquitto's queue until the turn ends (`flush`). Without
+        // this, libmosquitto writes each packet as it is made (lib/packet_mosq.c
+        // `packet__queue` writes at once unless the client is "threaded" or inside a
+        // callback): a PUBACK, a push, a receipt, an event — one write(2) and one TCP segment
+        // each, and one wake-up of the broker each. This marks the client as driven by another
+        // thread's loop (`mosq_ts_external`: no thread of libmosquitto's own is started or
+        // cancelled), which is what the poll loop is.
+        mosquitto_threaded_set(mosq, true)
         if let user = configuration.user {
             mosquitto_username_pw_set(mosq, user, configuration.password)
         }
@@ -293,12 +301,22 @@ public final class Bus {
         flush()
     }
 
-    /// Writes what libmosquitto queued (a publish from a callback is only queued).
+    /// Writes what libmosquitto queued in the turn (every packet is only queued, see `init`).
+    /// libmosquitto writes each packet with its own write(2); the socket is corked meanwhile
+    /// (TCP_CORK, tcp(7)), so the turn's packets leave together in as few segments as they fill,
+    /// and the broker reads them in one wake-up — uncorking sends the rest at once, so nothing
+    /// waits for a later turn.
     private func flush() {
-        if mosquitto_socket(mosq) >= 0 && mosquitto_want_write(mosq) {
-            let rc = mosquitto_loop_write(mosq, 64)
-            if rc != MOSQ_ERR_SUCCESS.rawValue { lost(rc) }
+        let fd = mosquitto_socket(mosq)
+        guard fd >= 0 && mosquitto_want_write(mosq) else { return }
+        var on: Int32 = 1
+        let corked = setsockopt(fd, Int32(IPPROTO_TCP), TCP_CORK, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
+        let rc = mosquitto_loop_write(mosq, 64)
+        if corked {
+            var off: Int32 = 0
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_CORK, &off, socklen_t(MemoryLayout<Int32>.size))
         }
+        if rc != MOSQ_ERR_SUCCESS.rawValue { lost(rc) }
     }
 
     // MARK: - Connecting
