@@ -537,20 +537,24 @@ public final class Bus {
 
     /// A bus event as `watch` prints it, for `instances/{id}/events` (QoS 0: a live view, not a
     /// log): published when the turn has committed (`turnEnded`), dropped with a failed commit.
-    public func announce(_ line: String) {
+    public func announce(_ line: [UInt8]) {
         guard case .connected = state else { return }
         announcements.append(line)
     }
 
     public func discardAnnouncements() { announcements.removeAll() }
 
-    private var announcements: [String] = []
+    private var announcements: [[UInt8]] = []
 
     private func publishAnnouncements() {
         let lines = announcements
         announcements.removeAll()
         let topic = Self.eventsTopic(configuration.id)
-        for line in lines { mosquitto_publish_v5(mosq, nil, topic, Int32(line.utf8.count), line, 0, false, nil) }
+        for line in lines {
+            line.withUnsafeBytes { bytes in
+                _ = mosquitto_publish_v5(mosq, nil, topic, Int32(bytes.count), bytes.baseAddress, 0, false, nil)
+            }
+        }
     }
 
     // MARK: - Receiving
