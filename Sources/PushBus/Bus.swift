@@ -115,6 +115,14 @@ public final class Bus {
         // its ACK (Linux: up to 40 ms, tcp(7) TCP_QUICKACK): a receipt or a PUBACK right after a
         // push then took ~40 ms on loopback, and a push one at a time ~90 ms at worst.
         mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1)
+        // Every packet waits in libmosquitto's queue until the turn ends (`flush`). Without
+        // this, libmosquitto writes each packet as it is made (lib/packet_mosq.c
+        // `packet__queue` writes at once unless the client is "threaded" or inside a
+        // callback): a PUBACK, a push, a receipt, an event — one write(2) and one TCP segment
+        // each, and one wake-up of the broker each. This marks the client as driven by another
+        // thread's loop (`mosq_ts_external`: no thread of libmosquitto's own is started or
+        // cancelled), which is what the poll loop is.
+        mosquitto_threaded_set(mosq, true)
         if let user = configuration.user {
             mosquitto_username_pw_set(mosq, user, configuration.password)
         }
@@ -293,12 +301,22 @@ public final class Bus {
         flush()
     }
 
-    /// Writes what libmosquitto queued (a publish from a callback is only queued).
+    /// Writes what libmosquitto queued in the turn (every packet is only queued, see `init`).
+    /// libmosquitto writes each packet with its own write(2); the socket is corked meanwhile
+    /// (TCP_CORK, tcp(7)), so the turn's packets leave together in as few segments as they fill,
+    /// and the broker reads them in one wake-up — uncorking sends the rest at once, so nothing
+    /// waits for a later turn.
     private func flush() {
-        if mosquitto_socket(mosq) >= 0 && mosquitto_want_write(mosq) {
-            let rc = mosquitto_loop_write(mosq, 64)
-            if rc != MOSQ_ERR_SUCCESS.rawValue { lost(rc) }
+        let fd = mosquitto_socket(mosq)
+        guard fd >= 0 && mosquitto_want_write(mosq) else { return }
+        var on: Int32 = 1
+        let corked = setsockopt(fd, Int32(IPPROTO_TCP), TCP_CORK, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
+        let rc = mosquitto_loop_write(mosq, 64)
+        if corked {
+            var off: Int32 = 0
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_CORK, &off, socklen_t(MemoryLayout<Int32>.size))
         }
+        if rc != MOSQ_ERR_SUCCESS.rawValue { lost(rc) }
     }
 
     // MARK: - Connecting
@@ -519,20 +537,24 @@ public final class Bus {
 
     /// A bus event as `watch` prints it, for `instances/{id}/events` (QoS 0: a live view, not a
     /// log): published when the turn has committed (`turnEnded`), dropped with a failed commit.
-    public func announce(_ line: String) {
+    public func announce(_ line: [UInt8]) {
         guard case .connected = state else { return }
         announcements.append(line)
     }
 
     public func discardAnnouncements() { announcements.removeAll() }
 
-    private var announcements: [String] = []
+    private var announcements: [[UInt8]] = []
 
     private func publishAnnouncements() {
         let lines = announcements
         announcements.removeAll()
         let topic = Self.eventsTopic(configuration.id)
-        for line in lines { mosquitto_publish_v5(mosq, nil, topic, Int32(line.utf8.count), line, 0, false, nil) }
+        for line in lines {
+            line.withUnsafeBytes { bytes in
+                _ = mosquitto_publish_v5(mosq, nil, topic, Int32(bytes.count), bytes.baseAddress, 0, false, nil)
+            }
+        }
     }
 
     // MARK: - Receiving
@@ -578,6 +600,11 @@ public final class Bus {
         log("bus: refused a message on \(TerminalSafe.line(topic)): \(TerminalSafe.line(reason))")
     }
 
+    /// The test hook `PUSHDECK_TEST_DIE_BEFORE_RECEIPT=1`, read once: `ProcessInfo.environment`
+    /// builds a dictionary of the whole environment on each call, which was a sixth of the
+    /// owner's CPU time per push when it was read for every push.
+    private static let dieBeforeReceipt = getenv("PUSHDECK_TEST_DIE_BEFORE_RECEIPT").map { String(cString: $0) == "1" } ?? false
+
     private func takePush(_ bytes: [UInt8], token: String, topic: String) {
         let remote: RemotePush
         let sender: String
@@ -594,7 +621,7 @@ public final class Bus {
                 self?.log("bus: push \(remote.id) from \(sender) refused: \(TerminalSafe.line(message))")
             }
             // A test hook: die between the commit and the receipt (the crash the receipts are for).
-            if ProcessInfo.processInfo.environment["PUSHDECK_TEST_DIE_BEFORE_RECEIPT"] == "1" { kill(getpid(), SIGKILL) }
+            if Self.dieBeforeReceipt { kill(getpid(), SIGKILL) }
             guard let self else { return }
             let receipt = BusReceipt(push: remote.id, reply: reply).wireJSON.compactText
             mosquitto_publish_v5(self.mosq, nil, BusReceipt.topic(sender: sender), Int32(receipt.utf8.count), receipt, 1, false, nil)

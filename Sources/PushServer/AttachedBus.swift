@@ -14,9 +14,9 @@ public protocol AttachedBus: PollParticipant {
     /// (when given) hears true once the broker acknowledged the publish (PUBACK), false when the
     /// connection went first or no acknowledgement came in time — the push stays in the outbox.
     func publish(_ remote: RemotePush, acknowledged: ((Bool) -> Void)?)
-    /// A bus event of this server (what `watch` prints), for `instances/{id}/events`: held
-    /// until the turn has committed, as a watcher's events are.
-    func announce(_ event: BusEvent)
+    /// A bus event of this server, as `watch` prints it (its compact JSON, without the newline),
+    /// for `instances/{id}/events`: held until the turn has committed, as a watcher's events are.
+    func announce(line: ArraySlice<UInt8>)
     /// The turn's commit failed: its announced events are dropped, as a watcher's are.
     func discardAnnouncements()
     /// `{"op":"bus"}`: the connection and the instances seen.

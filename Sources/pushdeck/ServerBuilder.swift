@@ -201,8 +201,8 @@ final class BusInLoop: AttachedBus, BusSink {
     var statusLine: String { bus.statusLine }
     func publish(_ remote: RemotePush, acknowledged: ((Bool) -> Void)?) { bus.publish(remote, acknowledged: acknowledged) }
     func busReply() -> Reply { .bus(bus.report()) }
-    func announce(_ event: BusEvent) {
-        bus.announce(event.json.compactText)
+    func announce(line: ArraySlice<UInt8>) {
+        bus.announce(Array(line))
         bus.inboxChanged()
     }
     func discardAnnouncements() { bus.discardAnnouncements() }

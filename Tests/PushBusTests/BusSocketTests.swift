@@ -78,6 +78,49 @@ import TestSupport
         #expect(sink.submitted == count, "refused \(owner.refusedPushes), peeked \(recv(entry.fd, &peek, peek.count, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))) of \(expected)")
     }
 
+    /// libmosquitto wrote each packet as it was made: a turn publishing 20 pushes sent 20 TCP
+    /// segments (and woke the broker 20 times). The turn's packets now wait for its end and
+    /// leave together, corked: a few segments, not one a push.
+    @Test func aTurnsPublishesLeaveTogether() throws {
+        let broker = try MosquittoBroker()
+        let bus = try Bus(BusConfiguration(host: "127.0.0.1", port: broker.port, id: "sender"), outbox: [], log: { _ in })
+        let sink = CountingSink(tokens: [])
+        bus.attach(sink)
+        defer { bus.close() }
+        // Connected and its own retained state back: the socket is quiet before the pushes.
+        Self.drive(bus) { bus.instances["sender"] != nil }
+        try #require(bus.instances["sender"] != nil, "the bus did not connect: \(broker.log)")
+        var entries: [pollfd] = []
+        bus.pollEntries(into: &entries)
+        let fd = try #require(entries.first?.fd)
+        let before = try Self.segmentsSent(fd)
+        let count = 20
+        let now = Date()
+        for _ in 0..<count {
+            bus.publish(RemotePush(
+                id: UUID().uuidString.lowercased(), token: String(repeating: "cd", count: 32),
+                payloadText: #"{"aps":{"alert":"one of many"}}"#, app: "com.example.app", channel: nil, collapseId: nil,
+                pushType: "alert", priority: nil, via: .apns, headers: [:], acceptedAt: now, expiresAt: now.addingTimeInterval(3600)
+            ), acknowledged: nil)
+        }
+        #expect(try Self.segmentsSent(fd) == before, "a publish was written before the turn ended")
+        bus.turnEnded()
+        let sent = try Self.segmentsSent(fd) - before
+        #expect(sent >= 1 && sent <= 3, "\(count) publishes left in \(sent) segments")
+    }
+
+    /// The segments the kernel sent on `fd` (`tcpi_segs_out` of TCP_INFO, Linux 4.2 and later;
+    /// glibc's `struct tcp_info` stops before it, so it is read at its offset in the kernel's,
+    /// linux/tcp.h, whose fields are only ever appended).
+    static func segmentsSent(_ fd: Int32) throws -> UInt32 {
+        var info = [UInt8](repeating: 0, count: 256)
+        var length = socklen_t(info.count)
+        try #require(getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0)
+        let offset = 136
+        try #require(Int(length) >= offset + 4, "TCP_INFO of \(length) bytes has no tcpi_segs_out")
+        return info.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self) }
+    }
+
     /// Turns of the loop (`pollEntries`, `poll`, `ready`, `turnEnded`) until `done`, at most 10 s.
     static func drive(_ bus: Bus, until done: () -> Bool) {
         let deadline = Date().addingTimeInterval(10)
