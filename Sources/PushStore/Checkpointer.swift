@@ -117,7 +117,7 @@ final class Checkpointer: Sendable {
             guard let database else { continue }
             let result: SQLiteError?
             do {
-                try database.checkpoint(.passive)
+                try catchUp(database)
                 result = nil
             } catch where error.code == SQLITE_BUSY {
                 // The writer is checkpointing itself (past `writerLimit`): nothing wrong.
@@ -135,6 +135,22 @@ final class Checkpointer: Sendable {
         database?.close()
         stopped.signal()
     }
+
+    /// Checkpoints until every frame is in the database file, at most `maxPasses` times. Under a
+    /// steady stream of commits one pass never finishes the job (what was committed while it
+    /// copied is left), and the WAL starts over only once every frame is copied: it grew past
+    /// 100 MB under a gateway load, each restart cutting it to `walSizeLimit` and each regrowth
+    /// costing the writer the file system's zeroing of new blocks. What one pass leaves is what
+    /// arrived while it ran, so each next pass is shorter; a few catch up with the writer.
+    private func catchUp(_ database: Database) throws(SQLiteError) {
+        for _ in 0..<Self.maxPasses {
+            let (frames, copied) = try database.checkpoint(.passive)
+            if copied >= frames || state.withLock({ $0.stopping }) { return }
+        }
+    }
+
+    /// Passes of one `catchUp`.
+    static let maxPasses = 8
 
     /// The thread's own connection. Without it the thread idles; the writer's own checkpoint at
     /// `writerLimit` still keeps the WAL bounded. Never created: the thread starts late on a busy

@@ -98,11 +98,16 @@ public final class Database {
 
     /// Copies the WAL into the database file (see `CheckpointMode`).
     /// Returns quietly for databases without a WAL (`:memory:`).
-    public func checkpoint(_ mode: CheckpointMode = .truncate) throws(SQLiteError) {
+    /// Returns the frames the WAL held and how many of them are now in the database file.
+    @discardableResult
+    public func checkpoint(_ mode: CheckpointMode = .truncate) throws(SQLiteError) -> (frames: Int, copied: Int) {
         let connection = try live(nil)
+        var frames: Int32 = 0
+        var copied: Int32 = 0
         let code = sqlite3_wal_checkpoint_v2(
-            connection, nil, mode == .passive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+            connection, nil, mode == .passive ? SQLITE_CHECKPOINT_PASSIVE : SQLITE_CHECKPOINT_TRUNCATE, &frames, &copied)
         guard code == SQLITE_OK else { throw SQLiteError(code: code, connection: connection) }
+        return (Int(frames), Int(copied))
     }
 
     /// The connection, for hooks the store installs; nil once closed.

@@ -48,9 +48,14 @@ public final class Store {
     /// a commit into a file that was since deleted or replaced would be acknowledged and lost.
     private var fileIdentity: (device: UInt64, inode: UInt64)?
 
-    /// The size the WAL file is cut back to after a checkpoint (32 MiB: above a checkpoint cycle's
-    /// ~16 MB, so only a burst's larger file is cut, not every cycle's).
-    public static let walSizeLimit = 32 << 20
+    /// The size the WAL file is cut back to when it starts over: 72 MiB, above the ~66 MB of
+    /// `Checkpointer.writerLimit` frames (4 KiB pages, 24-byte frame headers), the most a cycle
+    /// reaches under a sustained load, when the thread's checkpoints fall behind the writer. A
+    /// cut below that made every such cycle grow the file again, and writing past a file's end
+    /// costs the writer the file system's allocation and zeroing of each new block (7 % of the
+    /// writer's time under a gateway load); only a burst that got past the writer's own
+    /// checkpoint leaves a larger file, and that is cut.
+    public static let walSizeLimit = 72 << 20
 
     /// Opens the store at `path`, creating the file when missing and migrating it to the latest
     /// schema. The folder must exist (the caller makes it, with the permissions it wants).
