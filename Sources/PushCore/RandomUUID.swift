@@ -3,12 +3,12 @@
 ///
 /// Foundation's `UUID()` on Linux opens, reads and closes `/dev/urandom` for every UUID, and
 /// `uuidString` formats through `printf`: two of them a push were three system calls and a
-/// formatter each. This takes its 16 bytes from the system's generator (`getrandom`, no file)
-/// and writes the 36 characters itself.
+/// formatter each. This takes its 16 bytes from the system's generator (`RandomBytes`, no file,
+/// no system call for most) and writes the 36 characters itself.
 public enum RandomUUID {
     /// A new UUID, like `RandomUUID.text()`.
     public static func text() -> String {
-        var generator = SystemRandomNumberGenerator()
+        var generator = RandomBytes()
         return text(high: generator.next(), low: generator.next())
     }
 

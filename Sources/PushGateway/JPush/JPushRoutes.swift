@@ -199,7 +199,8 @@ public struct JPushRoutes: GatewayRoutes {
         case .success(let ids): registrationIds = ids
         }
 
-        let msgId = overrideMsgId ?? String(UInt64.random(in: 1_000_000_000_000_000...9_000_000_000_000_000))
+        var random = RandomBytes()
+        let msgId = overrideMsgId ?? String(UInt64.random(in: 1_000_000_000_000_000...9_000_000_000_000_000, using: &random))
         kept["sendno"] = sendno
         kept["msg_id"] = msgId
         if let overrideMsgId { kept["override_msg_id"] = overrideMsgId }
