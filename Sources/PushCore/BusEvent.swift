@@ -62,6 +62,12 @@ public struct BusEvent: Sendable, Equatable {
         case message(Message)
         case badge(app: String, Badge)
         case activity(Activity, accepted: Bool, discarded: String?, at: Date)
+        case request(ProviderRequestRecord)
+    }
+
+    private init(topic: Topic, content: Content) {
+        self.topic = topic
+        self.content = content
     }
 
     public init(_ topic: Topic, _ fields: JSONObject) {
@@ -112,6 +118,7 @@ public struct BusEvent: Sendable, Equatable {
                     "activity": activity.wireJSON(at: date, history: false), "accepted": .bool(accepted),
                     "discarded": .string(orNull: discarded),
                 ]
+            case .request(let record): record.wireObject
             }
         }
         set {
@@ -132,8 +139,10 @@ public struct BusEvent: Sendable, Equatable {
 
 extension BusEvent {
     /// The `request` event of a logged provider request: the record's wire object.
+    /// Every gateway request publishes one, so it too builds its fields only when a subscriber
+    /// asks.
     public static func request(_ record: ProviderRequestRecord) -> BusEvent {
-        BusEvent(.request, record.wireObject)
+        BusEvent(topic: .request, content: .request(record))
     }
 
     /// The `badge.request` event of a `badge` op: `app`, `set` or `clear`, `sync`.

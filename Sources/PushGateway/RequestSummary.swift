@@ -77,8 +77,9 @@ extension APNsRoutes {
     public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary {
         var summary = RequestSummary(vendor: .apns)
         let path = RequestSummary.path(of: request)
-        guard path.hasPrefix(Self.pathPrefix) else { return summary }
-        let token = String(path.dropFirst(Self.pathPrefix.count))
+        // On bytes: `Substring.hasPrefix` compares characters, grapheme by grapheme.
+        guard path.utf8.starts(with: Self.pathPrefix.utf8) else { return summary }
+        let token = String(path.utf8.dropFirst(Self.pathPrefix.utf8.count)) ?? ""
         summary.tokens = token.isEmpty ? [] : [token]
         summary.app = request.value("apns-topic")
         let carried = request.value("apns-id")
