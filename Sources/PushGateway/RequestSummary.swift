@@ -114,7 +114,8 @@ extension JPushRoutes {
         var sendno: String?
         if let push = RequestSummary.pushes(of: decision).first {
             summary.app = push.app
-            summary.tokens = push.headers["registration_id"].map { $0.split(separator: ",").map(String.init) } ?? []
+            // Split on bytes: splitting the String walks it grapheme by grapheme.
+            summary.tokens = push.headers["registration_id"].map { $0.utf8.split(separator: UInt8(ascii: ",")).compactMap(String.init) } ?? []
             // The body `decide` parsed, read again in place (no second parse).
             sendno = push.parsed?["options"]?["sendno"]?.number?.text
         } else {

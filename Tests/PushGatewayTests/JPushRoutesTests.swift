@@ -128,6 +128,21 @@ extension String {
         #expect(jpushCode(.respond(answer(.error("disk")))) == (500, 1000))
     }
 
+    @Test func theRequestLogNamesEveryRegistrationIdAndTheSendno() throws {
+        let ids = ["1a0018970a8b2b2c1", "140fe1da9e8a7a1f2", "190e35f7e07b3c7a3"]
+        let body = #"{"platform":["ios"],"audience":{"registration_id":["\#(ids.joined(separator: #"",""#))"]},"notification":{"alert":"hi"},"options":{"sendno":42}}"#
+        let request = jpushRequest(body: body)
+        let decision = JPushRoutes().decide(request, context: Self.context)
+        guard case .request = decision else {
+            Issue.record("refused: \(jpushMessage(decision))")
+            return
+        }
+        let summary = JPushRoutes().summarize(request, decision: decision)
+        #expect(summary.tokens == ids)
+        #expect(summary.ids["sendno"] == "42")
+        #expect(summary.notificationKey == "sendno:42")
+    }
+
     @Test func optionsAreKeptOnTheMessage() throws {
         let body = try GatewayFixtures.text("jpush", "push-notification-and-message.json")
         guard case .request(.push(let push), _) = JPushRoutes().decide(jpushRequest(body: body), context: Self.context) else {
