@@ -285,6 +285,8 @@ public struct JSONParser {
         // Fast path: no escapes, so the text is a slice of the input. (A local index and the
         // rare cases out of the loop: it runs once per byte of every string.)
         var index = start
+        // Eight bytes at a time while none of them ends the fast path (most of a payload's text).
+        index = Self.plainASCIIPrefixEnd(bytes, from: index)
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
@@ -293,6 +295,8 @@ public struct JSONParser {
             } else if let length = utf8SequenceLength(at: index) {
                 isASCII = false
                 index += length
+                // Back in ASCII text (a CJK title, then a long Latin body): words again.
+                if index < bytes.count, bytes[index] < 0x80 { index = Self.plainASCIIPrefixEnd(bytes, from: index) }
             } else {
                 break
             }
@@ -432,6 +436,31 @@ public struct JSONParser {
 
     /// The length of the well-formed UTF-8 sequence starting at `index`, or nil.
     @inline(__always)
+    /// The first index from `start` where an 8-byte word of `bytes` holds a byte that is not
+    /// plain string text — a quote, a backslash, a control character or a non-ASCII byte — or
+    /// fewer than 8 bytes are left; the byte-by-byte loop takes it from there.
+    ///
+    /// Per word (bit tricks on the eight bytes as one integer, each test true in a byte's top bit
+    /// when that byte matches): `w & 0x80…` a byte ≥ 0x80; `(w - 0x20…) & ~w & 0x80…` a byte
+    /// below 0x20 (for bytes < 0x80 the subtraction borrows exactly there); the same with
+    /// `w ^ 0x22…` and `w ^ 0x5C…` minus `0x01…`, a byte equal to `"` or `\`. A borrow can only
+    /// make a later byte look flagged, never hide one, so a clean word is clean.
+    static func plainASCIIPrefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let flagged = (word | ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
+            if flagged != 0 { break }
+            index += 8
+        }
+        return index
+    }
+
     private func utf8SequenceLength(at index: Int) -> Int? {
         UTF8Sequence.length(in: bytes, at: index)
     }

@@ -1,6 +1,6 @@
 import PushCore
 import Testing
-import PushJSON
+@testable import PushJSON
 
 @Suite("JSON parser")
 struct JSONParserTests {
@@ -202,5 +202,60 @@ struct JSONTextTests {
         #expect(try JSON.parse(value.compactText) == value)
         #expect(try JSON.parse(value.prettyText) == value)
         #expect(value.compactText == (try JSON.parse(value.prettyText)).compactText)
+    }
+}
+
+/// The string scanner's eight-bytes-at-a-time fast path stops exactly where a byte-by-byte scan
+/// would first meet a byte that is not plain text, or before the last word that holds one.
+@Suite struct JSONPlainASCIIScanTests {
+    private func isSpecial(_ byte: UInt8) -> Bool { byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 }
+
+    /// Whole words from `start`, none with a special byte before the stop; at the stop, fewer
+    /// than eight bytes left or a word that holds one.
+    private func check(_ bytes: [UInt8], from start: Int) {
+        let end = bytes.withUnsafeBufferPointer { JSONParser.plainASCIIPrefixEnd($0, from: start) }
+        #expect((end - start) % 8 == 0 && end <= bytes.count, "\(bytes) from \(start): \(end)")
+        #expect(!bytes[start..<end].contains(where: isSpecial), "\(bytes) from \(start): \(end)")
+        #expect(end + 8 > bytes.count || bytes[end..<end + 8].contains(where: isSpecial), "\(bytes) from \(start): \(end)")
+    }
+
+    @Test func everySpecialByteAtEveryPlaceOfAWordStopsIt() {
+        let specials: [UInt8] = [0x22, 0x5C, 0x00, 0x1F, 0x0A, 0x80, 0xC3, 0xFF]
+        // Neighbours that make the bit tricks borrow: just above each special value.
+        let fillers: [UInt8] = [0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x41]
+        for filler in fillers {
+            for special in specials {
+                for place in 0..<24 {
+                    var bytes = [UInt8](repeating: filler, count: 24)
+                    bytes[place] = special
+                    for start in 0..<3 { check(bytes, from: start) }
+                }
+            }
+        }
+    }
+
+    @Test func randomTextAgreesWithAByteByByteScan() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            let bytes = (0..<count).map { _ in
+                // Mostly plain text, now and then anything.
+                Int.random(in: 0..<10, using: &generator) == 0 ? UInt8.random(in: 0...255, using: &generator) : UInt8.random(in: 0x20...0x7E, using: &generator)
+            }
+            check(bytes, from: count == 0 ? 0 : Int.random(in: 0..<count, using: &generator))
+        }
+    }
+
+    @Test func stringsWithEveryKindOfByteParseAsBefore() throws {
+        let text = "plain text long enough for several words, then é and \\\"quoted\\\" and \\u00e9 and a tab\\t end"
+        let json = try JSON.parse(Array("[\"\(text)\",\"\(String(repeating: "x", count: 37))\"]".utf8))
+        #expect(json.arrayValue?.first?.stringValue == "plain text long enough for several words, then é and \"quoted\" and é and a tab\t end")
+        #expect(json.arrayValue?.last?.stringValue == String(repeating: "x", count: 37))
+        // Non-ASCII text, then plain text again (the scanner goes back to whole words).
+        let mixed = "订单 1270339 已发货 " + String(repeating: "x", count: 41) + "é" + String(repeating: "y", count: 17)
+        #expect(try JSON.parse(Array("\"\(mixed)\"".utf8)).stringValue == mixed)
+        #expect(throws: JSONError.self) { try JSON.parse(Array("\"订单 long plain text then a raw \u{1} control\"".utf8)) }
+        #expect(throws: JSONError.self) { try JSON.parse(Array("[\"long plain text then a raw \u{1} control\"]".utf8)) }
+        #expect(throws: JSONError.self) { try JSON.parse([0x5B, 0x22] + Array("long plain text then".utf8) + [0xFF, 0x22, 0x5D]) }
     }
 }
