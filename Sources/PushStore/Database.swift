@@ -96,9 +96,9 @@ public final class Database {
         case truncate
     }
 
-    /// Copies the WAL into the database file (see `CheckpointMode`).
-    /// Returns quietly for databases without a WAL (`:memory:`).
-    /// Returns the frames the WAL held and how many of them are now in the database file.
+    /// Copies the WAL into the database file (see `CheckpointMode`): the frames the WAL held and
+    /// how many of them are now in the database file. Returns quietly for databases without a
+    /// WAL (`:memory:`; -1 for both).
     @discardableResult
     public func checkpoint(_ mode: CheckpointMode = .truncate) throws(SQLiteError) -> (frames: Int, copied: Int) {
         let connection = try live(nil)
