@@ -1,20 +1,38 @@
-/// Random (version 4) UUIDs as lowercase text, the form APNs writes its ids in
-/// (`apns-id`, `apns-unique-id`, `apns-request-id`) and the team bus names its pushes by.
+/// Random (version 4) and time-ordered (version 7) UUIDs as lowercase text, the form APNs
+/// writes its ids in (`apns-id`, `apns-unique-id`, `apns-request-id`) and the team bus names
+/// its pushes by.
 ///
 /// Foundation's `UUID()` on Linux opens, reads and closes `/dev/urandom` for every UUID, and
 /// `uuidString` formats through `printf`: two of them a push were three system calls and a
 /// formatter each. This takes its 16 bytes from the system's generator (`getrandom`, no file)
 /// and writes the 36 characters itself.
 public enum RandomUUID {
-    /// A new UUID, like `RandomUUID.text()`.
+    /// A new random (version 4) UUID.
     public static func text() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return text(high: generator.next(), low: generator.next())
+        let (high, low) = randomBits()
+        return text(high: high, low: low)
     }
 
-    /// The UUID of these 128 bits, with the version (4) and variant (RFC 9562) bits set.
-    static func text(high: UInt64, low: UInt64) -> String {
-        let high = (high & ~0xF000) | 0x4000  // version 4 in bits 48–51
+    /// A new time-ordered UUID (version 7, RFC 9562 §5.7): the first 48 bits are
+    /// `millisecondsSince1970`, the rest random. Ids made one after another sort (as text, too)
+    /// in the order they were made, to the millisecond: a table keyed by them takes each new row
+    /// at its end, on the page the previous one filled, where a random key writes a page of its
+    /// own somewhere in the tree for every row.
+    public static func timeOrdered(millisecondsSince1970: Int64) -> String {
+        let (random, low) = randomBits()
+        let milliseconds = UInt64(clamping: max(0, millisecondsSince1970)) & 0xFFFF_FFFF_FFFF
+        return text(high: milliseconds << 16 | random & 0xFFFF, low: low, version: 7)
+    }
+
+    /// 128 random bits from the system's generator.
+    private static func randomBits() -> (UInt64, UInt64) {
+        var generator = SystemRandomNumberGenerator()
+        return (generator.next(), generator.next())
+    }
+
+    /// The UUID of these 128 bits, with the version and the variant (RFC 9562) bits set.
+    static func text(high: UInt64, low: UInt64, version: UInt64 = 4) -> String {
+        let high = (high & ~0xF000) | (version & 0xF) << 12  // the version in bits 48–51
         let low = (low & ~(0xC000 << 48)) | (0x8000 << 48)  // variant 10xx in bits 64–65
         let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: 36) { buffer in

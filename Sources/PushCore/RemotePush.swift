@@ -45,7 +45,10 @@ public struct RemotePush: Sendable, Equatable {
         self.expiresAt = expiresAt
     }
 
-    /// The request accepted at `now` as a remote push with a new id. Its lifetime: APNs'
+    /// The request accepted at `now` as a remote push with a new id, time-ordered (UUID version
+    /// 7): the sender's outbox and the owner's record of the ids it took are keyed by it, and
+    /// ids in the order of acceptance add their rows at the end of those tables, a few pushes to
+    /// a page, instead of a page written somewhere in each for every push. Its lifetime: APNs'
     /// `apns-expiration` (a UNIX epoch in seconds; 0 means "try once", so an hour of retries
     /// here), else the decoded time to live (JPush `time_to_live`, Getui `settings.ttl`), else a day.
     public init(_ request: PushRequest, token: String, timeToLive: TimeInterval?, now: Date) {
@@ -59,7 +62,7 @@ public struct RemotePush: Sendable, Equatable {
         // so a push published again later could be counted twice.
         expires = min(expires, now.addingTimeInterval(Self.defaultLifetime))
         self.init(
-            id: RandomUUID.text(), token: token, payloadText: request.payloadText, app: request.app,
+            id: RandomUUID.timeOrdered(millisecondsSince1970: Int64((now.timeIntervalSince1970 * 1000).rounded(.down))), token: token, payloadText: request.payloadText, app: request.app,
             channel: request.channel, collapseId: request.collapseId, pushType: request.pushType, priority: request.priority,
             via: request.via, headers: request.headers, acceptedAt: now, expiresAt: expires)
     }

@@ -22,3 +22,35 @@ import Testing
         }
     }
 }
+
+@Suite struct TimeOrderedUUIDTests {
+    @Test func theMillisecondsComeFirstThenVersion7AndTheVariant() throws {
+        let text = RandomUUID.timeOrdered(millisecondsSince1970: 0x0193_8A2B_3C4D)
+        #expect(text.hasPrefix("01938a2b-3c4d-7"))
+        let bytes = try #require(UUID(uuidString: text)).uuid
+        #expect(bytes.6 >> 4 == 7 && bytes.8 >> 6 == 0b10, "\(text)")
+        #expect(text == text.lowercased() && text.utf8.count == 36)
+    }
+
+    @Test func idsMadeLaterSortAfterAsText() {
+        let start: Int64 = 1_764_800_000_000
+        let made = (0..<1_000).map { RandomUUID.timeOrdered(millisecondsSince1970: start + Int64($0)) }
+        #expect(made == made.sorted())
+        #expect(Set(made).count == made.count)
+    }
+
+    @Test func idsOfOneMillisecondAreDistinct() {
+        let made = (0..<10_000).map { _ in RandomUUID.timeOrdered(millisecondsSince1970: 1_764_800_000_000) }
+        #expect(Set(made).count == made.count)
+    }
+
+    @Test func aPushForAnotherInstanceIsNamedByTheTimeItWasAccepted() throws {
+        let request = PushRequest(payloadText: #"{"aps":{"alert":"hi"}}"#, app: "com.example.app", channel: .apns, via: .apns)
+        let first = RemotePush(request, token: "0a1b", timeToLive: nil, now: Date(timeIntervalSince1970: 1_764_800_000))
+        let later = RemotePush(request, token: "0a1b", timeToLive: nil, now: Date(timeIntervalSince1970: 1_764_800_000.002))
+        #expect(first.id.hasPrefix("019ae646-f000-7"))
+        #expect(first.id < later.id)
+        let bytes = try #require(UUID(uuidString: first.id)).uuid
+        #expect(bytes.6 >> 4 == 7)
+    }
+}
