@@ -237,6 +237,27 @@ public struct BusReceipt: Sendable, Equatable {
     }
 
     public static func decode(wire bytes: [UInt8]) throws(WireError) -> BusReceipt {
+        try decode(line: bytes[...])
+    }
+
+    /// Reads a message of the receipts topic: one receipt (the form every sender takes), or
+    /// several, one a line (the form an owner sends only to a sender whose state lists
+    /// `receipts` among its `batches`). Each line is read as a receipt alone; one that is not
+    /// does not spoil the others, and counts in `malformed`.
+    public static func decode(lines bytes: [UInt8]) -> (receipts: [BusReceipt], malformed: Int) {
+        var receipts: [BusReceipt] = []
+        var malformed = 0
+        for line in BusLines.split(bytes) {
+            if let receipt = try? decode(line: line) {
+                receipts.append(receipt)
+            } else {
+                malformed += 1
+            }
+        }
+        return (receipts, malformed)
+    }
+
+    static func decode(line bytes: ArraySlice<UInt8>) throws(WireError) -> BusReceipt {
         guard bytes.count <= 64 * 1024 else { throw WireError("a receipt of \(bytes.count) bytes is too large") }
         guard let root = try? JSON.parse(bytes), let object = root.objectValue else { throw WireError("a receipt must be a JSON object") }
         guard let push = object["push"]?.stringValue, UUID(uuidString: push) != nil else { throw WireError("a receipt needs push as a UUID") }
@@ -244,6 +265,45 @@ public struct BusReceipt: Sendable, Equatable {
             throw WireError("a receipt needs fate: stored, dropped or refused")
         }
         return BusReceipt(push: push.lowercased(), fate: fate, reason: object["reason"]?.stringValue)
+    }
+}
+
+/// Several messages of one topic in one MQTT message, one a line, for the topics whose readers
+/// say they take them so (`batches` in their state): a turn's receipts to one sender, a turn's
+/// events. Each line is the message as it would be sent alone — compact JSON has no newline —
+/// so one line is exactly the single form, and a message of several lines reads as `watch`'s
+/// output does. Each MQTT message costs every process it passes through (the sender, the broker,
+/// each reader) its packets and their system calls, whatever its size.
+public enum BusLines {
+    /// What an instance lists in its state's `batches` when it takes several receipts in one
+    /// message, and several events.
+    public static let receipts = "receipts"
+    public static let events = "events"
+
+    /// The largest message made by `join` (a line longer than this is a message of its own):
+    /// half the 64 KiB every reader takes.
+    public static let maxMessageBytes = 32 * 1024
+
+    /// `lines` as messages of one line or several, in order, each at most `maxBytes` unless a
+    /// line alone is longer.
+    public static func join(_ lines: [[UInt8]], maxBytes: Int = maxMessageBytes) -> [[UInt8]] {
+        var messages: [[UInt8]] = []
+        var current: [UInt8] = []
+        for line in lines {
+            if !current.isEmpty && current.count + 1 + line.count > maxBytes {
+                messages.append(current)
+                current = []
+            }
+            if !current.isEmpty { current.append(0x0A) }
+            current.append(contentsOf: line)
+        }
+        if !current.isEmpty { messages.append(current) }
+        return messages
+    }
+
+    /// The lines of a message, empty ones (and a trailing newline) skipped.
+    public static func split(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        bytes.split(separator: 0x0A, omittingEmptySubsequences: true)
     }
 }
 

@@ -54,3 +54,34 @@ import Testing
         #expect(bytes.6 >> 4 == 7)
     }
 }
+
+@Suite struct BusLinesTests {
+    @Test func linesAreJoinedUpToTheLimitAndSplitBack() {
+        let lines: [[UInt8]] = (0..<10).map { Array("{\"n\":\($0)}".utf8) }
+        let messages = BusLines.join(lines, maxBytes: 30)
+        #expect(messages.allSatisfy { $0.count <= 30 })
+        #expect(messages.count == 4)
+        #expect(messages.flatMap { BusLines.split($0).map(Array.init) } == lines)
+        #expect(BusLines.join([Array("x".utf8)]) == [Array("x".utf8)])
+        #expect(BusLines.join([]) == [])
+    }
+
+    @Test func aLineLongerThanTheLimitIsAMessageAlone() {
+        let long = [UInt8](repeating: 0x61, count: 50)
+        #expect(BusLines.join([[0x62], long, [0x63]], maxBytes: 30) == [[0x62], long, [0x63]])
+    }
+
+    /// The single form is read exactly as before; several lines each a receipt; a bad line
+    /// spoils only itself; an empty line or a trailing newline is nothing.
+    @Test func receiptsAreReadOneAMessageOrOneALine() throws {
+        let first = "019ae646-f000-7000-8000-000000000001", second = "019ae646-f000-7000-8000-000000000002"
+        let single = #"{"push":"\#(first)","fate":"stored","reason":null}"#
+        #expect(BusReceipt.decode(lines: Array(single.utf8)).receipts == [BusReceipt(push: first, fate: .stored, reason: nil)])
+        #expect(try BusReceipt.decode(wire: Array(single.utf8)) == BusReceipt(push: first, fate: .stored, reason: nil))
+        let several = single + "\n" + #"{"push":"\#(second)","fate":"dropped","reason":"repeat"}"# + "\nnot a receipt\n\n"
+        let read = BusReceipt.decode(lines: Array(several.utf8))
+        #expect(read.receipts.map(\.push) == [first, second])
+        #expect(read.receipts[1].fate == .dropped && read.receipts[1].reason == "repeat")
+        #expect(read.malformed == 1)
+    }
+}
