@@ -464,11 +464,12 @@ public final class Bus {
 
     // MARK: - Sending
 
-    /// Publishes a push the turn committed to the outbox; `acknowledged` hears the broker's PUBACK.
-    public func publish(_ remote: RemotePush, acknowledged: ((Bool) -> Void)?) {
+    /// Publishes a push the turn committed to the outbox (`wire`: its message, `wire(_:)`, when
+    /// the caller has it already); `acknowledged` hears the broker's PUBACK.
+    public func publish(_ remote: RemotePush, wire: [UInt8]? = nil, acknowledged: ((Bool) -> Void)?) {
         let current = now()
         outbox[remote.id] = Pending(push: remote, due: current.addingTimeInterval(Self.firstRetry), delay: Self.firstRetry)
-        let mid = send(remote)
+        let mid = send(remote, wire: wire)
         guard let acknowledged else { return }
         guard let mid else {
             acknowledged(false)
@@ -477,11 +478,17 @@ public final class Bus {
         acknowledgements[mid] = (remote.id, current.addingTimeInterval(Self.acknowledgementTimeout), acknowledged)
     }
 
-    /// One QoS 1 publish of `remote`; its message id, or nil when it could not be sent.
-    private func send(_ remote: RemotePush) -> Int32? {
-        guard case .connected = state else { return nil }
+    /// The message published for `remote`: the push, its source, its id, this instance as its sender.
+    public func wire(_ remote: RemotePush) -> [UInt8] {
         var bytes: [UInt8] = []
         remote.wireJSON(sender: configuration.id).write(into: &bytes)
+        return bytes
+    }
+
+    /// One QoS 1 publish of `remote`; its message id, or nil when it could not be sent.
+    private func send(_ remote: RemotePush, wire: [UInt8]? = nil) -> Int32? {
+        guard case .connected = state else { return nil }
+        let bytes = wire ?? self.wire(remote)
         var mid: Int32 = 0
         let rc = bytes.withUnsafeBytes { buffer in
             mosquitto_publish_v5(mosq, &mid, remote.topic, Int32(buffer.count), buffer.baseAddress, 1, false, nil)
