@@ -6,9 +6,10 @@ a socket subscriber of B's `remote.received` events, instance A's gateway), then
 every push and A's outbox is empty. Prints, for A, B, mosquitto and h2load, the user and system
 CPU time a push (`/proc/PID/stat` utime and stime; h2load's from its rusage), and the rate.
 With --broker it measures the broker alone instead: mosquitto_pub -q 1 -l → mosquitto_sub -q 1,
-N messages of 640 bytes, the CPU time a message of each of the three.
+N messages of 640 bytes, the CPU time a message of each of the three. With --local the token is
+registered on A itself: the same pushes stay on A (A's cost of a push without the bus).
 
-Usage: Bench/bus-cpu.py .build/release/pushdeck [-n 20000] [--rounds 1] [--broker]
+Usage: Bench/bus-cpu.py .build/release/pushdeck [-n 20000] [--rounds 1] [--broker] [--local]
        [--wrap 'valgrind --tool=callgrind --callgrind-out-file=FILE']  (A under callgrind: its
        instructions, `callgrind_annotate FILE | head`, over the pushes divided by -n)
        [--keep PID-FILE]  (writes the PIDs of A, B and mosquitto, then waits for Enter before
@@ -129,14 +130,21 @@ def bus(args, folder):
                              env=dict(env, XDG_DATA_HOME=folder + "/bdata"), stderr=open(folder + "/b.log", "w"))
         procs.append(b)
         wait_for("b", lambda: os.path.exists(b_sock) and request(b_sock, '{"op":"bus"}'))
-        request(b_sock, json.dumps({"op": "device", "action": "add", "token": TOKEN, "app": APP}))
+        if not args.local:
+            request(b_sock, json.dumps({"op": "device", "action": "add", "token": TOKEN, "app": APP}))
         wrap = args.wrap.split() if args.wrap else []
         a = subprocess.Popen(wrap + [binary, "serve", "--gateway", "127.0.0.1:0", "--mqtt", url, "--mqtt-id", "a", "--socket", a_sock,
                               "--db", folder + "/a.sqlite"],
                              env=dict(env, XDG_DATA_HOME=folder + "/adata"), stderr=open(folder + "/a.log", "w"))
         procs.append(a)
-        wait_for("a to see b's device", lambda: os.path.exists(a_sock) and (
-            lambda r: '"bus":"bus connected"' in r and TOKEN in r)(request(a_sock, '{"op":"bus"}')))
+        if args.local:
+            # The same push to a device of A's own: A's floor, without the bus's part.
+            wait_for("a", lambda: os.path.exists(a_sock) and '"bus":"bus connected"' in request(a_sock, '{"op":"bus"}'))
+            request(a_sock, json.dumps({"op": "device", "action": "add", "token": TOKEN, "app": APP}))
+            b_sock = a_sock
+        else:
+            wait_for("a to see b's device", lambda: os.path.exists(a_sock) and (
+                lambda r: '"bus":"bus connected"' in r and TOKEN in r)(request(a_sock, '{"op":"bus"}')))
         gateway = request(a_sock, '{"op":"gateway"}')
         gport = gateway.split("127.0.0.1:")[1].split('"')[0]
         payload = folder + "/payload.json"
@@ -202,6 +210,7 @@ def main():
     parser.add_argument("-n", type=int, default=20000)
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--broker", action="store_true")
+    parser.add_argument("--local", action="store_true", help="the token registered on A: the same pushes without the bus")
     parser.add_argument("--keep")
     parser.add_argument("--wrap", help="a command A runs under, e.g. 'valgrind --tool=callgrind --callgrind-out-file=a.out'")
     args = parser.parse_args()
