@@ -438,6 +438,7 @@ public final class Bus {
 
     public func close() {
         if case .connected = state {
+            if !receipts.isEmpty { publishReceipts() }
             let goodbye = JSON.object(JSONObject([("online", false), ("session", .string(session))])).compactText
             mosquitto_publish_v5(mosq, nil, Self.stateTopic(configuration.id), Int32(goodbye.utf8.count), goodbye, 1, true, nil)
             mosquitto_disconnect_v5(mosq, 0, nil)

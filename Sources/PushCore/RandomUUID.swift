@@ -27,6 +27,26 @@ public enum RandomUUID {
         return text(high: milliseconds << 16 | random & 0xFFFF, low: low, version: 7)
     }
 
+    /// `text` is a UUID as text: 36 characters, hex digits (either case) in groups of 8, 4, 4, 4
+    /// and 12 between dashes — what Foundation's `UUID(uuidString:)` takes, without its
+    /// `sscanf` (a push by the bus and its receipt each have their id checked).
+    public static func isWellFormed(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count == 36 else { return false }
+            for (index, byte) in bytes.enumerated() {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard byte == UInt8(ascii: "-") else { return false }
+                } else {
+                    let digit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    let letter = (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+                    guard digit || letter else { return false }
+                }
+            }
+            return true
+        }
+    }
+
     /// 128 random bits from the system's generator, in one call (`SystemRandomNumberGenerator`'s
     /// two where it fails).
     private static func randomBits() -> (UInt64, UInt64) {

@@ -116,7 +116,7 @@ public struct RemotePush: Sendable, Equatable {
             return text
         }
         let id = try text("id")
-        guard UUID(uuidString: id) != nil else { throw WireError("id must be a UUID; got '\(id.prefix(64))'") }
+        guard RandomUUID.isWellFormed(id) else { throw WireError("id must be a UUID; got '\(id.prefix(64))'") }
         let sender = try text("sender")
         guard BusIdentity.isValid(sender) else { throw WireError("sender is not an instance id: '\(sender.prefix(64))'") }
         let token = try text("token")
@@ -260,7 +260,7 @@ public struct BusReceipt: Sendable, Equatable {
     static func decode(line bytes: ArraySlice<UInt8>) throws(WireError) -> BusReceipt {
         guard bytes.count <= 64 * 1024 else { throw WireError("a receipt of \(bytes.count) bytes is too large") }
         guard let root = try? JSON.parse(bytes), let object = root.objectValue else { throw WireError("a receipt must be a JSON object") }
-        guard let push = object["push"]?.stringValue, UUID(uuidString: push) != nil else { throw WireError("a receipt needs push as a UUID") }
+        guard let push = object["push"]?.stringValue, RandomUUID.isWellFormed(push) else { throw WireError("a receipt needs push as a UUID") }
         guard let fateText = object["fate"]?.stringValue, let fate = Fate(rawValue: fateText) else {
             throw WireError("a receipt needs fate: stored, dropped or refused")
         }

@@ -85,3 +85,30 @@ import Testing
         #expect(read.malformed == 1)
     }
 }
+
+@Suite struct UUIDTextTests {
+    /// The same answer as Foundation's `UUID(uuidString:)`, which it replaces where ids are checked.
+    @Test(arguments: [
+        "019ae646-f000-7000-8000-000000000001", "01938A2B-3C4D-7ABC-8DEF-0123456789AB", "ffffffff-ffff-4fff-bfff-ffffffffffff",
+        "019ae646f000-7000-8000-000000000001-", "019ae646-f000-7000-8000-00000000000", "019ae646-f000-7000-8000-0000000000011",
+        "019ae646-f000-7000-8000-00000000000g", "019ae646_f000-7000-8000-000000000001", "", "not a uuid",
+        "019ae646-f000-7000-8000-00000000000é", "019ae646-f0:0-7000-8000-000000000001", "019ae646-f000-7000-8000-0000000000@1",
+    ])
+    func wellFormedAsFoundationSays(_ text: String) {
+        #expect(RandomUUID.isWellFormed(text) == (UUID(uuidString: text) != nil), "\(text)")
+    }
+
+    /// Foundation's parser on Linux reads each group with `sscanf`, which also lets a sign or
+    /// spaces lead a group: not a UUID's text (RFC 9562), and no pushdeck ever sends one.
+    @Test(arguments: ["+19ae646-f000-7000-8000-000000000001", " 19ae646-f000-7000-8000-000000000001", "019ae646-+000-7000-8000-000000000001"])
+    func aSignOrASpaceIsNoDigit(_ text: String) {
+        #expect(!RandomUUID.isWellFormed(text))
+    }
+
+    @Test func everyMadeOneIsWellFormed() {
+        for _ in 0..<100 {
+            #expect(RandomUUID.isWellFormed(RandomUUID.text()))
+            #expect(RandomUUID.isWellFormed(RandomUUID.timeOrdered(millisecondsSince1970: 1_764_800_000_000)))
+        }
+    }
+}
