@@ -287,6 +287,8 @@ public final class Bus {
         }
         expireAcknowledgements(at: current)
         guard case .connected = state else {
+            // Receipts wait for the connection (the sender publishes its push again meanwhile,
+            // and a repeat is receipted again); events are a live view and go.
             announcements.removeAll()
             return
         }
@@ -296,6 +298,7 @@ public final class Bus {
             stateDirty = true
         }
         republishDue(at: current)
+        if !receipts.isEmpty { publishReceipts() }
         if !announcements.isEmpty { publishAnnouncements() }
         if stateDirty && current.timeIntervalSince(lastStatePublished) >= Self.stateInterval { publishState(at: current) }
         flush()
@@ -435,6 +438,7 @@ public final class Bus {
 
     public func close() {
         if case .connected = state {
+            if !receipts.isEmpty { publishReceipts() }
             let goodbye = JSON.object(JSONObject([("online", false), ("session", .string(session))])).compactText
             mosquitto_publish_v5(mosq, nil, Self.stateTopic(configuration.id), Int32(goodbye.utf8.count), goodbye, 1, true, nil)
             mosquitto_disconnect_v5(mosq, 0, nil)
@@ -461,11 +465,12 @@ public final class Bus {
 
     // MARK: - Sending
 
-    /// Publishes a push the turn committed to the outbox; `acknowledged` hears the broker's PUBACK.
-    public func publish(_ remote: RemotePush, acknowledged: ((Bool) -> Void)?) {
+    /// Publishes a push the turn committed to the outbox (`wire`: its message, `wire(_:)`, when
+    /// the caller has it already); `acknowledged` hears the broker's PUBACK.
+    public func publish(_ remote: RemotePush, wire: [UInt8]? = nil, acknowledged: ((Bool) -> Void)?) {
         let current = now()
         outbox[remote.id] = Pending(push: remote, due: current.addingTimeInterval(Self.firstRetry), delay: Self.firstRetry)
-        let mid = send(remote)
+        let mid = send(remote, wire: wire)
         guard let acknowledged else { return }
         guard let mid else {
             acknowledged(false)
@@ -474,11 +479,17 @@ public final class Bus {
         acknowledgements[mid] = (remote.id, current.addingTimeInterval(Self.acknowledgementTimeout), acknowledged)
     }
 
-    /// One QoS 1 publish of `remote`; its message id, or nil when it could not be sent.
-    private func send(_ remote: RemotePush) -> Int32? {
-        guard case .connected = state else { return nil }
+    /// The message published for `remote`: the push, its source, its id, this instance as its sender.
+    public func wire(_ remote: RemotePush) -> [UInt8] {
         var bytes: [UInt8] = []
         remote.wireJSON(sender: configuration.id).write(into: &bytes)
+        return bytes
+    }
+
+    /// One QoS 1 publish of `remote`; its message id, or nil when it could not be sent.
+    private func send(_ remote: RemotePush, wire: [UInt8]? = nil) -> Int32? {
+        guard case .connected = state else { return nil }
+        let bytes = wire ?? self.wire(remote)
         var mid: Int32 = 0
         let rc = bytes.withUnsafeBytes { buffer in
             mosquitto_publish_v5(mosq, &mid, remote.topic, Int32(buffer.count), buffer.baseAddress, 1, false, nil)
@@ -524,6 +535,7 @@ public final class Bus {
         fields.append(("bus", .string(statusLine)))
         fields.append(("online", true))
         fields.append(("session", .string(session)))
+        fields.append(("batches", Self.batches))
         let text = JSON.object(JSONObject(fields)).compactText
         stateDirty = false
         lastStatePublished = current
@@ -546,14 +558,56 @@ public final class Bus {
 
     private var announcements: [[UInt8]] = []
 
+    /// Receipts of pushes the turn committed, by sender, sent when it ends (`publishReceipts`).
+    private var receipts: [String: [[UInt8]]] = [:]
+
+    /// The turn's events: one message of several lines when every instance on the bus takes
+    /// them so (see `takesBatches`), else one message each. A line is an event as `watch` prints
+    /// it, so a message of several reads as `watch`'s output does.
     private func publishAnnouncements() {
         let lines = announcements
         announcements.removeAll()
         let topic = Self.eventsTopic(configuration.id)
-        for line in lines {
-            line.withUnsafeBytes { bytes in
+        let messages = lines.count > 1 && everyInstanceTakesEventBatches() ? BusLines.join(lines) : lines
+        for message in messages {
+            message.withUnsafeBytes { bytes in
                 _ = mosquitto_publish_v5(mosq, nil, topic, Int32(bytes.count), bytes.baseAddress, 0, false, nil)
             }
+        }
+    }
+
+    /// The turn's receipts, QoS 1, to each sender's receipts topic: one message of several lines
+    /// (up to `BusLines.maxMessageBytes`) to a sender whose state lists `receipts` among its
+    /// `batches`, else one message a receipt, the form every sender takes.
+    private func publishReceipts() {
+        let waiting = receipts
+        receipts.removeAll()
+        for (sender, lines) in waiting {
+            let topic = BusReceipt.topic(sender: sender)
+            let messages = lines.count > 1 && takesBatches(of: BusLines.receipts, instance: sender) ? BusLines.join(lines) : lines
+            for message in messages {
+                message.withUnsafeBytes { bytes in
+                    _ = mosquitto_publish_v5(mosq, nil, topic, Int32(bytes.count), bytes.baseAddress, 1, false, nil)
+                }
+            }
+        }
+    }
+
+    /// What this instance takes several of in one message, one a line, in its retained state.
+    static let batches: JSON = .array([.string(BusLines.receipts), .string(BusLines.events)])
+
+    /// The instance `id`'s last state lists `kind` among its `batches`: an instance of a version
+    /// before them lists none, and reads only one receipt or event a message.
+    private func takesBatches(of kind: String, instance id: String) -> Bool {
+        guard let batches = instances[id]?["batches"]?.arrayValue else { return false }
+        return batches.contains(.string(kind))
+    }
+
+    /// Every instance whose last state says it is online takes several events in one message:
+    /// anyone on the bus may be a watch-all screen reading this instance's events.
+    private func everyInstanceTakesEventBatches() -> Bool {
+        instances.allSatisfy { id, state in
+            state["online"]?.boolValue != true || takesBatches(of: BusLines.events, instance: id)
         }
     }
 
@@ -623,8 +677,9 @@ public final class Bus {
             // A test hook: die between the commit and the receipt (the crash the receipts are for).
             if Self.dieBeforeReceipt { kill(getpid(), SIGKILL) }
             guard let self else { return }
-            let receipt = BusReceipt(push: remote.id, reply: reply).wireJSON.compactText
-            mosquitto_publish_v5(self.mosq, nil, BusReceipt.topic(sender: sender), Int32(receipt.utf8.count), receipt, 1, false, nil)
+            var line: [UInt8] = []
+            BusReceipt(push: remote.id, reply: reply).wireJSON.write(into: &line)
+            self.receipts[sender, default: []].append(line)
             self.stateDirty = true
         }
     }
@@ -635,6 +690,11 @@ public final class Bus {
     /// another (it is tagged already), so two of them do not echo each other.
     private func takeEvent(_ bytes: [UInt8], of id: String, topic: String) {
         guard BusIdentity.isValid(id) else { return }
+        // One event, or several, one a line, as `watch` prints them.
+        for line in BusLines.split(bytes) { takeEvent(line: Array(line), of: id, topic: topic) }
+    }
+
+    private func takeEvent(line bytes: [UInt8], of id: String, topic: String) {
         let root: JSON
         do {
             root = try JSON.parse(bytes)
@@ -671,15 +731,18 @@ public final class Bus {
         }
     }
 
+    /// One receipt, or several, one a line (`BusReceipt.decode(lines:)`).
     private func takeReceipt(_ bytes: [UInt8]) {
-        guard let receipt = try? BusReceipt.decode(wire: bytes) else {
+        let (taken, malformed) = BusReceipt.decode(lines: bytes)
+        if malformed > 0 || taken.isEmpty {
             log("bus: a receipt that is not one arrived on \(BusReceipt.topic(sender: configuration.id)); ignored")
-            return
         }
-        guard let pending = outbox.removeValue(forKey: receipt.push) else { return }
-        sink?.record(.outboxRemove(id: receipt.push))
-        if receipt.fate == .refused {
-            log("bus: the owner of \(pending.push.token.prefix(200)) refused push \(receipt.push): \(TerminalSafe.line(receipt.reason ?? "no reason"))")
+        for receipt in taken {
+            guard let pending = outbox.removeValue(forKey: receipt.push) else { continue }
+            sink?.record(.outboxRemove(id: receipt.push))
+            if receipt.fate == .refused {
+                log("bus: the owner of \(pending.push.token.prefix(200)) refused push \(receipt.push): \(TerminalSafe.line(receipt.reason ?? "no reason"))")
+            }
         }
     }
 

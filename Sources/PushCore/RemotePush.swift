@@ -45,7 +45,10 @@ public struct RemotePush: Sendable, Equatable {
         self.expiresAt = expiresAt
     }
 
-    /// The request accepted at `now` as a remote push with a new id. Its lifetime: APNs'
+    /// The request accepted at `now` as a remote push with a new id, time-ordered (UUID version
+    /// 7): the sender's outbox and the owner's record of the ids it took are keyed by it, and
+    /// ids in the order of acceptance add their rows at the end of those tables, a few pushes to
+    /// a page, instead of a page written somewhere in each for every push. Its lifetime: APNs'
     /// `apns-expiration` (a UNIX epoch in seconds; 0 means "try once", so an hour of retries
     /// here), else the decoded time to live (JPush `time_to_live`, Getui `settings.ttl`), else a day.
     public init(_ request: PushRequest, token: String, timeToLive: TimeInterval?, now: Date) {
@@ -59,7 +62,7 @@ public struct RemotePush: Sendable, Equatable {
         // so a push published again later could be counted twice.
         expires = min(expires, now.addingTimeInterval(Self.defaultLifetime))
         self.init(
-            id: RandomUUID.text(), token: token, payloadText: request.payloadText, app: request.app,
+            id: RandomUUID.timeOrdered(millisecondsSince1970: Int64((now.timeIntervalSince1970 * 1000).rounded(.down))), token: token, payloadText: request.payloadText, app: request.app,
             channel: request.channel, collapseId: request.collapseId, pushType: request.pushType, priority: request.priority,
             via: request.via, headers: request.headers, acceptedAt: now, expiresAt: expires)
     }
@@ -96,24 +99,27 @@ public struct RemotePush: Sendable, Equatable {
         guard bytes.count <= maxBytes else {
             throw WireError("a push of \(bytes.count) bytes is larger than the \(maxBytes)-byte limit")
         }
-        let root: JSON
+        // Read in place (`JSONTape`: the same validation and refusals as `JSON.parse`, no tree):
+        // building the push's tree of small allocations only to read its fields was most of its
+        // decoding, a twentieth of an owner's CPU time a push.
+        let object: JSONView
         do {
-            root = try JSON.parse(bytes)
+            object = try JSONTape.parse(bytes).root
         } catch {
             throw WireError(error.wireMessage(subject: "push", bytes: bytes))
         }
-        guard let object = root.objectValue else { throw WireError("a push must be a JSON object; got \(root.kindName)") }
+        guard object.kind == .object else { throw WireError("a push must be a JSON object; got \(object.kindName)") }
         func text(_ key: String) throws(WireError) -> String {
-            guard let value = object[key]?.stringValue, !value.isEmpty else { throw WireError("a push needs \(key) as a string") }
+            guard let value = object[key]?.string, !value.isEmpty else { throw WireError("a push needs \(key) as a string") }
             return value
         }
         func optionalText(_ key: String) throws(WireError) -> String? {
-            guard let value = object[key], value != .null else { return nil }
-            guard let text = value.stringValue else { throw WireError("\(key) must be a string; got \(value.kindName)") }
+            guard let value = object[key], !value.isNull else { return nil }
+            guard let text = value.string else { throw WireError("\(key) must be a string; got \(value.kindName)") }
             return text
         }
         let id = try text("id")
-        guard UUID(uuidString: id) != nil else { throw WireError("id must be a UUID; got '\(id.prefix(64))'") }
+        guard RandomUUID.isWellFormed(id) else { throw WireError("id must be a UUID; got '\(id.prefix(64))'") }
         let sender = try text("sender")
         guard BusIdentity.isValid(sender) else { throw WireError("sender is not an instance id: '\(sender.prefix(64))'") }
         let token = try text("token")
@@ -126,20 +132,20 @@ public struct RemotePush: Sendable, Equatable {
             channel = known
         }
         var priority: Int?
-        if let value = object["priority"], value != .null {
-            guard let number = value.intValue else { throw WireError("priority must be a number") }
+        if let value = object["priority"], !value.isNull {
+            guard let number = value.number?.int else { throw WireError("priority must be a number") }
             priority = number
         }
         var headers: [String: String] = [:]
-        if let value = object["headers"], value != .null {
-            guard let members = value.objectValue else { throw WireError("headers must be an object") }
-            for (name, header) in members.members {
-                guard let text = header.stringValue else { throw WireError("header \(name.prefix(64)) must be a string") }
-                headers[name] = text
+        if let value = object["headers"], !value.isNull {
+            guard value.kind == .object else { throw WireError("headers must be an object") }
+            for member in value.members {
+                guard let text = member.value.string else { throw WireError("header \(member.name.prefix(64)) must be a string") }
+                headers[member.name] = text
             }
         }
         func milliseconds(_ key: String) throws(WireError) -> Date {
-            guard let value = object[key]?.numberValue?.int else { throw WireError("a push needs \(key) in milliseconds") }
+            guard let value = object[key]?.number?.int else { throw WireError("a push needs \(key) in milliseconds") }
             return Date(timeIntervalSince1970: Double(value) / 1000)
         }
         let push = RemotePush(
@@ -234,13 +240,74 @@ public struct BusReceipt: Sendable, Equatable {
     }
 
     public static func decode(wire bytes: [UInt8]) throws(WireError) -> BusReceipt {
+        try decode(line: bytes[...])
+    }
+
+    /// Reads a message of the receipts topic: one receipt (the form every sender takes), or
+    /// several, one a line (the form an owner sends only to a sender whose state lists
+    /// `receipts` among its `batches`). Each line is read as a receipt alone; one that is not
+    /// does not spoil the others, and counts in `malformed`.
+    public static func decode(lines bytes: [UInt8]) -> (receipts: [BusReceipt], malformed: Int) {
+        var receipts: [BusReceipt] = []
+        var malformed = 0
+        for line in BusLines.split(bytes) {
+            if let receipt = try? decode(line: line) {
+                receipts.append(receipt)
+            } else {
+                malformed += 1
+            }
+        }
+        return (receipts, malformed)
+    }
+
+    static func decode(line bytes: ArraySlice<UInt8>) throws(WireError) -> BusReceipt {
         guard bytes.count <= 64 * 1024 else { throw WireError("a receipt of \(bytes.count) bytes is too large") }
-        guard let root = try? JSON.parse(bytes), let object = root.objectValue else { throw WireError("a receipt must be a JSON object") }
-        guard let push = object["push"]?.stringValue, UUID(uuidString: push) != nil else { throw WireError("a receipt needs push as a UUID") }
-        guard let fateText = object["fate"]?.stringValue, let fate = Fate(rawValue: fateText) else {
+        // Read in place, as a push is (`RemotePush.decode`).
+        guard let object = try? JSONTape.parse(Array(bytes)).root, object.kind == .object else { throw WireError("a receipt must be a JSON object") }
+        guard let push = object["push"]?.string, RandomUUID.isWellFormed(push) else { throw WireError("a receipt needs push as a UUID") }
+        guard let fateText = object["fate"]?.string, let fate = Fate(rawValue: fateText) else {
             throw WireError("a receipt needs fate: stored, dropped or refused")
         }
-        return BusReceipt(push: push.lowercased(), fate: fate, reason: object["reason"]?.stringValue)
+        return BusReceipt(push: push.lowercased(), fate: fate, reason: object["reason"]?.string)
+    }
+}
+
+/// Several messages of one topic in one MQTT message, one a line, for the topics whose readers
+/// say they take them so (`batches` in their state): a turn's receipts to one sender, a turn's
+/// events. Each line is the message as it would be sent alone — compact JSON has no newline —
+/// so one line is exactly the single form, and a message of several lines reads as `watch`'s
+/// output does. Each MQTT message costs every process it passes through (the sender, the broker,
+/// each reader) its packets and their system calls, whatever its size.
+public enum BusLines {
+    /// What an instance lists in its state's `batches` when it takes several receipts in one
+    /// message, and several events.
+    public static let receipts = "receipts"
+    public static let events = "events"
+
+    /// The largest message made by `join` (a line longer than this is a message of its own):
+    /// half the 64 KiB every reader takes.
+    public static let maxMessageBytes = 32 * 1024
+
+    /// `lines` as messages of one line or several, in order, each at most `maxBytes` unless a
+    /// line alone is longer.
+    public static func join(_ lines: [[UInt8]], maxBytes: Int = maxMessageBytes) -> [[UInt8]] {
+        var messages: [[UInt8]] = []
+        var current: [UInt8] = []
+        for line in lines {
+            if !current.isEmpty && current.count + 1 + line.count > maxBytes {
+                messages.append(current)
+                current = []
+            }
+            if !current.isEmpty { current.append(0x0A) }
+            current.append(contentsOf: line)
+        }
+        if !current.isEmpty { messages.append(current) }
+        return messages
+    }
+
+    /// The lines of a message, empty ones (and a trailing newline) skipped.
+    public static func split(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        bytes.split(separator: 0x0A, omittingEmptySubsequences: true)
     }
 }
 

@@ -13,7 +13,10 @@ public protocol AttachedBus: PollParticipant {
     /// Publishes a push committed to the outbox by the turn that just ended. `acknowledged`
     /// (when given) hears true once the broker acknowledged the publish (PUBACK), false when the
     /// connection went first or no acknowledgement came in time — the push stays in the outbox.
-    func publish(_ remote: RemotePush, acknowledged: ((Bool) -> Void)?)
+    func publish(_ remote: RemotePush, wire: [UInt8]?, acknowledged: ((Bool) -> Void)?)
+    /// The message `publish` sends for `remote` (`RemotePush.wireJSON` naming this instance as
+    /// its sender): the outbox row keeps it, so it is encoded once for both.
+    func wire(_ remote: RemotePush) -> [UInt8]
     /// A bus event of this server, as `watch` prints it (its compact JSON, without the newline),
     /// for `instances/{id}/events`: held until the turn has committed, as a watcher's events are.
     func announce(line: ArraySlice<UInt8>)
@@ -53,13 +56,13 @@ extension Server {
             waiting[id] = answer.completion
             return true
         }
-        for remote in forwards {
+        for (remote, wire) in forwards {
             guard let completion = waiting[remote.id] else {
-                bus.publish(remote, acknowledged: nil)
+                bus.publish(remote, wire: wire, acknowledged: nil)
                 continue
             }
             let reply = Reply.forwarded(id: remote.id, topic: remote.topic)
-            bus.publish(remote) { acknowledged in
+            bus.publish(remote, wire: wire) { acknowledged in
                 completion(acknowledged
                     ? reply
                     : .unavailable("the broker did not acknowledge the push for \(remote.token.prefix(200)) in time; it stays in the outbox and is published again"))

@@ -64,8 +64,11 @@ public final class Server {
     var gateway: (any AttachedGateway)?
     /// The team bus, when the executable attached one (`--mqtt`).
     var bus: (any AttachedBus)?
-    /// Pushes for other instances this turn put in the outbox, published after its commit.
-    var turnForwards: [RemotePush] = []
+    /// Pushes for other instances this turn put in the outbox, published after its commit, each
+    /// with its message as the bus publishes it when the outbox row was written from it.
+    var turnForwards: [(remote: RemotePush, wire: [UInt8]?)] = []
+    /// The message of the outbox row written last, for the `.forward` effect that follows it.
+    var outboxWire: (id: String, wire: [UInt8])?
 
     public init(
         store: Store, listener: Listener?, signals: SignalPipe?, options: ServerOptions = ServerOptions(),

@@ -131,6 +131,18 @@ public final class Store {
         try writes.commit.run()
     }
 
+    /// Writes `remote` into the outbox with `body`, its published message (`RemotePush.wireJSON`,
+    /// whatever sender it names: the sender is the bus's when it publishes it again), so a
+    /// server that publishes it encodes it once for both.
+    public func addToOutbox(_ remote: RemotePush, body: String) throws(SQLiteError) {
+        try writes.outboxAdd.bind(remote.id, at: 1)
+        try writes.outboxAdd.bind(remote.token, at: 2)
+        try writes.outboxAdd.bind(body, at: 3)
+        try writes.outboxAdd.bind(remote.acceptedAt.millisecondsSince1970, at: 4)
+        try writes.outboxAdd.bind(remote.expiresAt.millisecondsSince1970, at: 5)
+        try writes.outboxAdd.run()
+    }
+
     /// Throws when the path no longer names the file this store opened (removed, renamed, or
     /// replaced by another file): SQLite would go on writing into the old inode, acknowledged
     /// changes that nobody can read again. A `stat` per commit (a few µs, once per loop turn).
@@ -276,12 +288,7 @@ public final class Store {
             try writes.pruneGetuiRequestIds.bind(at.millisecondsSince1970 - Int64(GetuiRequestIds.window * 1000), at: 1)
             try writes.pruneGetuiRequestIds.run()
         case .outboxAdd(let remote):
-            try writes.outboxAdd.bind(remote.id, at: 1)
-            try writes.outboxAdd.bind(remote.token, at: 2)
-            try writes.outboxAdd.bind(remote.wireJSON(sender: RemotePush.storedSender).compactText, at: 3)
-            try writes.outboxAdd.bind(remote.acceptedAt.millisecondsSince1970, at: 4)
-            try writes.outboxAdd.bind(remote.expiresAt.millisecondsSince1970, at: 5)
-            try writes.outboxAdd.run()
+            try addToOutbox(remote, body: remote.wireJSON(sender: RemotePush.storedSender).compactText)
         case .outboxRemove(let id):
             try writes.outboxRemove.bind(id, at: 1)
             try writes.outboxRemove.run()

@@ -199,7 +199,10 @@ final class BusInLoop: AttachedBus, BusSink {
 
     var link: BusLink { bus.link }
     var statusLine: String { bus.statusLine }
-    func publish(_ remote: RemotePush, acknowledged: ((Bool) -> Void)?) { bus.publish(remote, acknowledged: acknowledged) }
+    func publish(_ remote: RemotePush, wire: [UInt8]?, acknowledged: ((Bool) -> Void)?) {
+        bus.publish(remote, wire: wire, acknowledged: acknowledged)
+    }
+    func wire(_ remote: RemotePush) -> [UInt8] { bus.wire(remote) }
     func busReply() -> Reply { .bus(bus.report()) }
     func announce(line: ArraySlice<UInt8>) {
         bus.announce(Array(line))

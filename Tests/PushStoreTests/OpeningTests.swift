@@ -123,4 +123,20 @@ import TestSupport
         #expect(try reopened.outbox() == [kept])
         #expect(try reopened.loadInbox(bannerSeconds: 5).busPushIds.contains(app: "a", requestId: kept.id, now: Date()))
     }
+
+    /// A server with a bus writes the row from the message it publishes (naming its instance as
+    /// the sender, encoded once for both): it reads back as the same push.
+    @Test func anOutboxRowWrittenAsPublishedReadsBack() throws {
+        let folder = TempFolder()
+        let request = PushRequest(payloadText: #"{"aps":{"alert":"Hi"}}"#, app: "com.example.shop", via: .apns, token: "abcd", headers: ["apns-id": "x"])
+        let remote = RemotePush(request, token: "abcd", timeToLive: nil, now: Date(timeIntervalSince1970: 1_800_000_000))
+        let store = try Store(path: folder.file("inbox.sqlite"))
+        try store.begin()
+        try store.addToOutbox(remote, body: remote.wireJSON(sender: "alice@laptop").compactText)
+        try store.commit()
+        store.close()
+        let reopened = try Store(path: folder.file("inbox.sqlite"))
+        defer { reopened.close() }
+        #expect(try reopened.outbox() == [remote])
+    }
 }
