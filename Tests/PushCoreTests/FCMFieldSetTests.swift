@@ -82,3 +82,19 @@ struct FCMFieldSetTests {
         ])
     }
 }
+
+/// The store's text of an FCM message's options, written directly, is the object's text.
+@Suite("FCM options text")
+struct FCMOptionsTextTests {
+    @Test(arguments: [
+        FCMFacts(project: "p", messageName: "n", platform: .android),
+        FCMFacts(project: "p", messageName: "n", platform: .ios, collapseKey: "scores", ttlSeconds: 3600, priority: .high, tag: "t", notificationCount: 3),
+        FCMFacts(project: "p", messageName: "n", platform: .android, collapseKey: "a\"b\\c\n\u{7F}é", ttlSeconds: 3.5, priority: .normal, tag: "\u{202E}x",
+                 notificationCount: -1),
+        FCMFacts(project: "p", messageName: "n", platform: .android, ttlSeconds: 0, notificationCount: 0),
+    ])
+    func isTheOptionsObjectsCompactText(facts: FCMFacts) throws {
+        #expect(facts.optionsText == facts.optionsJSON.compactText)
+        #expect(FCMFacts(project: "p", messageName: "n", options: try JSON.parse(facts.optionsText)) == facts)
+    }
+}

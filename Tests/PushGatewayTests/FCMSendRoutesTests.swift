@@ -131,6 +131,7 @@ func fcmRefusal(_ decision: GatewayDecision) -> (status: Int, grpc: String?, cod
     ] as [(String, String?)])
     func theProjectOfASendPathIsReadOnTheBytes(path: String, project: String?) {
         #expect(FCMRoutes.sendProject(path) == project)
+        #expect(FCMRoutes.sendPathPrefix.description == FCMRoutes.projectsPrefix)
         // Where the bytes decide, the reading by Characters agrees.
         if let project {
             let rest = HTTPRequest.withoutQuery(path).dropFirst(FCMRoutes.projectsPrefix.count)

@@ -191,25 +191,44 @@ extension FCMRoutes {
     /// The 200 answer of a send: `{"name":"…"}`. A name of printable ASCII but `"` and `\` is
     /// written as it is, as JSON's writer writes it; any other goes through the writer.
     static func sent(_ name: String) -> HTTPResponse {
-        let plain = name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-        guard plain else { return json(.object(["name": .string(name)])) }
-        var body: [UInt8] = []
-        body.reserveCapacity(name.utf8.count + 11)
-        body.append(contentsOf: #"{"name":""#.utf8)
-        body.append(contentsOf: name.utf8)
-        body.append(contentsOf: #""}"#.utf8)
+        var name = name
+        let body = name.withUTF8 { utf8 -> [UInt8]? in
+            guard isPlainJSONText(utf8) else { return nil }
+            var body: [UInt8] = []
+            body.reserveCapacity(utf8.count + sentHead.utf8CodeUnitCount + sentTail.utf8CodeUnitCount)
+            body.append(contentsOf: UnsafeBufferPointer(start: sentHead.utf8Start, count: sentHead.utf8CodeUnitCount))
+            body.append(contentsOf: utf8)
+            body.append(contentsOf: UnsafeBufferPointer(start: sentTail.utf8Start, count: sentTail.utf8CodeUnitCount))
+            return body
+        }
+        guard let body else { return json(.object(["name": .string(name)])) }
         return HTTPResponse(status: 200, headers: [HTTPHeader("content-type", "application/json; charset=UTF-8")], body: body)
     }
+
+    private static let sentHead: StaticString = #"{"name":""#
+    private static let sentTail: StaticString = #""}"#
 
     /// The name in a send's 200 answer as `sent` writes it (`{"name":"…"}`, printable ASCII but
     /// `"` and `\`), read off the bytes; nil for any other body, which is then parsed as JSON.
     static func sentName(_ body: [UInt8]) -> String? {
-        let head = #"{"name":""#.utf8
-        let tail = #""}"#.utf8
-        guard body.count >= head.count + tail.count, body.starts(with: head), body.suffix(tail.count).elementsEqual(tail) else { return nil }
-        let name = body[head.count..<(body.count - tail.count)]
-        guard name.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return nil }
-        return String(decoding: name, as: UTF8.self)
+        body.withUnsafeBufferPointer { bytes -> String? in
+            let head = UnsafeBufferPointer(start: sentHead.utf8Start, count: sentHead.utf8CodeUnitCount)
+            let tail = UnsafeBufferPointer(start: sentTail.utf8Start, count: sentTail.utf8CodeUnitCount)
+            guard bytes.count >= head.count + tail.count,
+                  UnsafeBufferPointer(rebasing: bytes[..<head.count]).elementsEqual(head),
+                  UnsafeBufferPointer(rebasing: bytes[(bytes.count - tail.count)...]).elementsEqual(tail)
+            else { return nil }
+            let name = UnsafeBufferPointer(rebasing: bytes[head.count..<(bytes.count - tail.count)])
+            guard isPlainJSONText(name) else { return nil }
+            return String(decoding: name, as: UTF8.self)
+        }
+    }
+
+    /// Whether every byte is printable ASCII but `"` and `\`: text JSON's writer copies as it is
+    /// into a string literal, and its parser reads back as it is.
+    static func isPlainJSONText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+        return true
     }
 }
 

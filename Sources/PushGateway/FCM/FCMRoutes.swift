@@ -46,6 +46,9 @@ public struct FCMRoutes: GatewayRoutes {
 
     private static let prefixes = [Array(projectsPrefix.utf8), Array(iidPrefix.utf8)]
 
+    /// `projectsPrefix` as static text, for comparing with bytes.
+    static let sendPathPrefix: StaticString = "/v1/projects/"
+
     /// The project of a `messages:send` request's path, `/v1/projects/{project}/messages:send`
     /// (its query aside), read on the bytes; nil for any other path. A path with a byte beyond
     /// ASCII is nil too and left to the reading by Characters, where a scalar that joins a `/`
@@ -57,12 +60,13 @@ public struct FCMRoutes: GatewayRoutes {
         var path = path
         return path.withUTF8 { bytes -> String? in
             let end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
-            let prefix = projectsPrefix.utf8.count
+            let projects = sendPathPrefix
+            let prefix = projects.utf8CodeUnitCount
             let method: StaticString = "/messages:send"
             let methodStart = end - method.utf8CodeUnitCount
             guard methodStart >= prefix else { return nil }
             for index in 0..<end where bytes[index] >= 0x80 { return nil }
-            guard bytes[..<prefix].elementsEqual(prefixes[0]),
+            guard UnsafeBufferPointer(rebasing: bytes[..<prefix]).elementsEqual(UnsafeBufferPointer(start: projects.utf8Start, count: prefix)),
                   UnsafeBufferPointer(rebasing: bytes[methodStart..<end]).elementsEqual(UnsafeBufferPointer(start: method.utf8Start, count: method.utf8CodeUnitCount))
             else { return nil }
             let project = UnsafeBufferPointer(rebasing: bytes[prefix..<methodStart])
