@@ -1,7 +1,6 @@
 import Foundation
 import PushCore
 import PushJSON
-import Synchronization
 
 extension FCMRoutes {
     /// `POST /v1/projects/{project}/messages:send` (FCM's v1 reference, "projects.messages.send"):
@@ -150,14 +149,13 @@ extension FCMRoutes {
     }
 
     /// A message id as FCM writes them (`0:1500415314455276%31bd1c9631bd1c96`): a time in
-    /// microseconds and 16 hex digits. The digits are SplitMix64's outputs from a random seed:
-    /// a bijection of a count, so no two of a process's ids share them, and another process's
-    /// are another run. FCM's ids are names, not secrets; drawing 8 bytes from OpenSSL's
-    /// generator for each was a tenth of an FCM send's own work (callgrind on the release server).
+    /// microseconds and 16 hex digits, random ones (from `RandomBytes`' pool), written without
+    /// formatting: 8 bytes from OpenSSL's generator and an interpolation were a tenth of an FCM
+    /// send's own work (callgrind on the release server).
     static func messageId(now: Date = Date()) -> String {
         let micros = UInt64(clamping: Int64(now.timeIntervalSince1970 * 1_000_000))
-        let count = idCount.wrappingAdd(1, ordering: .relaxed).oldValue
-        let bits = SplitMix64.mix(idSeed &+ count &* SplitMix64.gamma)
+        var random = RandomBytes()
+        let bits = random.next()
         var width = 1
         var power: UInt64 = 10
         while width < 20, micros >= power {
@@ -180,13 +178,6 @@ extension FCMRoutes {
             return 3 + width + 16
         }
     }
-
-    /// Where this process's message ids start (random), and how many it has made.
-    private static let idSeed: UInt64 = {
-        var generator = SystemRandomNumberGenerator()
-        return generator.next()
-    }()
-    private static let idCount = Atomic<UInt64>(0)
 
     /// The 200 answer of a send: `{"name":"…"}`. A name of printable ASCII but `"` and `\` is
     /// written as it is, as JSON's writer writes it; any other goes through the writer.
@@ -229,18 +220,5 @@ extension FCMRoutes {
     static func isPlainJSONText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
         return true
-    }
-}
-
-/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014):
-/// the n-th output from seed s is `mix(s &+ n &* gamma)`, and `mix` is a bijection.
-enum SplitMix64 {
-    static let gamma: UInt64 = 0x9E37_79B9_7F4A_7C15
-
-    static func mix(_ state: UInt64) -> UInt64 {
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
