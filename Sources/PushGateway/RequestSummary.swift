@@ -205,6 +205,11 @@ extension FCMRoutes {
     /// APIs name the token in the path (`iid`'s in the body).
     public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary {
         var summary = RequestSummary(vendor: .fcm)
+        if let project = Self.sendProject(request.path) {
+            summary.app = project
+            summarizeSend(request, decision: decision, into: &summary)
+            return summary
+        }
         let path = RequestSummary.path(of: request)
         guard path.hasPrefix(Self.projectsPrefix) else { return summary }
         let rest = path.dropFirst(Self.projectsPrefix.count)
@@ -216,8 +221,14 @@ extension FCMRoutes {
             if parts.count >= 2, parts[0] == "registrations" { summary.tokens = [parts[1].removingPercentEncoding ?? String(parts[1])] }
             return summary
         }
+        summarizeSend(request, decision: decision, into: &summary)
+        return summary
+    }
+
+    /// A send's target (from the first push `decide` made, else the body's) and notification key.
+    private func summarizeSend(_ request: HTTPRequest, decision: GatewayDecision?, into summary: inout RequestSummary) {
         var target: String?
-        if let push = RequestSummary.pushes(of: decision).first, let route = push.fcm {
+        if let route = Self.firstPush(of: decision)?.fcm {
             target = route.target
         } else if case .object(let body)? = try? JSON.parse(request.body), case .object(let message)? = body["message"] {
             if let token = message["token"]?.stringValue {
@@ -232,12 +243,25 @@ extension FCMRoutes {
             if target.hasPrefix("token:") { summary.tokens = [String(target.dropFirst(6))] }
             summary.notificationKey = "\(target):\(RequestSummary.digest(request.body))"
         }
-        return summary
+    }
+
+    /// The first push a decision hands the inbox (after a device's registration, if any),
+    /// without copying the others.
+    static func firstPush(of decision: GatewayDecision?) -> PushRequest? {
+        switch decision {
+        case .request(.push(let push), _)?: return push
+        case .requests(let requests, _)?:
+            for request in requests { if case .push(let push) = request { return push } }
+            return nil
+        default: return nil
+        }
     }
 
     /// Google's error: FCM's `errorCode` when it gives one, else the gRPC `status`; the message
-    /// `name` a send's answer assigned.
+    /// `name` a send's answer assigned (read off the bytes when the route wrote it, as it
+    /// does: parsing the answer the route had just made was a fiftieth of a send).
     public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
+        if response.status == 200, let name = Self.sentName(response.body) { return AnswerSummary(ids: ["name": name]) }
         let body = answerObject(response)
         guard response.status != 200 else {
             return AnswerSummary(ids: body?["name"]?.stringValue.map { ["name": $0] } ?? [:])

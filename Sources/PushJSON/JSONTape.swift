@@ -116,7 +116,8 @@ public final class JSONTape: Sendable {
             return memcmp(base + entry.text.lowerBound, key.utf8Start, entry.text.count) == 0
         }
 
-        private var text: String {
+        /// The name's text (a new string: for a message that quotes the name).
+        package var text: String {
             String(decoding: UnsafeBufferPointer(rebasing: (entry.isUnescaped ? unescaped : bytes)[entry.text]), as: UTF8.self)
         }
     }

@@ -118,3 +118,70 @@ func fcmRefusal(_ decision: GatewayDecision) -> (status: Int, grpc: String?, cod
         #expect(fcmRefusal(alone).status == 429)
     }
 }
+
+/// The send path's readings on bytes: the project of the path, the message id and name, the
+/// answer written and read back, each agreeing with the general reading it stands in for.
+@Suite struct FCMSendBytesTests {
+    @Test(arguments: [
+        ("/v1/projects/p/messages:send", "p"), ("/v1/projects/my-project-1/messages:send?alt=json", "my-project-1"),
+        ("/v1/projects//messages:send", ""), ("/v1/projects/a/b/messages:send", nil), ("/v1/projects/p/messages:sendAll", nil),
+        ("/v1/projects/p/messages:send/x", nil), ("/v1/projects/messages:send", nil), ("/v1/project/p/messages:send", nil),
+        ("/v1/projects/p/registrations/t/topicSubscriptions", nil), ("/token", nil), ("/v1/projects/é/messages:send", nil),
+        ("/v1/projects/p?x=/messages:send", nil),
+    ] as [(String, String?)])
+    func theProjectOfASendPathIsReadOnTheBytes(path: String, project: String?) {
+        #expect(FCMRoutes.sendProject(path) == project)
+        #expect(FCMRoutes.sendPathPrefix.description == FCMRoutes.projectsPrefix)
+        // Where the bytes decide, the reading by Characters agrees.
+        if let project {
+            let rest = HTTPRequest.withoutQuery(path).dropFirst(FCMRoutes.projectsPrefix.count)
+            let slash = rest.firstIndex(of: "/")
+            #expect(slash.map { String(rest[..<$0]) } == project)
+            #expect(slash.map { rest[rest.index(after: $0)...] == "messages:send" } == true)
+        }
+    }
+
+    /// A non-ASCII project is still served, by the reading by Characters.
+    @Test func aProjectBeyondASCIIIsStillSent() {
+        let decision = FCMRoutes().decide(
+            fcmRequest("/v1/projects/projé/messages:send", body: #"{"message":{"token":"cK9x:APA91b-route"},"validate_only":true}"#),
+            context: GatewayContext(inbox: Inbox(), now: fcmNow))
+        guard case .respond(let response) = decision else {
+            Issue.record("not answered")
+            return
+        }
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"name":"projects/projé/messages/fake_message_id"}"#)
+    }
+
+    @Test func messageIdsAreFCMsShapeAndDistinct() {
+        var seen = Set<String>()
+        for _ in 0..<1000 {
+            let id = FCMRoutes.messageId()
+            let parts = id.split(separator: "%")
+            #expect(parts.count == 2 && parts[0].hasPrefix("0:") && Int64(parts[0].dropFirst(2)) != nil, "\(id)")
+            #expect(parts.last?.count == 16 && parts.last?.allSatisfy(\.isHexDigit) == true, "\(id)")
+            seen.insert(String(parts[1]))
+        }
+        #expect(seen.count == 1000)
+        #expect(FCMRoutes.messageId(now: Date(timeIntervalSince1970: 0)).hasPrefix("0:0%"))
+        #expect(FCMRoutes.messageId(now: Date(timeIntervalSince1970: 1_764_547_200.25)).hasPrefix("0:1764547200250000%"))
+    }
+
+    @Test(arguments: ["projects/p/messages/0:1%ab", "projects/p/messages/fake_message_id", #"projects/a"b/messages/1"#,
+                      #"projects/a\b/messages/1"#, "projects/é/messages/1", "projects/\u{7F}/messages/1", "projects/\n/messages/1", ""])
+    func theAnswerIsWhatJSONsWriterWritesAndReadsBack(name: String) throws {
+        let response = FCMRoutes.sent(name)
+        #expect(response == FCMRoutes.json(.object(["name": .string(name)])))
+        #expect(try JSON.parse(response.body) == .object(["name": .string(name)]))
+        #expect(FCMRoutes().summarize(answer: response, to: fcmRequest(FCMSendRoutesTests.send, body: "")).ids == ["name": name])
+    }
+
+    @Test(arguments: [#"{"name":"a"} "#, #" {"name":"a"}"#, #"{"name":"a","x":1}"#, #"{"name":"a\"b"}"#, #"{"name":"\u0061"}"#, "{}", ""])
+    func otherAnswersAreParsed(body: String) {
+        let answer = FCMRoutes().summarize(answer: HTTPResponse(status: 200, body: Array(body.utf8)), to: fcmRequest(FCMSendRoutesTests.send, body: ""))
+        let parsed = (try? JSON.parse(Array(body.utf8)))?.objectValue?["name"]?.stringValue
+        #expect(answer.ids == (parsed.map { ["name": $0] } ?? [:]), "\(body)")
+        #expect(FCMRoutes.sentName(Array(body.utf8)) == nil || body == #"{"name":"a"}"#)
+    }
+}

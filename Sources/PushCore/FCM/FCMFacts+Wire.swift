@@ -16,6 +16,26 @@ extension FCMFacts {
         ]))
     }
 
+    /// `optionsJSON.compactText`, written member by member without building the object: what
+    /// the store keeps for each FCM message it writes (building the object and writing it was
+    /// ~8 k instructions of an FCM push, callgrind on the release server).
+    public var optionsText: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(112 + (collapseKey?.utf8.count ?? 0) + (tag?.utf8.count ?? 0))
+        func member(_ name: StaticString, _ value: JSON) {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            value.write(into: &bytes)
+        }
+        member(#"{"platform":"#, .string(platform.rawValue))
+        member(#","collapseKey":"#, .string(orNull: collapseKey))
+        member(#","ttl":"#, ttlSeconds.map { .number(JSONNumber(text: Self.secondsText($0))) } ?? .null)
+        member(#","priority":"#, .string(orNull: priority?.rawValue))
+        member(#","tag":"#, .string(orNull: tag))
+        member(#","notificationCount":"#, notificationCount.map { .number(JSONNumber($0)) } ?? .null)
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Seconds as JSON writes them: whole ones without a fraction.
     public static func secondsText(_ seconds: Double) -> String {
         seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)

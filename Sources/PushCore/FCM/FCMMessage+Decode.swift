@@ -67,10 +67,18 @@ extension FCMMessage {
         if let androidData = android?.data {
             for (key, value) in androidData { bytes += key.utf8.count + value.utf8.count }
         }
-        for text in [notification?.title, notification?.body, notification?.image] { bytes += text?.utf8.count ?? 0 }
+        func count(_ text: String?) { bytes += text?.utf8.count ?? 0 }
+        count(notification?.title)
+        count(notification?.body)
+        count(notification?.image)
         if let shown = android?.notification {
-            for text in [shown.title, shown.body, shown.bodyLocKey, shown.titleLocKey, shown.image] { bytes += text?.utf8.count ?? 0 }
-            bytes += (shown.bodyLocArgs + shown.titleLocArgs).reduce(0) { $0 + $1.utf8.count }
+            count(shown.title)
+            count(shown.body)
+            count(shown.bodyLocKey)
+            count(shown.titleLocKey)
+            count(shown.image)
+            for argument in shown.bodyLocArgs { count(argument) }
+            for argument in shown.titleLocArgs { count(argument) }
         }
         return bytes
     }
@@ -83,6 +91,11 @@ extension FCMMessage {
 /// (the violation's field the object holding it), a value of the wrong type is `Invalid value at
 /// 'message.data[0].value' (TYPE_STRING), 5` (map entries are numbered in the order given), an
 /// array where one value belongs is `… Proto field is not repeating, cannot start list.`.
+///
+/// Each object is read in one pass over its members on the parsed tape: a member's name is
+/// matched against its type's field names on the bytes (`FCMFieldSet`), and made a string only
+/// when a violation quotes it or a map keeps it. Making a string of every name and searching the
+/// names as strings was most of decoding a message (callgrind on the release server).
 struct FCMReader {
     var violations: [FCMFieldViolation] = []
 
@@ -107,7 +120,8 @@ struct FCMReader {
 
     /// The proto name's lowerCamelCase JSON name (`collapse_key` → `collapseKey`; protobuf's
     /// JSON mapping: "the field name is converted to lowerCamelCase"). Proto field names are
-    /// ASCII (letters, digits, `_`), so it works on the UTF-8 bytes.
+    /// ASCII (letters, digits, `_`), so it works on the UTF-8 bytes. The field tables write
+    /// these names out; this is what they are checked against.
     static func jsonName(_ protoName: String) -> String {
         let underscore = UInt8(ascii: "_")
         guard protoName.utf8.contains(underscore) else { return protoName }
@@ -122,40 +136,35 @@ struct FCMReader {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The known proto name `member` is, by that name or its JSON name.
-    static func protoName(of member: String, known: [String]) -> String? {
-        if known.contains(member) { return member }
-        return known.first { $0.utf8.contains(UInt8(ascii: "_")) && jsonName($0) == member }
+    /// An object's fields: the last one given of a field counts (under either of its names).
+    struct Fields<Field: FCMFieldSet> {
+        fileprivate var given: [(field: Field, value: JSONView)] = []
+
+        subscript(field: Field) -> JSONView? { given.last { $0.field == field }?.value }
     }
 
-    /// An object's fields under their proto names: the last one given of a name counts.
-    /// Searched in order, not hashed: an object holds a few of the many fields its reader asks
-    /// for, and hashing each asked name was a tenth of decoding a message.
-    struct Fields {
-        fileprivate var given: [(name: String, value: JSONView)] = []
-
-        subscript(name: String) -> JSONView? { given.last { $0.name == name }?.value }
-    }
-
-    /// The members of an object under their proto names, unknown names refused; `null` members
-    /// are absent. Nil (with the violation) when `value` is not an object.
-    private mutating func object(_ value: JSONView, path: String, type: String, known: [String]) -> Fields? {
+    /// The members of an object as `Field`s, unknown names refused; `null` members are absent.
+    /// Nil (with the violation) when `value` is not an object.
+    private mutating func object<Field: FCMFieldSet>(
+        _ value: JSONView, path: @autoclosure () -> String, type: @autoclosure () -> String, as _: Field.Type
+    ) -> Fields<Field>? {
         guard value.kind == .object else {
-            notAnObject(value, path: path, type: type)
+            notAnObject(value, path: path(), type: type())
             return nil
         }
-        // Looked up per member (a message has a few), not a table of every known name built
-        // per object: that table was 30 k instructions of each FCM send.
-        var fields = Fields()
-        for member in value.members {
-            guard let name = Self.protoName(of: member.name, known: known) else {
-                fail(path, "Invalid JSON payload received. Unknown name \(JSON.string(member.name).compactText)\(Self.at(path)): Cannot find field.")
-                continue
+        var fields = Fields<Field>()
+        value.forEachMember { name, member in
+            guard let field = Field.field(named: name) else {
+                unknown(name.text, at: path())
+                return
             }
-            if member.value.isNull { continue }
-            fields.given.append((name, member.value))
+            if !member.isNull { fields.given.append((field, member)) }
         }
         return fields
+    }
+
+    private mutating func unknown(_ name: String, at path: String) {
+        fail(path, "Invalid JSON payload received. Unknown name \(JSON.string(name).compactText)\(Self.at(path)): Cannot find field.")
     }
 
     private mutating func notAnObject(_ value: JSONView, path: String, type: String) {
@@ -263,12 +272,14 @@ struct FCMReader {
             return nil
         }
         var map: [String: String] = [:]
-        for (index, member) in value.members.enumerated() {
-            guard let text = member.value.string else {
-                invalid("\(path())[\(index)].value", "TYPE_STRING", member.value)
-                continue
+        var index = 0
+        value.forEachMember { name, member in
+            defer { index += 1 }
+            guard let text = member.string else {
+                invalid("\(path())[\(index)].value", "TYPE_STRING", member)
+                return
             }
-            map[member.name] = text
+            map[name.text] = text
         }
         return map
     }
@@ -302,44 +313,56 @@ struct FCMReader {
 
     // MARK: The message types
 
-    static let targetNames = ["token", "topic", "condition", "fid"]
-
     mutating func message(_ value: JSONView) -> FCMMessage? {
         let path = "message"
+        let type = "google.firebase.fcm.v1.Message"
         guard value.kind == .object else {
-            notAnObject(value, path: path, type: "google.firebase.fcm.v1.Message")
+            notAnObject(value, path: path, type: type)
             return nil
         }
-        let known = ["name", "data", "notification", "android", "webpush", "apns", "fcm_options"] + Self.targetNames
-        guard let fields = object(value, path: path, type: "google.firebase.fcm.v1.Message", known: known) else { return nil }
-        // `target` is a oneof: a second member of it is refused as the parser meets it.
-        var target: FCMTarget?
-        var targetSeen = false
-        for member in value.members {
-            let name = member.name
-            guard Self.targetNames.contains(name), !member.value.isNull else { continue }
-            if targetSeen {
-                fail(path, "Invalid value at 'message' (oneof), oneof field 'target' is already set. Cannot set '\(name)'")
-                continue
+        // `target` is a oneof: its first member is the target, and each later one is refused as
+        // the parser meets it — after the object's unknown names, as those are found first. A
+        // target's name is spelled out only for such a violation.
+        var fields = Fields<FCMMessageField>()
+        var first: (field: FCMMessageField, value: JSONView, name: String?)?
+        var laterTargets: [String] = []
+        value.forEachMember { name, member in
+            guard let field = FCMMessageField.field(named: name) else {
+                unknown(name.text, at: path)
+                return
             }
-            targetSeen = true
-            guard let text = string(member.value, "message.\(name)") else { continue }
-            switch name {
-            case "topic": target = .topic(text)
-            case "condition": target = .condition(text)
+            if member.isNull { return }
+            guard field.isTarget else {
+                fields.given.append((field, member))
+                return
+            }
+            if first == nil {
+                first = (field, member, member.kind == .string ? nil : name.text)
+            } else {
+                laterTargets.append(name.text)
+            }
+        }
+        var target: FCMTarget?
+        if let first, let text = string(first.value, "message.\(first.name ?? "")") {
+            switch first.field {
+            case .topic: target = .topic(text)
+            case .condition: target = .condition(text)
             default: target = .token(text)
             }
         }
-        let name = string(fields["name"], "message.name")
-        let data = stringMap(fields["data"], "message.data", type: "google.firebase.fcm.v1.Message.DataEntry")
-        let notification = fields["notification"].flatMap { self.notification($0, "message.notification") }
-        let android = fields["android"].flatMap { self.android($0, "message.android") }
-        let apns = fields["apns"].flatMap { self.apns($0, "message.apns") }
-        let webpush = fields["webpush"].flatMap { self.webpush($0, "message.webpush") }
+        for name in laterTargets {
+            fail(path, "Invalid value at 'message' (oneof), oneof field 'target' is already set. Cannot set '\(name)'")
+        }
+        let name = string(fields[.name], "message.name")
+        let data = stringMap(fields[.data], "message.data", type: "google.firebase.fcm.v1.Message.DataEntry")
+        let notification = fields[.notification].flatMap { self.notification($0) }
+        let android = fields[.android].flatMap { self.android($0) }
+        let apns = fields[.apns].flatMap { self.apns($0) }
+        let webpush = fields[.webpush].flatMap { self.webpush($0) }
         var analyticsLabel: String?
-        if let options = fields["fcm_options"],
-           let members = object(options, path: "message.fcm_options", type: "google.firebase.fcm.v1.FcmOptions", known: ["analytics_label"]) {
-            analyticsLabel = string(members["analytics_label"], "message.fcm_options.analytics_label")
+        if let options = fields[.fcmOptions],
+           let members = object(options, path: "message.fcm_options", type: "google.firebase.fcm.v1.FcmOptions", as: FCMAnalyticsOptionsField.self) {
+            analyticsLabel = string(members[.analyticsLabel], "message.fcm_options.analytics_label")
         }
         guard violations.isEmpty else { return nil }
         guard let target else {
@@ -357,117 +380,110 @@ struct FCMReader {
         return message
     }
 
-    private mutating func notification(_ value: JSONView, _ path: String) -> FCMNotification? {
-        guard let fields = object(value, path: path, type: "google.firebase.fcm.v1.Notification", known: ["title", "body", "image"]) else { return nil }
+    private mutating func notification(_ value: JSONView) -> FCMNotification? {
+        let path = "message.notification"
+        guard let fields = object(value, path: path, type: "google.firebase.fcm.v1.Notification", as: FCMNotificationField.self) else { return nil }
         return FCMNotification(
-            title: string(fields["title"], "\(path).title"), body: string(fields["body"], "\(path).body"),
-            image: string(fields["image"], "\(path).image"))
+            title: string(fields[.title], "\(path).title"), body: string(fields[.body], "\(path).body"),
+            image: string(fields[.image], "\(path).image"))
     }
 
-    private mutating func android(_ value: JSONView, _ path: String) -> FCMAndroidConfig? {
-        let known = [
-            "collapse_key", "priority", "ttl", "restricted_package_name", "data", "notification", "fcm_options",
-            "direct_boot_ok", "bandwidth_constrained_ok", "restricted_satellite_ok",
-        ]
-        guard let fields = object(value, path: path, type: "google.firebase.fcm.v1.AndroidConfig", known: known) else { return nil }
+    private mutating func android(_ value: JSONView) -> FCMAndroidConfig? {
+        let path = "message.android"
+        guard let fields = object(value, path: path, type: "google.firebase.fcm.v1.AndroidConfig", as: FCMAndroidConfigField.self) else { return nil }
         var config = FCMAndroidConfig()
-        config.collapseKey = string(fields["collapse_key"], "\(path).collapse_key")
+        config.collapseKey = string(fields[.collapseKey], "\(path).collapse_key")
         config.priority = enumeration(
-            fields["priority"], "\(path).priority", type: "google.firebase.fcm.v1.AndroidMessagePriority",
+            fields[.priority], "\(path).priority", type: "google.firebase.fcm.v1.AndroidMessagePriority",
             names: ["NORMAL", "HIGH"]).flatMap(FCMPriority.init(rawValue:))
-        if let ttl = duration(fields["ttl"], "\(path).ttl") {
+        if let ttl = duration(fields[.ttl], "\(path).ttl") {
             config.ttl = ttl.text
             config.ttlSeconds = ttl.seconds
         }
-        config.restrictedPackageName = string(fields["restricted_package_name"], "\(path).restricted_package_name")
-        config.data = stringMap(fields["data"], "\(path).data", type: "google.firebase.fcm.v1.AndroidConfig.DataEntry")
-        config.notification = fields["notification"].flatMap { androidNotification($0, "\(path).notification") }
-        if let options = fields["fcm_options"],
-           let members = object(options, path: "\(path).fcm_options", type: "google.firebase.fcm.v1.AndroidFcmOptions", known: ["analytics_label"]) {
-            config.analyticsLabel = string(members["analytics_label"], "\(path).fcm_options.analytics_label")
+        config.restrictedPackageName = string(fields[.restrictedPackageName], "\(path).restricted_package_name")
+        config.data = stringMap(fields[.data], "\(path).data", type: "google.firebase.fcm.v1.AndroidConfig.DataEntry")
+        config.notification = fields[.notification].flatMap { androidNotification($0) }
+        if let options = fields[.fcmOptions],
+           let members = object(options, path: "\(path).fcm_options", type: "google.firebase.fcm.v1.AndroidFcmOptions", as: FCMAnalyticsOptionsField.self) {
+            config.analyticsLabel = string(members[.analyticsLabel], "\(path).fcm_options.analytics_label")
         }
-        config.directBootOk = bool(fields["direct_boot_ok"], "\(path).direct_boot_ok")
-        config.bandwidthConstrainedOk = bool(fields["bandwidth_constrained_ok"], "\(path).bandwidth_constrained_ok")
-        config.restrictedSatelliteOk = bool(fields["restricted_satellite_ok"], "\(path).restricted_satellite_ok")
+        config.directBootOk = bool(fields[.directBootOk], "\(path).direct_boot_ok")
+        config.bandwidthConstrainedOk = bool(fields[.bandwidthConstrainedOk], "\(path).bandwidth_constrained_ok")
+        config.restrictedSatelliteOk = bool(fields[.restrictedSatelliteOk], "\(path).restricted_satellite_ok")
         return config
     }
 
-    private mutating func androidNotification(_ value: JSONView, _ path: String) -> FCMAndroidNotification? {
-        let known = [
-            "title", "body", "icon", "color", "sound", "tag", "click_action", "body_loc_key", "body_loc_args",
-            "title_loc_key", "title_loc_args", "channel_id", "ticker", "sticky", "event_time", "local_only",
-            "notification_priority", "default_sound", "default_vibrate_timings", "default_light_settings",
-            "vibrate_timings", "visibility", "notification_count", "light_settings", "image",
-            "bypass_proxy_notification", "proxy",
-        ]
+    private mutating func androidNotification(_ value: JSONView) -> FCMAndroidNotification? {
+        let path = "message.android.notification"
         let type = "google.firebase.fcm.v1.AndroidNotification"
-        guard let fields = object(value, path: path, type: type, known: known) else { return nil }
+        guard let fields = object(value, path: path, type: type, as: FCMAndroidNotificationField.self) else { return nil }
         var shown = FCMAndroidNotification()
-        shown.title = string(fields["title"], "\(path).title")
-        shown.body = string(fields["body"], "\(path).body")
-        shown.icon = string(fields["icon"], "\(path).icon")
-        shown.color = string(fields["color"], "\(path).color")
-        shown.sound = string(fields["sound"], "\(path).sound")
-        shown.tag = string(fields["tag"], "\(path).tag")
-        shown.clickAction = string(fields["click_action"], "\(path).click_action")
-        shown.bodyLocKey = string(fields["body_loc_key"], "\(path).body_loc_key")
-        shown.bodyLocArgs = strings(fields["body_loc_args"], "\(path).body_loc_args")
-        shown.titleLocKey = string(fields["title_loc_key"], "\(path).title_loc_key")
-        shown.titleLocArgs = strings(fields["title_loc_args"], "\(path).title_loc_args")
-        shown.channelId = string(fields["channel_id"], "\(path).channel_id")
-        shown.ticker = string(fields["ticker"], "\(path).ticker")
-        shown.sticky = bool(fields["sticky"], "\(path).sticky")
-        shown.eventTime = string(fields["event_time"], "\(path).event_time")
-        shown.localOnly = bool(fields["local_only"], "\(path).local_only")
+        // Read in the type's order, as the parser reports them.
+        shown.title = string(fields[.title], "\(path).title")
+        shown.body = string(fields[.body], "\(path).body")
+        shown.icon = string(fields[.icon], "\(path).icon")
+        shown.color = string(fields[.color], "\(path).color")
+        shown.sound = string(fields[.sound], "\(path).sound")
+        shown.tag = string(fields[.tag], "\(path).tag")
+        shown.clickAction = string(fields[.clickAction], "\(path).click_action")
+        shown.bodyLocKey = string(fields[.bodyLocKey], "\(path).body_loc_key")
+        shown.bodyLocArgs = strings(fields[.bodyLocArgs], "\(path).body_loc_args")
+        shown.titleLocKey = string(fields[.titleLocKey], "\(path).title_loc_key")
+        shown.titleLocArgs = strings(fields[.titleLocArgs], "\(path).title_loc_args")
+        shown.channelId = string(fields[.channelId], "\(path).channel_id")
+        shown.ticker = string(fields[.ticker], "\(path).ticker")
+        shown.sticky = bool(fields[.sticky], "\(path).sticky")
+        shown.eventTime = string(fields[.eventTime], "\(path).event_time")
+        shown.localOnly = bool(fields[.localOnly], "\(path).local_only")
         shown.notificationPriority = enumeration(
-            fields["notification_priority"], "\(path).notification_priority", type: "\(type).NotificationPriority",
+            fields[.notificationPriority], "\(path).notification_priority", type: "\(type).NotificationPriority",
             names: ["PRIORITY_UNSPECIFIED", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_DEFAULT", "PRIORITY_HIGH", "PRIORITY_MAX"])
-        shown.defaultSound = bool(fields["default_sound"], "\(path).default_sound")
-        shown.defaultVibrateTimings = bool(fields["default_vibrate_timings"], "\(path).default_vibrate_timings")
-        shown.defaultLightSettings = bool(fields["default_light_settings"], "\(path).default_light_settings")
-        if let timings = fields["vibrate_timings"] {
+        shown.defaultSound = bool(fields[.defaultSound], "\(path).default_sound")
+        shown.defaultVibrateTimings = bool(fields[.defaultVibrateTimings], "\(path).default_vibrate_timings")
+        shown.defaultLightSettings = bool(fields[.defaultLightSettings], "\(path).default_light_settings")
+        if let timings = fields[.vibrateTimings] {
             for (index, text) in strings(timings, "\(path).vibrate_timings").enumerated() where FCMReader.durationSeconds(text) == nil {
                 fail("\(path).vibrate_timings[\(index)]", "Invalid value at '\(path).vibrate_timings[\(index)]' (type.googleapis.com/google.protobuf.Duration), \(JSON.string(text).compactText)")
             }
             shown.vibrateTimings = timings.elements.compactMap(\.string)
         }
         shown.visibility = enumeration(
-            fields["visibility"], "\(path).visibility", type: "\(type).Visibility",
+            fields[.visibility], "\(path).visibility", type: "\(type).Visibility",
             names: ["VISIBILITY_UNSPECIFIED", "PRIVATE", "PUBLIC", "SECRET"])
-        shown.notificationCount = int32(fields["notification_count"], "\(path).notification_count")
-        shown.lightSettings = structure(fields["light_settings"], "\(path).light_settings")
-        shown.image = string(fields["image"], "\(path).image")
-        shown.bypassProxyNotification = bool(fields["bypass_proxy_notification"], "\(path).bypass_proxy_notification")
+        shown.notificationCount = int32(fields[.notificationCount], "\(path).notification_count")
+        shown.lightSettings = structure(fields[.lightSettings], "\(path).light_settings")
+        shown.image = string(fields[.image], "\(path).image")
+        shown.bypassProxyNotification = bool(fields[.bypassProxyNotification], "\(path).bypass_proxy_notification")
         shown.proxy = enumeration(
-            fields["proxy"], "\(path).proxy", type: "\(type).Proxy", names: ["PROXY_UNSPECIFIED", "ALLOW", "DENY", "IF_PRIORITY_LOWERED"])
+            fields[.proxy], "\(path).proxy", type: "\(type).Proxy", names: ["PROXY_UNSPECIFIED", "ALLOW", "DENY", "IF_PRIORITY_LOWERED"])
         return shown
     }
 
-    private mutating func apns(_ value: JSONView, _ path: String) -> FCMApnsConfig? {
-        let known = ["headers", "payload", "fcm_options", "live_activity_token"]
-        guard let fields = object(value, path: path, type: "google.firebase.fcm.v1.ApnsConfig", known: known) else { return nil }
+    private mutating func apns(_ value: JSONView) -> FCMApnsConfig? {
+        let path = "message.apns"
+        guard let fields = object(value, path: path, type: "google.firebase.fcm.v1.ApnsConfig", as: FCMApnsConfigField.self) else { return nil }
         var config = FCMApnsConfig()
-        config.headers = stringMap(fields["headers"], "\(path).headers", type: "google.firebase.fcm.v1.ApnsConfig.HeadersEntry") ?? [:]
-        config.payload = structure(fields["payload"], "\(path).payload")
-        if let options = fields["fcm_options"],
-           let members = object(options, path: "\(path).fcm_options", type: "google.firebase.fcm.v1.ApnsFcmOptions", known: ["analytics_label", "image"]) {
-            config.analyticsLabel = string(members["analytics_label"], "\(path).fcm_options.analytics_label")
-            config.image = string(members["image"], "\(path).fcm_options.image")
+        config.headers = stringMap(fields[.headers], "\(path).headers", type: "google.firebase.fcm.v1.ApnsConfig.HeadersEntry") ?? [:]
+        config.payload = structure(fields[.payload], "\(path).payload")
+        if let options = fields[.fcmOptions],
+           let members = object(options, path: "\(path).fcm_options", type: "google.firebase.fcm.v1.ApnsFcmOptions", as: FCMApnsOptionsField.self) {
+            config.analyticsLabel = string(members[.analyticsLabel], "\(path).fcm_options.analytics_label")
+            config.image = string(members[.image], "\(path).fcm_options.image")
         }
-        config.liveActivityToken = string(fields["live_activity_token"], "\(path).live_activity_token")
+        config.liveActivityToken = string(fields[.liveActivityToken], "\(path).live_activity_token")
         return config
     }
 
-    private mutating func webpush(_ value: JSONView, _ path: String) -> JSON? {
-        let known = ["headers", "data", "notification", "fcm_options"]
-        guard let fields = object(value, path: path, type: "google.firebase.fcm.v1.WebpushConfig", known: known) else { return nil }
-        _ = stringMap(fields["headers"], "\(path).headers", type: "google.firebase.fcm.v1.WebpushConfig.HeadersEntry")
-        _ = stringMap(fields["data"], "\(path).data", type: "google.firebase.fcm.v1.WebpushConfig.DataEntry")
-        _ = structure(fields["notification"], "\(path).notification")
-        if let options = fields["fcm_options"],
-           let members = object(options, path: "\(path).fcm_options", type: "google.firebase.fcm.v1.WebpushFcmOptions", known: ["link", "analytics_label"]) {
-            _ = string(members["link"], "\(path).fcm_options.link")
-            _ = string(members["analytics_label"], "\(path).fcm_options.analytics_label")
+    private mutating func webpush(_ value: JSONView) -> JSON? {
+        let path = "message.webpush"
+        guard let fields = object(value, path: path, type: "google.firebase.fcm.v1.WebpushConfig", as: FCMWebpushConfigField.self) else { return nil }
+        _ = stringMap(fields[.headers], "\(path).headers", type: "google.firebase.fcm.v1.WebpushConfig.HeadersEntry")
+        _ = stringMap(fields[.data], "\(path).data", type: "google.firebase.fcm.v1.WebpushConfig.DataEntry")
+        _ = structure(fields[.notification], "\(path).notification")
+        if let options = fields[.fcmOptions],
+           let members = object(options, path: "\(path).fcm_options", type: "google.firebase.fcm.v1.WebpushFcmOptions", as: FCMWebpushOptionsField.self) {
+            _ = string(members[.link], "\(path).fcm_options.link")
+            _ = string(members[.analyticsLabel], "\(path).fcm_options.analytics_label")
         }
         return value.json
     }
