@@ -418,7 +418,7 @@ public final class Store {
         statement.stage(message.callback, at: 27)
         statement.stage(message.fcm?.project, at: 28)
         statement.stage(message.fcm?.messageName, at: 29)
-        statement.stage(message.fcm?.optionsJSON.compactText, at: 30)
+        statement.stage(message.fcm?.optionsText, at: 30)
         try statement.runStaged()
     }
 
@@ -450,7 +450,7 @@ public final class Store {
         statement.stage(message.callback, at: 23)
         statement.stage(message.fcm?.project, at: 24)
         statement.stage(message.fcm?.messageName, at: 25)
-        statement.stage(message.fcm?.optionsJSON.compactText, at: 26)
+        statement.stage(message.fcm?.optionsText, at: 26)
         try statement.runStaged()
     }
 
