@@ -11,14 +11,10 @@
 set -u
 BIN=$1; LABEL=$2; N=$3
 export LANG=C.UTF-8
-H=$(mktemp -d); export HOME=$H XDG_RUNTIME_DIR=$H XDG_DATA_HOME=$H/data XDG_CONFIG_HOME=$H/config
 OUT=/tmp/callgrind-act-$LABEL
-rm -f $OUT.*
 STOREARG=--memory; [ "${STORE:-memory}" = file ] && STOREARG=
-valgrind --tool=callgrind --callgrind-out-file=$OUT.%p $BIN serve --gateway 127.0.0.1:0 $STOREARG >/tmp/cg-act-$LABEL.log 2>&1 &
-VPID=$!
-for i in $(seq 1 120); do A=$($BIN gateway 2>/dev/null) && break; sleep 1; done
-PORT=${A##*:}
+. "$(dirname "$0")/callgrind-measure.sh"
+serve_under_callgrind /tmp/cg-act-$LABEL.log $STOREARG
 AUTH='authorization: bearer eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl'
 APP=com.example.bench
 ALERT=$(mktemp); python3 - > $ALERT <<'PY'
@@ -38,7 +34,6 @@ done
 alerts() { h2load -c4 -m32 -n$1 -d $ALERT -H "apns-topic: $APP" -H 'apns-push-type: alert' -H "$AUTH" "http://127.0.0.1:$PORT/3/device/$(printf 'ab%.0s' $(seq 1 32))" | grep -E "^requests:|status codes"; }
 updates() { h2load -c4 -m32 -n$1 -d $UPDATE -H "apns-topic: $APP.push-type.liveactivity" -H 'apns-push-type: liveactivity' -H 'apns-priority: 10' -H "$AUTH" "${URLS[@]}" | grep -E "^requests:|status codes"; }
 alerts 200; updates 10500
-. "$(dirname "$0")/callgrind-measure.sh"
 measure alert alerts $N
 measure update updates $N
 $BIN activity list --json | python3 -c "import json,sys; a=json.load(sys.stdin)['activities']; print('activities', len(a), 'history', len(a[0]['history']), 'discarded', sum(x['discarded'] for x in a))"

@@ -10,14 +10,9 @@ set -u
 BIN=$1; LABEL=$2; N=$3
 R=$(cd "$(dirname "$0")/.." && pwd)
 export LANG=C.UTF-8
-H=$(mktemp -d); export HOME=$H XDG_RUNTIME_DIR=$H XDG_DATA_HOME=$H/data XDG_CONFIG_HOME=$H/config
 OUT=/tmp/callgrind-faults-$LABEL
-rm -f $OUT.*
-valgrind --tool=callgrind --callgrind-out-file=$OUT.%p $BIN serve --gateway 127.0.0.1:0 --memory >/tmp/cgf-$LABEL.log 2>&1 &
-VPID=$!
-for i in $(seq 1 120); do A=$($BIN gateway 2>/dev/null) && break; sleep 1; done
-PORT=${A##*:}
-TOKEN=$($BIN gateway token)
+. "$(dirname "$0")/callgrind-measure.sh"
+serve_under_callgrind /tmp/cgf-$LABEL.log --memory
 SOCKET=$H/pushdeck/pushdeck.sock
 PAY=$(mktemp); python3 - > $PAY <<'PY'
 import json

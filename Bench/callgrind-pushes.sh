@@ -14,14 +14,9 @@ set -u
 BIN=$1; LABEL=$2; N=$3
 R=$(cd "$(dirname "$0")/.." && pwd)
 export LANG=C.UTF-8
-H=$(mktemp -d); export HOME=$H XDG_RUNTIME_DIR=$H XDG_DATA_HOME=$H/data XDG_CONFIG_HOME=$H/config
 OUT=/tmp/callgrind-$LABEL
-rm -f $OUT.*
-valgrind --tool=callgrind --callgrind-out-file=$OUT.%p $BIN serve --gateway 127.0.0.1:0 --memory >/tmp/cg-$LABEL.log 2>&1 &
-VPID=$!
-for i in $(seq 1 120); do A=$($BIN gateway 2>/dev/null) && break; sleep 1; done
-PORT=${A##*:}
-TOKEN=$($BIN gateway token)
+. "$(dirname "$0")/callgrind-measure.sh"
+serve_under_callgrind /tmp/cg-$LABEL.log --memory
 PAY=$(mktemp); python3 - > $PAY <<'PY'
 import json
 print(json.dumps({"aps":{"alert":{"title":"订单通知","body":"您的订单 1270339 已发货 " + "x"*800},"badge":3,"thread-id":"orders"},"url":"https://m.example.com/trace/1270339"}, ensure_ascii=False))
@@ -34,20 +29,10 @@ FCMBODY=$(mktemp); python3 - > $FCMBODY <<'PY'
 import json
 print(json.dumps({"message":{"token":"bench:APA91b-bench_token","notification":{"title":"订单通知","body":"您的订单 1270339 已发货 " + "x"*800},"android":{"notification":{"notification_count":3}},"data":{"url":"https://m.example.com/trace/1270339"}}}, ensure_ascii=False))
 PY
-ACCOUNT=$(mktemp); $BIN gateway credentials fcm --json > $ACCOUNT
-KEY=$(mktemp); python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["private_key"])' $ACCOUNT > $KEY
-EMAIL=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["client_email"])' $ACCOUNT)
-PROJECT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["project_id"])' $ACCOUNT)
-b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
-NOW=$(date +%s)
-JWTH=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
-JWTC=$(printf '{"iss":"%s","scope":"https://www.googleapis.com/auth/firebase.messaging","aud":"https://oauth2.googleapis.com/token","iat":%d,"exp":%d}' "$EMAIL" $NOW $((NOW + 3600)) | b64url)
-JWTS=$(printf '%s.%s' "$JWTH" "$JWTC" | openssl dgst -sha256 -sign $KEY | b64url)
-BEARER=$(curl -sS --http2-prior-knowledge -d "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=$JWTH.$JWTC.$JWTS" "http://127.0.0.1:$PORT/token" | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+fcm_bearer
 fcm() { h2load -c4 -m1 -n$1 -d $FCMBODY -H 'content-type: application/json' -H "authorization: Bearer $BEARER" "http://127.0.0.1:$PORT/v1/projects/$PROJECT/messages:send" | grep -E "^requests:|status codes"; }
 # warm up every path
 $BIN send - < $WARM > /dev/null; apns 200; jpush 200; python3 $R/Bench/callgrind-getui.py $PORT 200 warm $R/Resources/gateway/getui/single-cid-notification.json; fcm 200
-. "$(dirname "$0")/callgrind-measure.sh"
 measure socket sh -c "$BIN send - < $SOCK > /dev/null"
 measure apns-h2c apns $N
 measure jpush-h1 jpush $N

@@ -156,24 +156,7 @@ import TestSupport
     /// Publishes `lines` to the token's topic and waits until all of them are on the owner's
     /// socket, then lets one turn take them (as `BusSocketTests.oneTurnTakesEveryPushAlreadyOnTheSocket`).
     static func waitOnTheSocket(of owner: Bus, for lines: [String], broker: MosquittoBroker) throws {
-        let published = try runProgram(
-            ["mosquitto_pub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", RemotePush.topic(token: token), "-l"],
-            stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
-        try #require(published.status == 0, "mosquitto_pub: \(published.stderr)")
-        let topicBytes = RemotePush.topic(token: token).utf8.count
-        let expected = lines.reduce(0) { total, line in
-            let remaining = 2 + topicBytes + 2 + 1 + line.utf8.count
-            return total + 1 + (remaining < 128 ? 1 : 2) + remaining
-        }
-        var entries: [pollfd] = []
-        owner.pollEntries(into: &entries)
-        var entry = try #require(entries.first)
-        var peek = [UInt8](repeating: 0, count: 1 << 16)
-        let deadline = Date().addingTimeInterval(10)
-        while recv(entry.fd, &peek, peek.count, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) < expected && Date() < deadline {
-            var wait = pollfd(fd: entry.fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&wait, 1, 100)
-        }
+        var entry = try publishAndWaitOnTheSocket(of: owner, lines, token: token, broker: broker).entry
         entry.revents = Int16(POLLIN)
         owner.ready(entry)
         owner.turnEnded()

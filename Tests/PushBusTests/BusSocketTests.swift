@@ -52,30 +52,12 @@ import TestSupport
                 acceptedAt: now, expiresAt: now.addingTimeInterval(3600)
             ).wireJSON(sender: "sender").compactText
         }
-        let published = try runProgram(
-            ["mosquitto_pub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", RemotePush.topic(token: token), "-l"],
-            stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
-        try #require(published.status == 0, "mosquitto_pub: \(published.stderr)")
-
-        // Each push as the broker sends it (MQTT 5 PUBLISH, QoS 1): the fixed header, the
-        // remaining length, the topic, the packet id, the properties' length, the payload.
-        let topicBytes = RemotePush.topic(token: token).utf8.count
-        let expected = lines.reduce(0) { total, line in
-            let remaining = 2 + topicBytes + 2 + 1 + line.utf8.count
-            return total + 1 + (remaining < 128 ? 1 : 2) + remaining
-        }
-        var entries: [pollfd] = []
-        owner.pollEntries(into: &entries)
-        var entry = try #require(entries.first)
+        let onTheSocket = try publishAndWaitOnTheSocket(of: owner, lines, token: token, broker: broker)
+        var entry = onTheSocket.entry
         var peek = [UInt8](repeating: 0, count: 1 << 16)
-        let deadline = Date().addingTimeInterval(10)
-        while recv(entry.fd, &peek, peek.count, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) < expected && Date() < deadline {
-            var wait = pollfd(fd: entry.fd, events: Int16(POLLIN), revents: 0)
-            _ = poll(&wait, 1, 100)
-        }
         entry.revents = Int16(POLLIN)
         owner.ready(entry)
-        #expect(sink.submitted == count, "refused \(owner.refusedPushes), peeked \(recv(entry.fd, &peek, peek.count, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))) of \(expected)")
+        #expect(sink.submitted == count, "refused \(owner.refusedPushes), peeked \(recv(entry.fd, &peek, peek.count, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))) of \(onTheSocket.expected)")
     }
 
     /// libmosquitto wrote each packet as it was made: a turn publishing 20 pushes sent 20 TCP
@@ -145,4 +127,32 @@ final class CountingSink: BusSink {
     var revision: Int { 0 }
     var deviceTokens: [String] { tokens }
     func stateFields() -> [(key: String, value: JSON)] { [] }
+}
+
+/// Publishes `lines` (QoS 1) to `token`'s push topic with `mosquitto_pub` and waits (at most
+/// 10 s) until every one of them is on the owner's socket, unread: the owner's poll entry and
+/// the bytes they make there.
+func publishAndWaitOnTheSocket(of owner: Bus, _ lines: [String], token: String, broker: MosquittoBroker) throws -> (entry: pollfd, expected: Int) {
+    let published = try runProgram(
+        ["mosquitto_pub", "-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", RemotePush.topic(token: token), "-l"],
+        stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+    try #require(published.status == 0, "mosquitto_pub: \(published.stderr)")
+
+    // Each push as the broker sends it (MQTT 5 PUBLISH, QoS 1): the fixed header, the
+    // remaining length, the topic, the packet id, the properties' length, the payload.
+    let topicBytes = RemotePush.topic(token: token).utf8.count
+    let expected = lines.reduce(0) { total, line in
+        let remaining = 2 + topicBytes + 2 + 1 + line.utf8.count
+        return total + 1 + (remaining < 128 ? 1 : 2) + remaining
+    }
+    var entries: [pollfd] = []
+    owner.pollEntries(into: &entries)
+    let entry = try #require(entries.first)
+    var peek = [UInt8](repeating: 0, count: 1 << 16)
+    let deadline = Date().addingTimeInterval(10)
+    while recv(entry.fd, &peek, peek.count, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) < expected && Date() < deadline {
+        var wait = pollfd(fd: entry.fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&wait, 1, 100)
+    }
+    return (entry, expected)
 }
