@@ -61,8 +61,9 @@ public struct BusEvent: Sendable, Equatable {
         case fields(JSONObject)
         case message(Message)
         case badge(app: String, Badge)
-        case activity(Activity, accepted: Bool, discarded: String?, at: Date)
-        case request(ProviderRequestRecord)
+        case banner(Message, count: Int)
+        indirect case activity(Activity, accepted: Bool, discarded: String?, at: Date)
+        indirect case request(ProviderRequestRecord)
     }
 
     private init(topic: Topic, content: Content) {
@@ -88,6 +89,14 @@ public struct BusEvent: Sendable, Equatable {
         self.content = .badge(app: app, badge)
     }
 
+    /// A `banner.shown` event: the banner's message's `id`, `app`, `title` and `body`, and its
+    /// `count`. The banner takes nearly every delivered push, so its fields too are built only
+    /// when a subscriber asks.
+    public init(bannerShown banner: Banner) {
+        self.topic = .bannerShown
+        self.content = .banner(banner.message, count: banner.count)
+    }
+
     /// An `activity.changed` event: `activity` (its wire object at `date`, without its history),
     /// `accepted`, `discarded` (why, or null). Every Live Activity push publishes one, so it too
     /// builds its fields only when a subscriber asks.
@@ -111,6 +120,11 @@ public struct BusEvent: Sendable, Equatable {
             case .message(let message): ["message": message.wireJSON]
             case .badge(let app, let badge):
                 ["app": .string(app), "badge": .number(JSONNumber(badge.icon)), "serverBadge": .number(JSONNumber(badge.server))]
+            case .banner(let message, let count):
+                [
+                    "id": .number(JSONNumber(message.id)), "app": .string(message.app), "title": .string(orNull: message.title),
+                    "body": .string(orNull: message.body), "count": .number(JSONNumber(count)),
+                ]
             case .activity(let activity, let accepted, let discarded, let date):
                 [
                     // Without its history: the event says what this push did, and building every

@@ -26,9 +26,14 @@ public enum Engine {
     ) -> Handled {
         var handled = Handled()
         func apply(_ event: Event) {
-            for effect in reduce(into: &inbox, event, now: now) {
-                if case .reply(let reply) = effect { handled.reply = reply } else { handled.effects.append(effect) }
+            var effects = reduce(into: &inbox, event, now: now)
+            effects.removeAll { effect in
+                guard case .reply(let reply) = effect else { return false }
+                handled.reply = reply
+                return true
             }
+            // Most requests are one event: its array is taken as it is, not copied effect by effect.
+            if handled.effects.isEmpty { handled.effects = effects } else { handled.effects += effects }
         }
         do {
             switch request {

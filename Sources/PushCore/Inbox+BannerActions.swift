@@ -1,5 +1,4 @@
 import Foundation
-import PushJSON
 
 // MARK: - The banner's actions
 
@@ -21,14 +20,5 @@ extension Inbox {
         guard var current = banner else { return }
         current.dismiss(at: now, stay: bannerStay)
         banner = current.phase(at: now, stay: bannerStay) == .gone ? nil : current
-    }
-
-    /// The `banner.shown` event's fields: the message's id, app, title and body, and `count`.
-    static func bannerFields(_ banner: Banner) -> JSONObject {
-        [
-            "id": .number(JSONNumber(banner.message.id)), "app": .string(banner.message.app),
-            "title": .string(orNull: banner.message.title), "body": .string(orNull: banner.message.body),
-            "count": .number(JSONNumber(banner.count)),
-        ]
     }
 }

@@ -83,7 +83,7 @@ public struct PushDecoder: Sendable, Equatable {
 
         let named = try Self.app(of: fields)
         let timeToLive = Self.timeToLive(fields)
-        let pushes = parts.map { part in
+        func push(of part: (channel: Channel, content: PushContent)) -> Push {
             var shown = part.content
             if shown.url == nil { shown.url = PushContent.looseText(fields.url) }
             var push = Push(
@@ -98,9 +98,10 @@ public struct PushDecoder: Sendable, Equatable {
             Self.present(&push, shown, request: request)
             return push
         }
-        var push = pushes[0]
-        push.also = Array(pushes.dropFirst())
-        return push
+        // The first part is the push itself, built in place: almost every push has only it.
+        var first = push(of: parts[0])
+        if parts.count > 1 { first.also = parts.dropFirst().map(push(of:)) }
+        return first
     }
 
     /// What an APNs message carries besides its text: collapse id, thread, silent,

@@ -70,7 +70,7 @@ public func reduce(into inbox: inout Inbox, _ event: Event, now: Instant) -> [Ef
         bannerBefore?.id != banner.message.id || bannerBefore?.count != banner.count
             || bannerBefore?.shownAt != banner.shownAt
     {
-        outcome.publish(.bannerShown, Inbox.bannerFields(banner))
+        outcome.publish(BusEvent(bannerShown: banner))
     }
     outcome.recordCounts(of: inbox)
     return outcome.effects()

@@ -77,10 +77,44 @@ extension Reply {
     }
 
     /// The reply as one wire line: compact JSON and `\n`.
-    public var wireLine: [UInt8] { wireObject.wireLine }
+    public var wireLine: [UInt8] {
+        var bytes: [UInt8] = []
+        writeLine(into: &bytes)
+        return bytes
+    }
 
-    /// Appends the reply as one wire line to a write buffer.
-    public func writeLine(into bytes: inout [UInt8]) { wireObject.writeLine(into: &bytes) }
+    /// Appends the reply as one wire line to a write buffer. The reply to a delivered push of
+    /// one message, the socket's commonest line by far, is written straight from its numbers:
+    /// building its object first was 5 % of a pipelined push's instructions. Its bytes are the
+    /// object's, member for member (a test holds the two together).
+    public func writeLine(into bytes: inout [UInt8]) {
+        if case .push(let push) = self, push.also.isEmpty, case .delivered(let id) = push.fate {
+            bytes.append(contentsOf: #"{"ok":true,"id":"#.utf8)
+            Self.appendDecimal(id, to: &bytes)
+            bytes.append(contentsOf: #","badge":"#.utf8)
+            Self.appendDecimal(Int64(push.badge), to: &bytes)
+            bytes.append(contentsOf: #","delivered":true}"#.utf8)
+            bytes.append(0x0A)
+            return
+        }
+        wireObject.writeLine(into: &bytes)
+    }
+
+    /// `value` in decimal, as JSON writes an integer.
+    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var end = buffer.count
+            repeat {
+                end -= 1
+                buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[end...])
+        }
+    }
 
     /// `{"ok":true}` and `fields` in the order given; built as its member list, with no
     /// dictionary literal's extra array (one per push showed in profiles).

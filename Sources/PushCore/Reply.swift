@@ -16,25 +16,25 @@ public enum Reply: Sendable, Equatable {
     case ledgers(Ledgers)
     /// `{"ok":true,"badge":B,"serverBadge":S,"unread":U,"policy":P}`: a badge policy or an SDK
     /// badge call, with the app's ledgers after it.
-    case policy(Ledgers, BadgePolicy)
+    indirect case policy(Ledgers, BadgePolicy)
     /// `{"ok":true,"mode":"on"}`.
     case mode(PushMode)
     /// `{"ok":true,"state":"foreground"}`.
     case appState(AppState)
     /// `{"ok":true,"app":A,"muted":true,"until":…}` (`until` null: until `unmute`).
-    case muted(app: String, until: Date?)
+    indirect case muted(app: String, until: Date?)
     /// `{"ok":true,"app":A,"muted":false}`.
     case unmuted(app: String)
     /// `{"ok":true,"quiet":"22:00-07:00"}`, or `"off"` for nil.
     case quiet(QuietHours?)
     /// `{"ok":true,"device":{…}}`: a device added or unregistered.
-    case device(Device)
+    indirect case device(Device)
     /// `{"ok":true,"devices":[…],"defaultDevice":"online"}`, devices by token.
     case devices([Device], defaultOffline: Bool)
     /// `{"ok":true,"token":T,"state":"offline"}` (token null: the socket's default device).
     case deviceState(token: String?, offline: Bool)
     /// `{"ok":true,"key":{…}}`.
-    case key(ProviderKey)
+    indirect case key(ProviderKey)
     /// `{"ok":true,"keys":[…]}`, keys by id.
     case keys([ProviderKey])
     /// `{"ok":true,"messages":[…]}`: a `list` page.
@@ -42,22 +42,22 @@ public enum Reply: Sendable, Equatable {
     /// `{"ok":true,"version":"…"}`: `ping`.
     case version(String)
     /// `{"ok":true,"address":"…","ca":"…"}`: where the gateway listens (`ca` left out without one).
-    case gateway(address: String, ca: String?)
+    indirect case gateway(address: String, ca: String?)
     /// `{"ok":true,"vendor":V,"registered":R,"address":"…",…}`: what a backend of one vendor
     /// calls the gateway with (`gateway token`, `gateway credentials`), and where it listens.
-    case credentials(GatewayCredentials, address: String)
+    indirect case credentials(GatewayCredentials, address: String)
     /// `{"ok":false,"error":"…"}`: what was wrong, where, and what is accepted.
     /// What an expectation checks of the inbox now.
-    case state(InboxReport)
+    indirect case state(InboxReport)
     /// `{"ok":true,"activity":ID,"accepted":B,"discarded":WHY}`: what the device did with a
     /// `liveactivity` push (APNs answers 200 either way).
-    case activityPush(ActivityPushReply)
+    indirect case activityPush(ActivityPushReply)
     /// `{"ok":true,"activities":[…],"unmatched":[…],"at":…}`: the `activity` op's list, states at `at`.
-    case activities([Activity], unmatched: [ActivityUpdate], at: Date)
+    indirect case activities([Activity], unmatched: [ActivityUpdate], at: Date)
     /// `{"ok":true,"requests":[…]}`: the provider request log, in arrival order.
     case requests([ProviderRequestRecord])
     /// `{"ok":true,"fault":{…}}`: the fault `fault add` armed.
-    case fault(ArmedFault)
+    indirect case fault(ArmedFault)
     /// `{"ok":true,"faults":[…]}`: the armed faults, by id.
     case faults([ArmedFault])
     /// `{"ok":true,"cleared":N}`: how many faults `fault clear` disarmed.
@@ -66,12 +66,12 @@ public enum Reply: Sendable, Equatable {
     case channels([BroadcastChannel])
     /// `{"ok":true,"broadcast":ID,"reached":N,"stored":S}`: a broadcast push, the subscribed
     /// activities it reached and for how many the channel stored it (their device offline).
-    case broadcast(BroadcastReply)
+    indirect case broadcast(BroadcastReply)
     case error(String)
     /// A push for a token registered on another instance of the team bus, committed to the
     /// outbox as `id` and published to its token's topic (the broker has acknowledged it when the
     /// gateway answers).
-    case forwarded(id: String, topic: String)
+    indirect case forwarded(id: String, topic: String)
     /// The push needed the team bus and it is not connected: nothing was kept, the vendor's
     /// "unavailable" answer goes back (APNs 503 ServiceUnavailable).
     case unavailable(String)

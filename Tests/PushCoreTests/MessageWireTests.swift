@@ -89,4 +89,19 @@ struct MessageWireTests {
         #expect(String(decoding: event.json.wireLine, as: UTF8.self)
             == "{\"topic\":\"badge.changed\",\"app\":\"com.example.shop\",\"badge\":3,\"serverBadge\":3}\n")
     }
+
+    /// A delivered push's reply line is written straight from its numbers; it must stay the
+    /// object's line byte for byte, at the edges of the integers too.
+    @Test func aDeliveredPushReplyLineIsItsObjectsLine() {
+        for id in [0, 1, 9, 10, 12345, Int64(Int32.max) + 1, Int64.max] {
+            for badge in [0, 7, 99, 100, -1, Int.min, Int.max] {
+                let reply = Reply.push(PushReply(.delivered(id: id), badge: badge))
+                var line = Array("x".utf8)
+                reply.writeLine(into: &line)
+                #expect(line == Array("x".utf8) + reply.wireObject.wireLine, "id \(id), badge \(badge)")
+            }
+        }
+        #expect(String(decoding: Reply.push(PushReply(.delivered(id: 42), badge: 3)).wireLine, as: UTF8.self)
+            == "{\"ok\":true,\"id\":42,\"badge\":3,\"delivered\":true}\n")
+    }
 }
