@@ -41,13 +41,8 @@ public enum Engine {
                 apply(.broadcast(try Self.broadcastPush(pushRequest), at: wallNow))
             case .push(let pushRequest) where pushRequest.pushType == Self.liveActivityPushType:
                 apply(.activityPush(try Self.activityPush(pushRequest), at: wallNow))
-            case .push(var pushRequest):
+            case .push(let pushRequest):
                 if let forwarded = try forward(pushRequest, inbox: inbox, wallNow: wallNow, bus: bus) { return forwarded }
-                // A token belongs to one app, its device's: a push naming a registered token
-                // and no app (the socket's `send --token`, one by the team bus from it) is that app's.
-                if pushRequest.app == nil, pushRequest.decoded == nil, let token = pushRequest.token, let device = inbox.devices[token] {
-                    pushRequest.app = device.app
-                }
                 if let origin = pushRequest.bus,
                    inbox.busPushIds.contains(app: origin.sender, requestId: origin.id, now: wallNow)
                 {
@@ -56,7 +51,7 @@ public enum Engine {
                     return Handled(reply: .push(PushReply(.dropped(.repeated), badge: inbox.badge(of: app).icon)))
                 }
                 // Decoded once: by the route that checked it, else here.
-                var push = try pushRequest.decoded ?? inbox.decoder.decode(pushRequest)
+                var push = try pushRequest.decoded ?? decode(pushRequest, inbox: inbox)
                 // A push with the collapse id of a delivered message of its app replaces it in
                 // place (APNs' apns-collapse-id; JPush's apns_collapse_id).
                 if let collapseId = push.collapseId, push.channel.collapses {
@@ -156,6 +151,18 @@ public enum Engine {
             return Handled(reply: .error("\(error)"))
         }
         return handled
+    }
+
+    /// A push request not decoded by its route. A token belongs to one app, its device's: a
+    /// push naming a registered token and no app (the socket's `send --token`, one by the team
+    /// bus from it) is that app's.
+    static func decode(_ request: PushRequest, inbox: Inbox) throws(WireError) -> Push {
+        guard request.app == nil, let token = request.token, let device = inbox.devices[token] else {
+            return try inbox.decoder.decode(request)
+        }
+        var named = request
+        named.app = device.app
+        return try inbox.decoder.decode(named)
     }
 
     /// Logs one answered provider request (its `seq` from `inbox.requestLog.arrive()`, or 0 for

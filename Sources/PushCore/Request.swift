@@ -2,7 +2,10 @@ import PushJSON
 
 /// A request on the wire, decoded and validated.
 public enum Request: Sendable, Equatable {
-    case push(PushRequest)
+    /// Boxed: a push request (with its payload's parse and decode) is the largest request by
+    /// far, and a gateway hands its request through several values on the way to the engine;
+    /// inline, every other request was as large and each hand-over copied it.
+    indirect case push(PushRequest)
     case read(ReadTarget)
     case delete([Int64])
     case badge(app: String?, change: BadgeChange?, sync: Bool?)
