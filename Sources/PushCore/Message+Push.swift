@@ -1,21 +1,17 @@
 import Foundation
 
 extension Message {
-    /// The message a push becomes, with its id and wall-clock arrival.
+    /// The message a push becomes, with its id and wall-clock arrival (its fields made in one
+    /// go: a write through each property is an exclusive access of the box each).
     init(_ push: Push, id: Int64, receivedAt: Date) {
-        self.init(
-            id: id, app: push.app, channel: push.channel, title: push.title, subtitle: push.subtitle,
-            body: push.body, url: push.url, offline: push.offline, receivedAt: receivedAt,
-            taskId: push.taskId, msgId: push.msgId, payload: push.payload, via: push.via, token: push.token,
-            apnsHeaders: push.headers)
-        collapseId = push.collapseId
-        threadId = push.threadId
-        relevance = push.relevance
-        silent = push.silent
-        interruption = push.interruption?.rawValue
-        badgeDirective = push.badge
-        timeToLive = push.timeToLive
-        fcm = push.fcm
+        let pushed = push.box.fields
+        box = Box(Fields(
+            id: id, app: pushed.app, channel: pushed.channel, title: pushed.title, subtitle: pushed.subtitle, body: pushed.body,
+            url: pushed.url, read: false, offline: pushed.offline, launch: false, held: false, receivedAt: receivedAt,
+            taskId: pushed.taskId, msgId: pushed.msgId, payload: pushed.payload, collapseId: pushed.collapseId,
+            threadId: pushed.threadId, relevance: pushed.relevance, silent: pushed.silent,
+            interruption: pushed.interruption?.rawValue, via: pushed.via, token: pushed.token, apnsHeaders: pushed.headers,
+            badgeDirective: pushed.badge, timeToLive: pushed.timeToLive, fcm: pushed.fcm))
     }
 }
 

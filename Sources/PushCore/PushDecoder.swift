@@ -107,6 +107,11 @@ public struct PushDecoder: Sendable, Equatable {
     /// What an APNs message carries besides its text: collapse id, thread, silent,
     /// interruption level, priority. Pass-through messages have none of it.
     static func present(_ push: inout Push, _ content: PushContent, request: PushRequest) {
+        // The fields written in one access of the push's box, not one a property.
+        Self.present(&push.fields, content, request: request)
+    }
+
+    private static func present(_ push: inout Push.Fields, _ content: PushContent, request: PushRequest) {
         push.priority = request.priority
         guard push.channel == .apns else { return }
         push.collapseId = request.collapseId ?? content.collapseId
