@@ -55,7 +55,7 @@ public enum Engine {
                 // A push with the collapse id of a delivered message of its app replaces it in
                 // place (APNs' apns-collapse-id; JPush's apns_collapse_id).
                 if let collapseId = push.collapseId, push.channel.collapses {
-                    push.replacing = try store.message(app: push.app, collapseId: collapseId)
+                    push.replacing = try store.replaceable(app: push.app, collapseId: collapseId)
                 }
                 apply(.push(push, at: wallNow))
                 if let origin = pushRequest.bus, handled.reply.isOK {

@@ -59,7 +59,7 @@ extension Inbox {
     /// Whether `push` replaces `old`: an APNs push (or an Android notification, its
     /// `android.notification.tag`) of the same app with the same collapse id, the old one
     /// delivered (not held).
-    static func collapses(_ push: Push, onto old: Message) -> Bool {
+    static func collapses(_ push: Push, onto old: ReplacedMessage) -> Bool {
         guard let id = push.collapseId else { return false }
         return push.channel.collapses && old.channel == push.channel && old.app == push.app && old.collapseId == id && !old.held
     }
@@ -68,7 +68,7 @@ extension Inbox {
     /// id and list row, the new content, unread again; counted once — an unread message it
     /// replaces is not counted a second time, unless the push sets the badge itself. A banner
     /// showing the old one shows the new content without counting an arrival.
-    private mutating func replace(_ old: Message, with push: Push, at date: Date, now: Instant, into outcome: inout Outcome) {
+    private mutating func replace(_ old: ReplacedMessage, with push: Push, at date: Date, now: Instant, into outcome: inout Outcome) {
         var message = Message(push, id: old.id, receivedAt: date)
         message.read = push.silent
         if Self.isFCMAndroid(message) { message.callback = fcmCallback(channel: message.channel) }

@@ -27,7 +27,7 @@ public struct Push: Sendable, Equatable {
         @usableFromInline var silent: Bool = false
         @usableFromInline var interruption: InterruptionLevel? = nil
         @usableFromInline var priority: Int? = nil
-        @usableFromInline var replacing: Message? = nil
+        @usableFromInline var replacing: ReplacedMessage? = nil
         @usableFromInline var via: Via
         @usableFromInline var token: String?
         @usableFromInline var headers: [String: String]
@@ -147,7 +147,7 @@ public struct Push: Sendable, Equatable {
     }
     /// The stored message this push replaces (same app and collapse id), looked up by the loop
     /// before the reducer sees the push, as `read` looks up its messages.
-    @inlinable public var replacing: Message? {
+    @inlinable public var replacing: ReplacedMessage? {
         get { box.fields.replacing }
         _modify { yield &fields.replacing }
     }

@@ -22,9 +22,9 @@ public final class MemoryStore: InboxStore {
 
     // MARK: - Lookups
 
-    public func message(app: String, collapseId: String) -> Message? {
+    public func replaceable(app: String, collapseId: String) -> ReplacedMessage? {
         for id in (collapsed[CollapseKey(app: app, collapseId: collapseId)] ?? []).reversed() {
-            if let message = messages[id], !message.held, message.collapseId == collapseId { return message }
+            if let message = messages[id], !message.held, message.collapseId == collapseId { return ReplacedMessage(message) }
         }
         return nil
     }

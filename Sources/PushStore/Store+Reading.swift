@@ -250,11 +250,7 @@ extension Store {
     /// A `messages` row selected as `Schema.messageColumns`.
     static func message(from row: Statement) throws(SQLiteError) -> Message {
         let id = row.int64(at: 0)
-        let channelName = row.string(at: 2) ?? ""
-        guard let channel = Channel(rawValue: channelName) else {
-            throw SQLiteError(
-                code: SQLITE_MISMATCH, message: "message \(id) has channel '\(channelName)', not one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        let channel = try channel(row.string(at: 2), of: id)
         var message = Message(
             id: id, app: row.string(at: 1) ?? "", channel: channel, title: row.string(at: 3),
             subtitle: row.string(at: 4), body: row.string(at: 5), url: row.string(at: 6), read: row.bool(at: 7),
@@ -274,6 +270,16 @@ extension Store {
         return message
     }
 
+    /// Message `id`'s `channel` column, which must name a channel.
+    private static func channel(_ name: String?, of id: Int64) throws(SQLiteError) -> Channel {
+        guard let name, let channel = Channel(rawValue: name) else {
+            throw SQLiteError(
+                code: SQLITE_MISMATCH,
+                message: "message \(id) has channel '\(name ?? "")', not one of \(Channel.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return channel
+    }
+
     /// The `apns_headers` column back into a dictionary (NULL or unreadable: none).
     private static func headers(from text: String?) -> [String: String] {
         guard let text, case .object(let object)? = try? JSON.parse(text) else { return [:] }
@@ -283,13 +289,16 @@ extension Store {
     }
 
     /// The newest delivered message of `app` with this collapse id: the one a push with the same
-    /// id replaces.
-    public func message(app: String, collapseId: String) throws(SQLiteError) -> Message? {
+    /// id replaces (its id, channel and whether it was read).
+    public func replaceable(app: String, collapseId: String) throws(SQLiteError) -> ReplacedMessage? {
         let statement = try database.prepare(
-            "SELECT \(Schema.messageColumns) FROM messages WHERE app = ?1 AND collapse_id = ?2 AND held = 0 ORDER BY id DESC LIMIT 1")
+            "SELECT id, channel, read FROM messages WHERE app = ?1 AND collapse_id = ?2 AND held = 0 ORDER BY id DESC LIMIT 1")
         try statement.bind(app, at: 1)
         try statement.bind(collapseId, at: 2)
-        return try statement.rows(Self.message(from:)).first
+        return try statement.rows { (row: Statement) throws(SQLiteError) -> ReplacedMessage in
+            let id = row.int64(at: 0)
+            return ReplacedMessage(id: id, app: app, channel: try Self.channel(row.string(at: 1), of: id), collapseId: collapseId, read: row.bool(at: 2))
+        }.first
     }
 
     /// The settings from the `settings` rows; a missing key keeps its default, a value this

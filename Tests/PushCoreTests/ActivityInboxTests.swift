@@ -221,7 +221,7 @@ import Testing
 
 /// A store with nothing in it: the activity rules read nothing from the store.
 struct EmptyReading: InboxReading {
-    func message(app: String, collapseId: String) throws -> Message? { nil }
+    func replaceable(app: String, collapseId: String) throws -> ReplacedMessage? { nil }
     func messages(ids: [Int64], includeHeld: Bool) throws -> [Message] { [] }
     func page(_ query: ListQuery) throws -> [Message] { [] }
 }

@@ -71,7 +71,7 @@ struct FCMInboxTests {
         let tagged = #"{"token":"tok:1","android":{"notification":{"title":"Score","body":"1-0","tag":"match"}}}"#
         let first = try #require(Scenario.inserted(s.push(try Self.fcm(tagged))))
         var second = try Self.fcm(tagged.replacingOccurrences(of: "1-0", with: "2-0"), id: 2)
-        second.replacing = first
+        second.replacing = ReplacedMessage(first)
         let effects = s.push(second)
         #expect(effects.typedReply?.pushReply?.fate == .replaced(id: first.id))
         #expect(s.inbox.unread[Self.app] == 1 && s.inbox.badge(of: Self.app).icon == 1)

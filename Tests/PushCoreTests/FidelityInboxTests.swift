@@ -152,7 +152,7 @@ struct CollapseSilentTests {
         #expect(first.collapseId == "match")
         s.clock.advance(by: 1)
         var second = try push(#"{"aps":{"alert":"score 2:0"}}"#, collapseId: "match")
-        second.replacing = first
+        second.replacing = ReplacedMessage(first)
         let effects = s.push(second)
         let replaced = try #require(effects.writes.compactMap { if case .replace(let message) = $0 { message } else { nil } }.first)
         #expect(replaced.id == first.id && replaced.body == "score 2:0" && !replaced.read)
@@ -172,7 +172,7 @@ struct CollapseSilentTests {
         s.send(.read([first]))
         first.read = true
         var second = try push(#"{"aps":{"alert":"b"}}"#, collapseId: "c")
-        second.replacing = first
+        second.replacing = ReplacedMessage(first)
         let effects = s.push(second)
         let replaced = effects.writes.compactMap { if case .replace(let message) = $0 { message } else { nil } }
         #expect(replaced.count == 1 && replaced.first?.read == false && replaced.first?.body == "b")
@@ -185,7 +185,7 @@ struct CollapseSilentTests {
         let first = try #require(Scenario.inserted(s.push(try push(#"{"aps":{"alert":"a"}}"#, collapseId: "c"))))
         #expect(s.inbox.badge(of: shop).icon == 1)
         var silent = try push(#"{"aps":{"content-available":1}}"#, collapseId: "c")
-        silent.replacing = first
+        silent.replacing = ReplacedMessage(first)
         let effects = s.push(silent)
         #expect(effects.reply?["badge"] == 0 && effects.reply?["replaced"] == true)
         #expect(s.inbox.totalUnread == 0 && s.inbox.badge(of: shop) == Badge())
@@ -196,7 +196,7 @@ struct CollapseSilentTests {
         var s = Scenario()
         let first = try #require(Scenario.inserted(s.push(try push(#"{"aps":{"alert":"a"}}"#, collapseId: "c"))))
         var other = try push(#"{"aps":{"alert":"b"}}"#, collapseId: "d")
-        other.replacing = first
+        other.replacing = ReplacedMessage(first)
         #expect(Scenario.inserted(s.push(other))?.id == 2)
         #expect(s.inbox.unread[shop] == 2)
     }

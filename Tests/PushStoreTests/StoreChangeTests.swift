@@ -192,7 +192,7 @@ import TestSupport
         var first = Samples.message(1)
         first.collapseId = "c"
         try store.write([.insert(first), .insert(Samples.message(2))])
-        #expect(try store.message(app: first.app, collapseId: "c")?.id == 1)
+        #expect(try store.replaceable(app: first.app, collapseId: "c")?.id == 1)
         #expect(try store.count(unreadOnly: true) == 2)
 
         var silent = first

@@ -70,7 +70,7 @@ import TestSupport
         }
         for app in apps {
             for collapseId in collapseIds {
-                #expect(try sqlite.message(app: app, collapseId: collapseId) == memory.message(app: app, collapseId: collapseId),
+                #expect(try sqlite.replaceable(app: app, collapseId: collapseId) == memory.replaceable(app: app, collapseId: collapseId),
                         "step \(step): collapse \(app) \(collapseId)")
             }
         }
