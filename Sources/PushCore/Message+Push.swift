@@ -5,7 +5,7 @@ extension Message {
     /// go: a write through each property is an exclusive access of the box each).
     init(_ push: Push, id: Int64, receivedAt: Date) {
         let pushed = push.box.fields
-        box = Box(Fields(
+        box = SharedFields(Fields(
             id: id, app: pushed.app, channel: pushed.channel, title: pushed.title, subtitle: pushed.subtitle, body: pushed.body,
             url: pushed.url, read: false, offline: pushed.offline, launch: false, held: false, receivedAt: receivedAt,
             taskId: pushed.taskId, msgId: pushed.msgId, payload: pushed.payload, collapseId: pushed.collapseId,

@@ -4,11 +4,9 @@ import Foundation
 ///
 /// The raw payload text is kept byte for byte as it arrived; everything shown is derived from it.
 public struct Message: Sendable, Equatable, Identifiable {
-    /// A message's fields, stored once in a shared box: a message is copied whole several times
-    /// a push (the reducer's effects, the store's write, the bus event, the banner), and copying
-    /// a box is one retain where copying the fields was one for each string. Writing through a
-    /// property copies the box first when another message still shares it, so a `Message` is a
-    /// value like any struct.
+    /// A message's fields, kept once in a box its copies share (`SharedFields`): a message is
+    /// copied whole several times a push (the reducer's effects, the store's write, the bus
+    /// event, the banner).
     @usableFromInline
     struct Fields: Sendable, Equatable {
         @usableFromInline var id: Int64
@@ -41,25 +39,18 @@ public struct Message: Sendable, Equatable, Identifiable {
         @usableFromInline var fcm: FCMFacts? = nil
     }
 
-    @usableFromInline
-    final class Box: @unchecked Sendable {
-        // Mutated only through `fields` below, after making it unique: never while shared.
-        @usableFromInline var fields: Fields
-        @usableFromInline init(_ fields: Fields) { self.fields = fields }
-    }
-
-    @usableFromInline var box: Box
+    @usableFromInline var box: SharedFields<Fields>
 
     /// The fields to write to: the box itself when no other message shares it, else a copy.
     @inlinable var fields: Fields {
         get { box.fields }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            if !isKnownUniquelyReferenced(&box) { box = SharedFields(box.fields) }
             yield &box.fields
         }
     }
 
-    public static func == (lhs: Message, rhs: Message) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
+    public static func == (lhs: Message, rhs: Message) -> Bool { SharedFields.same(lhs.box, rhs.box) }
 
     @inlinable public var id: Int64 {
         get { box.fields.id }
@@ -205,7 +196,7 @@ public struct Message: Sendable, Equatable, Identifiable {
         silent: Bool = false, interruption: String? = nil, expired: Bool = false, via: Via = .socket,
         token: String? = nil, apnsHeaders: [String: String] = [:]
     ) {
-        box = Box(Fields(
+        box = SharedFields(Fields(
             id: id, app: app, channel: channel, title: title, subtitle: subtitle, body: body, url: url, read: read,
             offline: offline, launch: launch, held: held, receivedAt: receivedAt, taskId: taskId, msgId: msgId,
             payload: payload, collapseId: collapseId, threadId: threadId, silent: silent, interruption: interruption,

@@ -2,10 +2,8 @@ import Foundation
 
 /// A push payload decoded and validated, before the inbox decides what it does.
 public struct Push: Sendable, Equatable {
-    /// A push's fields, stored once in a shared box, as a message's are: a push is handed from
-    /// the decoder to the request, the event and the reducer, and copying a box is one retain
-    /// where copying the fields was one for each string. Writing through a property copies the
-    /// box first when another push still shares it, so a `Push` is a value like any struct.
+    /// A push's fields, kept once in a box its copies share (`SharedFields`), as a message's
+    /// are: a push is handed from the decoder to the request, the event and the reducer.
     @usableFromInline
     struct Fields: Sendable, Equatable {
         @usableFromInline var app: String
@@ -34,25 +32,18 @@ public struct Push: Sendable, Equatable {
         @usableFromInline var fcm: FCMFacts? = nil
     }
 
-    @usableFromInline
-    final class Box: @unchecked Sendable {
-        // Mutated only through `fields` below, after making it unique: never while shared.
-        @usableFromInline var fields: Fields
-        @usableFromInline init(_ fields: Fields) { self.fields = fields }
-    }
-
-    @usableFromInline var box: Box
+    @usableFromInline var box: SharedFields<Fields>
 
     /// The fields to write to: the box itself when no other push shares it, else a copy.
     @inlinable var fields: Fields {
         get { box.fields }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            if !isKnownUniquelyReferenced(&box) { box = SharedFields(box.fields) }
             yield &box.fields
         }
     }
 
-    public static func == (lhs: Push, rhs: Push) -> Bool { lhs.box === rhs.box || lhs.box.fields == rhs.box.fields }
+    public static func == (lhs: Push, rhs: Push) -> Bool { SharedFields.same(lhs.box, rhs.box) }
 
     @inlinable public var app: String {
         get { box.fields.app }
@@ -176,7 +167,7 @@ public struct Push: Sendable, Equatable {
         offline: Bool = false, badge: BadgeDirective? = nil, payload: String,
         via: Via = .socket, token: String? = nil, headers: [String: String] = [:]
     ) {
-        box = Box(Fields(
+        box = SharedFields(Fields(
             app: app, channel: channel, title: title, subtitle: subtitle, body: body, url: url, taskId: taskId, msgId: msgId,
             offline: offline, badge: badge, payload: payload, via: via, token: token, headers: headers))
     }

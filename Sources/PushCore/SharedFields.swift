@@ -1,0 +1,15 @@
+/// The stored fields of a value type kept once, in a box its copies share (`Message`, `Push`):
+/// copying the value is one retain where copying the fields was one for each string. The owner
+/// writes only through a `_modify` that first replaces the box by a copy when another value
+/// still shares it (`isKnownUniquelyReferenced`), so the owner is a value like any struct.
+@usableFromInline
+final class SharedFields<Fields: Sendable & Equatable>: @unchecked Sendable {
+    // Mutated only by the owner's `_modify`, after making it unique: never while shared.
+    @usableFromInline var fields: Fields
+    @usableFromInline init(_ fields: Fields) { self.fields = fields }
+
+    /// Equal fields, without comparing them when both share one box.
+    @inlinable static func same(_ left: SharedFields, _ right: SharedFields) -> Bool {
+        left === right || left.fields == right.fields
+    }
+}
