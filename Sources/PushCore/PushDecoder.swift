@@ -95,7 +95,7 @@ public struct PushDecoder: Sendable, Equatable {
             push.via = request.via
             push.token = request.token
             push.headers = request.headers
-            Self.present(&push, shown, request: request)
+            Self.present(&push.fields, shown, request: request)
             return push
         }
         // The first part is the push itself, built in place: almost every push has only it.
@@ -105,13 +105,9 @@ public struct PushDecoder: Sendable, Equatable {
     }
 
     /// What an APNs message carries besides its text: collapse id, thread, silent,
-    /// interruption level, priority. Pass-through messages have none of it.
-    static func present(_ push: inout Push, _ content: PushContent, request: PushRequest) {
-        // The fields written in one access of the push's box, not one a property.
-        Self.present(&push.fields, content, request: request)
-    }
-
-    private static func present(_ push: inout Push.Fields, _ content: PushContent, request: PushRequest) {
+    /// interruption level, priority. Pass-through messages have none of it. Written to the
+    /// push's fields in one access of its box, not one a property.
+    static func present(_ push: inout Push.Fields, _ content: PushContent, request: PushRequest) {
         push.priority = request.priority
         guard push.channel == .apns else { return }
         push.collapseId = request.collapseId ?? content.collapseId

@@ -90,30 +90,14 @@ extension Reply {
     public func writeLine(into bytes: inout [UInt8]) {
         if case .push(let push) = self, push.also.isEmpty, case .delivered(let id) = push.fate {
             bytes.append(contentsOf: #"{"ok":true,"id":"#.utf8)
-            Self.appendDecimal(id, to: &bytes)
+            bytes.append(contentsOf: String(id).utf8)
             bytes.append(contentsOf: #","badge":"#.utf8)
-            Self.appendDecimal(Int64(push.badge), to: &bytes)
+            bytes.append(contentsOf: String(push.badge).utf8)
             bytes.append(contentsOf: #","delivered":true}"#.utf8)
             bytes.append(0x0A)
             return
         }
         wireObject.writeLine(into: &bytes)
-    }
-
-    /// `value` in decimal, as JSON writes an integer.
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var end = buffer.count
-            repeat {
-                end -= 1
-                buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[end...])
-        }
     }
 
     /// `{"ok":true}` and `fields` in the order given; built as its member list, with no
