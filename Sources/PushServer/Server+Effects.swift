@@ -36,30 +36,53 @@ extension Server {
         }
     }
 
-    /// A store write, into the turn's transaction (begun by the first write of the turn); after
-    /// a failed write the rest of the turn's are skipped and the commit fails.
+    /// A store write, into the turn's transaction: gathered, and handed to the writer's thread
+    /// in batches once the turn is large (`StoreWriter`). After a failed write the rest of the
+    /// turn's are skipped and the commit fails.
     func write(_ change: StoreChange) {
         revision += 1
-        guard storeFailure == nil else { return }
-        do {
-            if !inTransaction {
-                try store.begin()
-                inTransaction = true
-            }
-            if case .outboxAdd(let remote) = change, let bus {
-                // A push for another instance is encoded once, as the bus publishes it, for its
-                // outbox row and for the publish after the commit (`carryOut`'s `.forward`, the
-                // effect that follows this one): encoding it twice was a twentieth of a sender's
-                // CPU time a push.
-                let wire = bus.wire(remote)
-                outboxWire = (remote.id, wire)
-                try store.addToOutbox(remote, body: String(decoding: wire, as: UTF8.self))
-            } else {
-                try store.apply(change)
-            }
-        } catch {
-            storeFailure = error
+        if case .outboxAdd(let remote) = change, let bus {
+            // A push for another instance is encoded once, as the bus publishes it, for its
+            // outbox row and for the publish after the commit (`carryOut`'s `.forward`, the
+            // effect that follows this one): encoding it twice was a twentieth of a sender's
+            // CPU time a push.
+            let wire = bus.wire(remote)
+            outboxWire = (remote.id, wire)
+            turnWrites.append(.outbox(remote, body: String(decoding: wire, as: UTF8.self)))
+        } else {
+            turnWrites.append(.change(change))
         }
+        turnHasWrites = true
+        if turnWrites.count >= StoreWriter.handOffSize {
+            writer.handOff(turnWrites)
+            turnWrites.removeAll(keepingCapacity: true)
+            writesOutstanding = true
+        }
+    }
+
+    /// Puts every write of the turn so far into the store, so a read sees them: waits for the
+    /// writer's thread, then applies the rest here (the store is one thread's at a time).
+    func settleWrites() {
+        if writesOutstanding {
+            writer.settle()
+            writesOutstanding = false
+        }
+        guard !turnWrites.isEmpty else { return }
+        writer.apply(turnWrites)
+        turnWrites.removeAll(keepingCapacity: true)
+    }
+
+    /// Commits the turn's writes: on the writer's thread after what it still has, else here.
+    /// Returns the commit's error, if it failed.
+    private func commitTurn() -> (any Error)? {
+        defer {
+            turnWrites.removeAll(keepingCapacity: true)
+            turnHasWrites = false
+            writesOutstanding = false
+        }
+        if writesOutstanding { return writer.handOffAndCommit(turnWrites) }
+        writer.apply(turnWrites)
+        return writer.commit()
     }
 
     /// Queues a bus event's line for every subscriber that wants its topic and for the team
@@ -100,15 +123,8 @@ extension Server {
     /// Commits the turn's writes, then hands out its replies and events, then flushes the
     /// clients (closing those that are done or fell too far behind).
     func endTurn() {
-        if inTransaction {
-            do {
-                if let storeFailure { throw storeFailure }
-                try store.commit()
-            } catch {
-                recoverFromFailedCommit(error)
-            }
-            inTransaction = false
-            storeFailure = nil
+        if turnHasWrites {
+            if let error = commitTurn() { recoverFromFailedCommit(error) }
             if let failure = store.takeCheckpointFailure() {
                 options.log("store: a background checkpoint failed (\(failure)); the loop checkpoints the WAL itself meanwhile")
             }

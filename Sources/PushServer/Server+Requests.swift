@@ -42,7 +42,7 @@ extension Server {
             return .clock(elapsed: manual.elapsed)
         default:
             let handled = Engine.handle(
-                request, inbox: &inbox, store: store, now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0 || busTap != nil || bus != nil,
+                request, inbox: &inbox, store: SettledReads(server: self), now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0 || busTap != nil || bus != nil,
                 bus: bus?.link ?? .none)
             carryOut(handled.effects)
             return handled.reply
@@ -59,5 +59,23 @@ extension Server {
             if inbox.nextDeadline(after: clock.now) == deadline { break }
         }
         clock.advance(to: target)
+    }
+}
+
+/// The engine's lookups over the server's store, each made once every write of the turn so far
+/// is in it: a request that reads nothing (most pushes) leaves the writer's thread at work.
+struct SettledReads: InboxReading {
+    unowned let server: Server
+
+    func replaceable(app: String, collapseId: String) throws -> ReplacedMessage? {
+        try server.store.replaceable(app: app, collapseId: collapseId)
+    }
+
+    func messages(ids: [Int64], includeHeld: Bool) throws -> [Message] {
+        try server.store.messages(ids: ids, includeHeld: includeHeld)
+    }
+
+    func page(_ query: ListQuery) throws -> [Message] {
+        try server.store.page(query)
     }
 }

@@ -15,7 +15,15 @@ import PushSystem
 /// request into reducer events and a typed `Reply`; `Server+Effects.swift` carries out the
 /// reducer's effects and ends the turn: commit, then reply lines (`Reply+Wire.swift`) and events.
 public final class Server {
-    public let store: Store
+    /// The store, once every write of the turn so far is in it (see `StoreWriter`): what the
+    /// engine's lookups and the UI read.
+    public var store: Store {
+        settleWrites()
+        return storage
+    }
+    let storage: Store
+    /// Carries out the turn's store writes (a large turn's on a thread of its own).
+    let writer: StoreWriter
     // The properties marked `@exclusivity(unchecked)` are touched several times per push by
     // the loop alone, and no access to one of them overlaps another to the same one: the
     // runtime check each access paid (a thread-local lookup) was 4 % of a push.
@@ -54,8 +62,12 @@ public final class Server {
     /// (an event's line is shared by its subscribers).
     @exclusivity(unchecked) var pending: [(fd: Int32, line: Range<Int>, isReply: Bool)] = []
     @exclusivity(unchecked) var pendingBytes: [UInt8] = []
-    @exclusivity(unchecked) var inTransaction = false
-    @exclusivity(unchecked) var storeFailure: (any Error)?
+    /// The turn's writes not yet handed to the writer or applied.
+    @exclusivity(unchecked) var turnWrites: [StoreWriter.Write] = []
+    /// The turn wrote something: it ends with a commit.
+    @exclusivity(unchecked) var turnHasWrites = false
+    /// The writer's thread has writes of this turn that the loop has not waited for.
+    @exclusivity(unchecked) var writesOutstanding = false
     /// Replies of the turn's gateway requests, handed to their completions after the commit.
     var gatewayAnswers: [(reply: Reply, completion: (Reply) -> Void)] = []
     /// Others with descriptors in the loop (the gateway).
@@ -74,13 +86,16 @@ public final class Server {
         store: Store, listener: Listener?, signals: SignalPipe?, options: ServerOptions = ServerOptions(),
         time: any TimeSource = SystemTime()
     ) throws {
-        self.store = store
+        self.storage = store
+        self.writer = StoreWriter(store: store)
         self.listener = listener
         self.signals = signals
         self.options = options
         self.time = time
         self.inbox = try Self.loadInbox(from: store, options: options)
     }
+
+    deinit { writer.stop() }
 
     /// The inbox as stored, with the server's configuration: the one place it is built, at
     /// start-up and after a failed commit, so neither gets default settings (`--max-payload`
@@ -334,6 +349,7 @@ public final class Server {
         listener?.close()
         gateway?.close()
         bus?.close()
-        store.close()
+        writer.stop()
+        storage.close()
     }
 }

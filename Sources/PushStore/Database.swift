@@ -3,8 +3,9 @@ import CSQLite
 /// One SQLite connection with a cache of prepared statements.
 ///
 /// Not Sendable (it holds C pointers SQLite lets one thread use at a time): whoever opens it owns
-/// it. It is opened `NOMUTEX` because that owner is the only caller, so SQLite's own locking
-/// would be pure cost.
+/// it, and may hand it between its threads as long as only one uses it at a time (the server's
+/// loop and its writer thread take turns). It is opened `NOMUTEX` because of that rule, so
+/// SQLite's own locking would be pure cost.
 public final class Database {
     /// The file path, or `:memory:`.
     public let path: String

@@ -1,0 +1,198 @@
+import Foundation
+import PushCore
+import PushStore
+
+/// Carries out a turn's store writes, on the loop's thread for a small turn and on a thread of
+/// its own for a large one, so the loop decodes and reduces the rest of a large turn while the
+/// rows before it are inserted.
+///
+/// A pipelined push spent about two fifths of its time in SQLite (the very insert a batched
+/// `Store` load runs) and the rest in the loop (framing, JSON, decoding, the reducer, the
+/// reply). One thread did both, so the ingest could never pass two fifths of what SQLite alone
+/// stores; here the two halves run on the two cores.
+///
+/// The rule that keeps this invisible: the store is used by one thread at a time. The loop
+/// hands writes over in batches and reads only when the thread has nothing left to do
+/// (`settle`), so a lookup sees every write of the turn before it, as before. The commit ends
+/// the turn as before: the loop waits for it before any reply, event or answer of the turn
+/// goes out. A small turn (a single request, a one-at-a-time round trip) never involves the
+/// thread: its writes and commit run on the loop's thread, with no hand-off to wait for.
+///
+/// After a failed write the rest of the turn's writes are skipped and its commit fails with
+/// that error, as when the loop wrote them itself.
+final class StoreWriter: @unchecked Sendable {
+    /// One write of the turn.
+    enum Write: Sendable {
+        case change(StoreChange)
+        /// A push for another instance and its message as the bus publishes it (`Store.addToOutbox`).
+        case outbox(RemotePush, body: String)
+    }
+
+    /// Writes a turn gathers before the first hand-off: below this the turn stays on the loop's
+    /// thread (a hand-off costs two thread wake-ups, more than a few rows).
+    static let handOffSize = 64
+
+    /// The store. The thread uses it only between a hand-off and the moment it is idle again;
+    /// the loop only while the thread is idle. `condition`'s lock orders the two.
+    private let store: Store
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var queue: [[Write]] = []
+    /// Batches the thread has applied, handed back so that the loop frees them (see `run`).
+    private var applied: [[Write]] = []
+    private var commitAsked = false
+    private var working = false
+    private var stopping = false
+    private var started = false
+    private var commitOutcome: (any Error)?
+    /// Batches handed to the thread so far (what a test checks a large turn used).
+    private(set) var handOffs = 0
+
+    // The transaction's state: touched by whichever thread holds the store (see `store`).
+    private var inTransaction = false
+    private var failure: (any Error)?
+
+    init(store: Store) {
+        self.store = store
+    }
+
+    // MARK: - On the loop's thread, with the thread idle
+
+    /// Applies `writes` here and now, into the turn's transaction (begun by its first write).
+    func apply(_ writes: [Write]) {
+        for write in writes { perform(write) }
+    }
+
+    /// Commits the turn's transaction here and now; returns its error, if it failed.
+    func commit() -> (any Error)? {
+        finishTransaction()
+    }
+
+    // MARK: - Handing over to the thread
+
+    /// Hands `writes` to the thread; they are applied in the order handed.
+    func handOff(_ writes: [Write]) {
+        condition.lock()
+        startIfNeeded()
+        queue.append(writes)
+        handOffs += 1
+        condition.signal()
+        let done = takeApplied()
+        condition.unlock()
+        _ = done
+    }
+
+    /// Hands `writes` to the thread with the turn's commit after them, then waits for the commit;
+    /// returns its error, if it failed.
+    func handOffAndCommit(_ writes: [Write]) -> (any Error)? {
+        condition.lock()
+        defer { condition.unlock() }
+        startIfNeeded()
+        queue.append(writes)
+        commitAsked = true
+        condition.signal()
+        waitUntilIdle()
+        applied.removeAll()
+        defer { commitOutcome = nil }
+        return commitOutcome
+    }
+
+    /// Waits until the thread has applied everything handed to it: the store is the loop's again.
+    func settle() {
+        condition.lock()
+        waitUntilIdle()
+        let done = takeApplied()
+        condition.unlock()
+        _ = done
+    }
+
+    /// Ends the thread, once it has done what it was handed.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        waitUntilIdle()
+        condition.unlock()
+    }
+
+    /// With `condition` locked: the applied batches, for the caller to free once it has unlocked.
+    private func takeApplied() -> [[Write]] {
+        guard !applied.isEmpty else { return [] }
+        defer { applied = [] }
+        return applied
+    }
+
+    /// With `condition` locked.
+    private func waitUntilIdle() {
+        while working || !queue.isEmpty || commitAsked { condition.wait() }
+    }
+
+    /// With `condition` locked: the thread starts at the first hand-off, so a server that never
+    /// has a large turn (a test's, a UI's) never has one.
+    private func startIfNeeded() {
+        guard !started else { return }
+        started = true
+        let thread = Thread { [self] in run() }
+        thread.name = "pushdeck store writer"
+        thread.start()
+    }
+
+    private func run() {
+        condition.lock()
+        while true {
+            while queue.isEmpty && !commitAsked && !stopping { condition.wait() }
+            if queue.isEmpty && !commitAsked { break }
+            let batches = queue
+            queue.removeAll(keepingCapacity: true)
+            let commit = commitAsked
+            commitAsked = false
+            working = true
+            condition.unlock()
+            for batch in batches { apply(batch) }
+            let outcome = commit ? finishTransaction() : nil
+            condition.lock()
+            // The loop allocated these writes (their messages, their strings): freed on its
+            // thread, malloc takes no lock of another thread's arena. Freeing them here made
+            // the two threads contend for the loop's arena.
+            applied += batches
+            if commit { commitOutcome = outcome }
+            working = false
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    // MARK: - The transaction (whichever thread holds the store)
+
+    private func perform(_ write: Write) {
+        guard failure == nil else { return }
+        do {
+            if !inTransaction {
+                try store.begin()
+                inTransaction = true
+            }
+            switch write {
+            case .change(let change): try store.apply(change)
+            case .outbox(let remote, let body): try store.addToOutbox(remote, body: body)
+            }
+        } catch {
+            failure = error
+        }
+    }
+
+    private func finishTransaction() -> (any Error)? {
+        defer {
+            inTransaction = false
+            failure = nil
+        }
+        guard inTransaction || failure != nil else { return nil }
+        do {
+            if let failure { throw failure }
+            try store.commit()
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

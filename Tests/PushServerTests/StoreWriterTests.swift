@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+import PushCore
+import PushStore
+import Testing
+@testable import PushServer
+
+/// A large turn's writes go to the writer's thread while the loop handles the rest of the turn:
+/// a lookup still sees every write before it, a failed commit still refuses the whole turn, and
+/// what is acknowledged is in the file.
+@Suite struct StoreWriterTests {
+    /// A server on a SQLite file in a fresh folder, its one client the far end of the socket.
+    func serverWithClient() throws -> (server: Server, client: Int32, database: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-writer-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let database = folder + "/inbox.sqlite"
+        let server = try Server(store: try Store(path: database), listener: nil, signals: nil)
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
+        server.clients[pair[0]] = Connection(fd: pair[0], maxObjectBytes: ServerOptions().maxObjectBytes)
+        return (server, pair[1], database)
+    }
+
+    /// Sends `lines` in one write and runs one turn; returns the replies, parsed.
+    func turn(_ server: Server, _ client: Int32, _ lines: [String]) throws -> [[String: Any]] {
+        let bytes = lines.map { $0 + "\n" }.joined()
+        #expect(send(client, bytes, bytes.utf8.count, 0) == bytes.utf8.count)
+        server.turn(host: nil)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            guard count > 0 else { break }
+            received += buffer[0..<count]
+        }
+        return try String(decoding: received, as: UTF8.self).split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    func push(_ index: Int) -> String {
+        #"{"aps":{"alert":{"title":"order \#(index)","body":"shipped"},"badge":\#(index)},"Simulator Target Bundle":"com.example.shop"}"#
+    }
+
+    @Test func aLargeTurnIsWrittenByTheThreadAndIsInTheFileWhenAcknowledged() throws {
+        let (server, client, database) = try serverWithClient()
+        defer { close(client) }
+        let replies = try turn(server, client, (1...300).map { push($0) })
+        #expect(replies.count == 300)
+        #expect(replies.allSatisfy { $0["ok"] as? Bool == true && $0["delivered"] as? Bool == true })
+        #expect(server.writer.handOffs > 0, "the turn never used the writer's thread")
+
+        // What a second connection to the file reads, the moment the replies are out.
+        let reader = try Store(path: database)
+        defer { reader.close() }
+        let inbox = try reader.loadInbox(bannerSeconds: 5)
+        #expect(inbox.nextId == 301)
+        #expect(inbox.unread["com.example.shop"] == 300)
+        #expect(inbox.badge(of: "com.example.shop").icon == 300)
+        #expect(try reader.page(ListQuery(limit: 1000)).count == 300)
+    }
+
+    /// A push with a collapse id looks up the message it replaces: the one written a moment
+    /// ago in the same turn, perhaps still in the writer's hands, after a hundred that went there.
+    @Test func aLookupInALargeTurnSeesEveryWriteBeforeIt() throws {
+        let (server, client, _) = try serverWithClient()
+        defer { close(client) }
+        let plain = (1...100).map { push($0) }
+        let collapsing = (101...200).map { #"{"op":"push","collapseId":"order","payload":\#(push($0))}"# }
+        let replies = try turn(server, client, plain + collapsing + [#"{"op":"read","ids":[1,101]}"#])
+        #expect(replies.count == 201)
+        #expect(replies[100]["delivered"] as? Bool == true && replies[100]["id"] as? Int == 101, "\(replies[100])")
+        #expect(replies[101..<200].allSatisfy { $0["replaced"] as? Bool == true && $0["id"] as? Int == 101 }, "\(replies[101])")
+        #expect(replies[200]["ok"] as? Bool == true, "\(replies[200])")
+        #expect(server.writer.handOffs > 0, "the turn never used the writer's thread")
+        let listed = try server.store.page(ListQuery(limit: 1000))
+        #expect(listed.count == 101)
+        #expect(listed.first?.id == 101 && listed.first?.title == "order 200" && listed.first?.read == true)
+        #expect(listed.last?.id == 1 && listed.last?.read == true)
+        #expect(server.inbox.unread["com.example.shop"] == 99)
+    }
+
+    /// The file removed under the server: the large turn's commit, on the writer's thread,
+    /// fails, and every push of the turn is refused — none is acknowledged, none is counted.
+    @Test func aFailedCommitOfALargeTurnRefusesEveryRequestOfIt() throws {
+        let (server, client, database) = try serverWithClient()
+        defer { close(client) }
+        #expect(try turn(server, client, [push(1)]).first?["ok"] as? Bool == true)
+        try FileManager.default.removeItem(atPath: database)
+
+        let replies = try turn(server, client, (2...301).map { push($0) })
+        #expect(replies.count == 300)
+        #expect(replies.allSatisfy { ($0["error"] as? String)?.contains("deleted or moved") == true }, "\(replies.first ?? [:])")
+        #expect(server.writer.handOffs > 0)
+        #expect(server.inbox.nextId == 2)
+        #expect(server.inbox.unread["com.example.shop"] == 1)
+        #expect(try server.store.page(ListQuery(limit: 1000)).map(\.title) == ["order 1"])
+    }
+}
