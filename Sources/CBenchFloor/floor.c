@@ -3,8 +3,10 @@
 // and SQLITE_STATIC binds of the read buffer.
 #include "CBenchFloor.h"
 
+#include <poll.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -18,7 +20,10 @@ static double now(void) {
 }
 
 struct floor_server {
-    int fd;
+    // The connections' server ends: one, read directly; several, polled, and every request
+    // ready at once committed in one transaction.
+    const int *fds;
+    int count;
     const char *path;
     int auto_checkpoint;
     int failed;
@@ -63,21 +68,42 @@ static void *serve(void *argument) {
                 -1, &badge, 0), db, "badge", server)) goto done;
         if (!ok(sqlite3_prepare_v2(db, "COMMIT", -1, &commit, 0), db, "commit", server)) goto done;
     }
-    char buffer[65536];
+    static char buffers[FLOOR_MAX_CLIENTS][65536];
+    ssize_t sizes[FLOOR_MAX_CLIENTS];
+    struct pollfd polled[FLOOR_MAX_CLIENTS];
+    for (int i = 0; i < server->count; i++) polled[i] = (struct pollfd){ server->fds[i], POLLIN, 0 };
     long id = 0;
-    for (;;) {
-        ssize_t count = read(server->fd, buffer, sizeof buffer);
-        if (count <= 0) break;
+    int open = 1, alive = server->count;
+    while (open && alive > 0) {
+        if (server->count > 1 && poll(polled, (nfds_t)server->count, -1) < 0) break;
+        int ready = 0;
+        for (int i = 0; i < server->count; i++) {
+            sizes[i] = 0;
+            if (polled[i].fd < 0 || (server->count > 1 && !(polled[i].revents & (POLLIN | POLLHUP | POLLERR)))) continue;
+            sizes[i] = read(server->fds[i], buffers[i], sizeof buffers[i]);
+            if (sizes[i] > 0) {
+                ready++;
+            } else {
+                // That client is done: poll leaves out a negative descriptor.
+                polled[i].fd = -1;
+                alive--;
+            }
+        }
+        if (ready == 0) continue;
         if (db) {
-            id++;
             if (!ok(sqlite3_step(begin), db, "begin", server)) break;
             sqlite3_reset(begin);
-            sqlite3_bind_int64(insert, 1, id);
-            sqlite3_bind_text(insert, 2, "com.example.shop", -1, SQLITE_STATIC);
-            sqlite3_bind_int64(insert, 3, 1700000000000 + id);
-            sqlite3_bind_text(insert, 4, buffer, (int)count, SQLITE_STATIC);
-            if (!ok(sqlite3_step(insert), db, "insert", server)) break;
-            sqlite3_reset(insert);
+            for (int i = 0; i < server->count && open; i++) {
+                if (sizes[i] <= 0) continue;
+                id++;
+                sqlite3_bind_int64(insert, 1, id);
+                sqlite3_bind_text(insert, 2, "com.example.shop", -1, SQLITE_STATIC);
+                sqlite3_bind_int64(insert, 3, 1700000000000 + id);
+                sqlite3_bind_text(insert, 4, buffers[i], (int)sizes[i], SQLITE_STATIC);
+                if (!ok(sqlite3_step(insert), db, "insert", server)) open = 0;
+                sqlite3_reset(insert);
+            }
+            if (!open) break;
             sqlite3_bind_text(unread, 1, "com.example.shop", -1, SQLITE_STATIC);
             sqlite3_bind_int64(unread, 2, id);
             if (!ok(sqlite3_step(unread), db, "unread", server)) break;
@@ -89,7 +115,9 @@ static void *serve(void *argument) {
             if (!ok(sqlite3_step(commit), db, "commit", server)) break;
             sqlite3_reset(commit);
         }
-        if (write(server->fd, "{\"ok\":true}\n", 12) != 12) break;
+        for (int i = 0; i < server->count; i++) {
+            if (sizes[i] > 0 && write(server->fds[i], "{\"ok\":true}\n", 12) != 12) open = 0;
+        }
     }
 done:
     sqlite3_finalize(begin);
@@ -98,42 +126,77 @@ done:
     sqlite3_finalize(badge);
     sqlite3_finalize(commit);
     sqlite3_close(db);
-    // A failure before the loop: the client's read ends.
-    shutdown(server->fd, SHUT_RDWR);
+    // A failure before the loop: the clients' reads end.
+    for (int i = 0; i < server->count; i++) shutdown(server->fds[i], SHUT_RDWR);
     return NULL;
 }
 
-double pushdeck_bench_floor_roundtrips(const char *path, double seconds, int auto_checkpoint) {
-    int pair[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) {
-        perror("roundtrip floor: socketpair");
-        return -1;
-    }
-    struct floor_server server = { pair[1], path, auto_checkpoint, 0 };
-    pthread_t thread;
-    if (pthread_create(&thread, NULL, serve, &server) != 0) {
-        close(pair[0]);
-        close(pair[1]);
-        return -1;
-    }
-    char push[320];
-    memset(push, 'x', sizeof push);
+struct floor_client {
+    int fd;
+    int bytes;
+    double seconds;
+    long count;
+};
+
+// One client: a push, its reply, the next, for `seconds`.
+static void *send_pushes(void *argument) {
+    struct floor_client *client = argument;
+    char *push = malloc((size_t)client->bytes + 1);
+    if (!push) { client->count = -1; return NULL; }
+    memset(push, 'x', (size_t)client->bytes);
     memcpy(push, "{\"aps\":{\"alert\":{\"title\":\"Order shipped\",\"body\":\"", 49);
-    memcpy(push + sizeof push - 6, "\"}}}\n", 5);
+    memcpy(push + client->bytes - 5, "\"}}}\n", 5);
     char reply[256];
-    long count = 0;
     double start = now(), elapsed = 0;
-    while (elapsed < seconds) {
-        if (write(pair[0], push, sizeof push - 1) < 0 || read(pair[0], reply, sizeof reply) <= 0) {
-            count = -1;
+    while (elapsed < client->seconds) {
+        if (write(client->fd, push, (size_t)client->bytes) < 0 || read(client->fd, reply, sizeof reply) <= 0) {
+            client->count = -1;
             break;
         }
-        count++;
+        client->count++;
         elapsed = now() - start;
     }
-    close(pair[0]);
+    free(push);
+    close(client->fd);
+    return NULL;
+}
+
+double pushdeck_bench_floor_concurrent(const char *path, double seconds, int auto_checkpoint, int clients, int bytes) {
+    if (clients < 1 || clients > FLOOR_MAX_CLIENTS || bytes < 64) return -1;
+    int ends[FLOOR_MAX_CLIENTS];
+    struct floor_client senders[FLOOR_MAX_CLIENTS];
+    for (int i = 0; i < clients; i++) {
+        int pair[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) {
+            perror("roundtrip floor: socketpair");
+            for (int j = 0; j < i; j++) { close(ends[j]); close(senders[j].fd); }
+            return -1;
+        }
+        ends[i] = pair[1];
+        senders[i] = (struct floor_client){ pair[0], bytes, seconds, 0 };
+    }
+    struct floor_server server = { ends, clients, path, auto_checkpoint, 0 };
+    pthread_t thread, threads[FLOOR_MAX_CLIENTS];
+    if (pthread_create(&thread, NULL, serve, &server) != 0) return -1;
+    double start = now();
+    int started = 0;
+    for (; started < clients; started++) {
+        if (pthread_create(&threads[started], NULL, send_pushes, &senders[started]) != 0) break;
+    }
+    long total = 0;
+    int failed = started < clients;
+    for (int i = 0; i < started; i++) {
+        pthread_join(threads[i], NULL);
+        if (senders[i].count < 0) failed = 1; else total += senders[i].count;
+    }
+    double elapsed = now() - start;
+    for (int i = started; i < clients; i++) close(senders[i].fd);
     pthread_join(thread, NULL);
-    close(pair[1]);
-    if (count < 0 || server.failed) return -1;
-    return count / elapsed;
+    for (int i = 0; i < clients; i++) close(ends[i]);
+    if (failed || server.failed) return -1;
+    return total / elapsed;
+}
+
+double pushdeck_bench_floor_roundtrips(const char *path, double seconds, int auto_checkpoint) {
+    return pushdeck_bench_floor_concurrent(path, seconds, auto_checkpoint, 1, 319);
 }

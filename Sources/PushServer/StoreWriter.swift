@@ -30,7 +30,7 @@ final class StoreWriter: @unchecked Sendable {
 
     /// Writes a turn gathers before the first hand-off: below this the turn stays on the loop's
     /// thread (a hand-off costs two thread wake-ups, more than a few rows).
-    static let handOffSize = 64
+    static let handOffSize = 32
 
     /// The store. The thread uses it only between a hand-off and the moment it is idle again;
     /// the loop only while the thread is idle. `condition`'s lock orders the two.
@@ -49,9 +49,11 @@ final class StoreWriter: @unchecked Sendable {
     /// Batches handed to the thread so far (what a test checks a large turn used).
     private(set) var handOffs = 0
 
-    // The transaction's state: touched by whichever thread holds the store (see `store`).
-    private var inTransaction = false
-    private var failure: (any Error)?
+    // The transaction's state: touched by whichever thread holds the store (see `store`), once
+    // or twice a write; the runtime's exclusivity check on each access was a twentieth of the
+    // thread's time, and no two accesses ever overlap.
+    @exclusivity(unchecked) private var inTransaction = false
+    @exclusivity(unchecked) private var failure: (any Error)?
 
     init(store: Store) {
         self.store = store
@@ -61,7 +63,10 @@ final class StoreWriter: @unchecked Sendable {
 
     /// Applies `writes` here and now, into the turn's transaction (begun by its first write).
     func apply(_ writes: [Write]) {
-        for write in writes { perform(write) }
+        for index in writes.indices {
+            guard failure == nil else { return }
+            perform(writes[index])
+        }
     }
 
     /// Commits the turn's transaction here and now; returns its error, if it failed.
@@ -165,8 +170,7 @@ final class StoreWriter: @unchecked Sendable {
 
     // MARK: - The transaction (whichever thread holds the store)
 
-    private func perform(_ write: Write) {
-        guard failure == nil else { return }
+    private func perform(_ write: borrowing Write) {
         do {
             if !inTransaction {
                 try store.begin()

@@ -59,6 +59,12 @@ struct GatewayPhases {
         results.record("jpush_msgs_per_s", jpush, "msgs/s")
         results.record("jpush_gateway_ratio", jpush / throughput, "x")
         results.record("jpush_ingest_ratio", jpush / ingest2k, "x")
+        // Its like-for-like floor: C over four socket pairs, a push of the same size in flight on
+        // each, every push ready at once committed in one transaction before any is answered.
+        let floor = try floorConcurrentRate(clients: 4, bytes: Self.jpushPayload().count)
+        results.record("floor_4x1_msgs_per_s", floor, "msgs/s")
+        results.record("floor_4x1_ingest_ratio", floor / ingest2k, "x")
+        results.record("jpush_floor_ratio", jpush / floor, "x")
 
         // Latency at 1 000 requests/s: one connection, h2load's per-request log.
         let log = gatewayFolder + "/latency.log"

@@ -35,6 +35,14 @@ extension ServerPhases {
 }
 
 extension GatewayPhases {
+    /// `Sources/CBenchFloor` with `clients` connections, one push of `bytes` in flight on each:
+    /// what an HTTP/1.1 client without pipelining could get at best, with no HTTP and no JSON.
+    func floorConcurrentRate(clients: Int32, bytes: Int) throws -> Double {
+        let rate = pushdeck_bench_floor_concurrent(folder + "/floor-\(clients)x1.sqlite", settings.phaseSeconds, 0, clients, Int32(bytes))
+        guard rate > 0 else { throw BenchError("the C floor of \(clients) connections failed (its error is above)") }
+        return rate
+    }
+
     /// nghttpd (Debian nghttp2-server) serving an empty file at the gateway's path from its
     /// document root (the page cache), over h2c, to the same h2load run as the gateway's; nil
     /// when nghttpd is not installed.

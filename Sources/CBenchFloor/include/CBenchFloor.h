@@ -10,4 +10,13 @@
 /// (written to stderr).
 double pushdeck_bench_floor_roundtrips(const char *path, double seconds, int auto_checkpoint);
 
+/// The most connections `pushdeck_bench_floor_concurrent` takes.
+#define FLOOR_MAX_CLIENTS 64
+
+/// The same with `clients` connections, each keeping one push of `bytes` bytes in flight (as
+/// an HTTP/1.1 client without pipelining does): the thread polls them, and every push ready at
+/// once is committed in one transaction before any of them is answered. Pushes a second over
+/// all connections, or -1 on an error.
+double pushdeck_bench_floor_concurrent(const char *path, double seconds, int auto_checkpoint, int clients, int bytes);
+
 #endif
