@@ -156,6 +156,19 @@ public enum Engine {
     /// A push request not decoded by its route. A token belongs to one app, its device's: a
     /// push naming a registered token and no app (the socket's `send --token`, one by the team
     /// bus from it) is that app's.
+    /// Decodes a push's payload before the push is handled, where nothing the inbox holds can
+    /// change how: no device token (whose device could name its app), not a Live Activity, not
+    /// from the bus. A host does it while it would wait otherwise (the server, while a turn
+    /// commits); `handle` then takes `decoded` as it takes a gateway route's. A payload the
+    /// decoder refuses is left as it is, to be refused when it is handled.
+    public static func decodeAhead(_ request: inout Request, decoder: PushDecoder) {
+        guard case .push(var push) = request, push.decoded == nil, push.token == nil, push.bus == nil,
+              push.pushType != liveActivityPushType, let decoded = try? decoder.decode(push)
+        else { return }
+        push.decoded = decoded
+        request = .push(push)
+    }
+
     static func decode(_ request: PushRequest, inbox: Inbox) throws(WireError) -> Push {
         guard request.app == nil, let token = request.token, let device = inbox.devices[token] else {
             return try inbox.decoder.decode(request)

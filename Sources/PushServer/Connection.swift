@@ -25,6 +25,10 @@ final class Connection {
     var awaitingBus = false
     /// The turn that last handled this client's requests.
     var handledTurn = 0
+    /// Requests read and decoded while the last turn committed (`Server.readAhead`), handled
+    /// before anything else of this client; `aheadIndex` is the next one.
+    private(set) var ahead: [Incoming] = []
+    private var aheadIndex = 0
 
     init(fd: Int32, maxObjectBytes: Int) {
         self.fd = fd
@@ -32,6 +36,25 @@ final class Connection {
     }
 
     var pendingOutput: Int { output.count - outputStart }
+
+    /// Adds a request read and decoded ahead.
+    func appendAhead(_ incoming: Incoming) { ahead.append(incoming) }
+
+    /// The next request read and decoded ahead, or nil when none is left.
+    func takeAhead() -> Incoming? {
+        guard aheadIndex < ahead.count else {
+            if !ahead.isEmpty { dropAhead() }
+            return nil
+        }
+        defer { aheadIndex += 1 }
+        return ahead[aheadIndex]
+    }
+
+    /// Forgets what was read ahead (the connection is closing).
+    func dropAhead() {
+        ahead.removeAll(keepingCapacity: true)
+        aheadIndex = 0
+    }
 
     func wants(_ topic: Topic) -> Bool {
         guard let topics else { return false }
@@ -61,4 +84,13 @@ final class Connection {
 
     /// The uid of the process at the other end (`SO_PEERCRED`).
     func peerUID() -> uid_t? { peerCredentialsUID(of: fd) }
+}
+
+/// A client's next request as the framer and the decoder leave it.
+enum Incoming {
+    case request(Request)
+    /// Not a request (bad framing, bad JSON, a bad field): its error reply, and the client goes on.
+    case refused(String)
+    /// An object past the size limit: the error reply, then the connection closes.
+    case tooLarge(limit: Int)
 }

@@ -72,17 +72,22 @@ extension Server {
         turnWrites.removeAll(keepingCapacity: true)
     }
 
-    /// Commits the turn's writes: on the writer's thread after what it still has, else here.
-    /// Returns the commit's error, if it failed.
+    /// Commits the turn's writes: on the writer's thread after what it still has (reading the
+    /// clients' next requests meanwhile, `readAhead`), else here. Returns the commit's error, if
+    /// it failed.
     private func commitTurn() -> (any Error)? {
         defer {
             turnWrites.removeAll(keepingCapacity: true)
             turnHasWrites = false
             writesOutstanding = false
         }
-        if writesOutstanding { return writer.handOffAndCommit(turnWrites) }
-        writer.apply(turnWrites)
-        return writer.commit()
+        guard writesOutstanding else {
+            writer.apply(turnWrites)
+            return writer.commit()
+        }
+        writer.handOffWithCommit(turnWrites)
+        readAhead()
+        return writer.waitForCommit()
     }
 
     /// Queues a bus event's line for every subscriber that wants its topic and for the team

@@ -248,6 +248,12 @@ public final class Server {
 
     /// Reads what the client sent (at most one chunk) and handles every complete request in it.
     private func receive(from client: Connection) {
+        read(from: client)
+        handleFrames(of: client)
+    }
+
+    /// Reads what the client sent, at most one chunk, into its framer.
+    private func read(from client: Connection) {
         var total = 0
         while total < options.readChunk && !client.readClosed && !client.backlog && !client.awaitingBus {
             let count: Int?
@@ -270,7 +276,49 @@ public final class Server {
             // per request in a one-at-a-time exchange. Anything arriving later wakes poll again.
             if count < readBuffer.count { break }
         }
-        handleFrames(of: client)
+    }
+
+    /// While the writer's thread commits a large turn, what the turn's clients sent since is
+    /// read and decoded — framing, JSON and what of a push's payload nothing the turn changes
+    /// can alter (`Engine.decodeAhead`) — and
+    /// waits, in order, to be handled next turn before anything else of theirs, as requests
+    /// read but not handled do (`backlog`). A pipelining client's next requests are then ready
+    /// when its replies go out, instead of being decoded after the commit.
+    func readAhead() {
+        for client in clients.values
+        where client.handledTurn == turnNumber && !client.backlog && !client.awaitingBus && !client.readClosed {
+            read(from: client)
+            var count = 0
+            while count < options.maxRequestsPerTurn, var incoming = Self.nextIncoming(from: &client.framer) {
+                if case .request(var request) = incoming {
+                    Engine.decodeAhead(&request, decoder: decoder)
+                    incoming = .request(request)
+                }
+                client.appendAhead(incoming)
+                count += 1
+                if case .tooLarge = incoming { break }
+            }
+            if count > 0 { client.backlog = true }
+        }
+    }
+
+    /// The next request in a client's framer, decoded; nil when more bytes are needed.
+    static func nextIncoming(from framer: inout StreamFramer) -> Incoming? {
+        let frame: [UInt8]?
+        do {
+            frame = try framer.next()
+        } catch {
+            switch error {
+            case .tooLarge(let limit): return .tooLarge(limit: limit)
+            case .unexpected(let message): return .refused(message)
+            }
+        }
+        guard let frame else { return nil }
+        do {
+            return .request(try Request.decode(frame: frame))
+        } catch {
+            return .refused(error.message)
+        }
     }
 
     private func handleFrames(of client: Connection) {
@@ -289,34 +337,24 @@ public final class Server {
                 return
             }
             handled += 1
-            let frame: [UInt8]?
-            do {
-                frame = try client.framer.next()
-            } catch {
-                switch error {
-                case .tooLarge(let limit):
-                    queue(Reply.error("request is larger than the \(limit)-byte limit; the connection is closed"), to: client.fd)
-                    client.closeAfterFlush = true
-                    client.readClosed = true
-                    return
-                case .unexpected(let message):
-                    queue(Reply.error(message), to: client.fd)
-                    continue
-                }
-            }
-            guard let frame else { return }
-            let reply: Reply
-            do {
-                let request = try Request.decode(frame: frame)
-                reply = handle(request, from: client)
-            } catch {
-                reply = .error(error.message)
-            }
-            if case .forwarded = reply, bus != nil {
-                awaitBus(reply, for: client)
+            guard let incoming = client.takeAhead() ?? Self.nextIncoming(from: &client.framer) else { return }
+            switch incoming {
+            case .tooLarge(let limit):
+                queue(Reply.error("request is larger than the \(limit)-byte limit; the connection is closed"), to: client.fd)
+                client.closeAfterFlush = true
+                client.readClosed = true
+                client.dropAhead()
                 return
+            case .refused(let message):
+                queue(Reply.error(message), to: client.fd)
+            case .request(let request):
+                let reply = handle(request, from: client)
+                if case .forwarded = reply, bus != nil {
+                    awaitBus(reply, for: client)
+                    return
+                }
+                queue(reply, to: client.fd)
             }
-            queue(reply, to: client.fd)
         }
     }
 

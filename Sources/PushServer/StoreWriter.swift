@@ -88,19 +88,28 @@ final class StoreWriter: @unchecked Sendable {
         _ = done
     }
 
-    /// Hands `writes` to the thread with the turn's commit after them, then waits for the commit;
-    /// returns its error, if it failed.
-    func handOffAndCommit(_ writes: [Write]) -> (any Error)? {
+    /// Hands `writes` to the thread with the turn's commit after them; `waitForCommit` gives
+    /// its outcome.
+    func handOffWithCommit(_ writes: [Write]) {
         condition.lock()
-        defer { condition.unlock() }
         startIfNeeded()
         queue.append(writes)
+        handOffs += 1
         commitAsked = true
         condition.signal()
+        condition.unlock()
+    }
+
+    /// Waits for the commit handed off last; returns its error, if it failed.
+    func waitForCommit() -> (any Error)? {
+        condition.lock()
         waitUntilIdle()
-        applied.removeAll()
+        let done = takeApplied()
         defer { commitOutcome = nil }
-        return commitOutcome
+        let outcome = commitOutcome
+        condition.unlock()
+        _ = done
+        return outcome
     }
 
     /// Waits until the thread has applied everything handed to it: the store is the loop's again.

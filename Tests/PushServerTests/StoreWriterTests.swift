@@ -98,3 +98,74 @@ import Testing
         #expect(try server.store.page(ListQuery(limit: 1000)).map(\.title) == ["order 1"])
     }
 }
+
+/// While the writer's thread commits a large turn, the loop reads and decodes what the client
+/// sent since; the next turn handles it first, in order, with what was wrong in it refused in
+/// its place.
+@Suite struct ReadAheadTests {
+    @Test func requestsReadWhileATurnCommitsAreAnsweredNextTurnInOrder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-ahead-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var options = ServerOptions()
+        // One 64 KiB read a turn: 600 pushes take several turns, each large enough for the thread.
+        options.readChunk = 64 * 1024
+        let server = try Server(store: try Store(path: folder + "/inbox.sqlite"), listener: nil, signals: nil, options: options)
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
+        let connection = Connection(fd: pair[0], maxObjectBytes: options.maxObjectBytes)
+        server.clients[pair[0]] = connection
+        let client = pair[1]
+        defer { close(client) }
+
+        // Pushes of ~300 bytes, with a line that is not JSON and a request with a bad field among
+        // them, past the first turn's read.
+        let pad = String(repeating: "x", count: 200)
+        var lines = (1...600).map { #"{"aps":{"alert":{"title":"n\#($0)","body":"\#(pad)"}},"Simulator Target Bundle":"com.example.shop"}"# }
+        lines.insert(#"{"op":"read","ids":"seven"}"#, at: 400)
+        lines.insert("{not json}", at: 300)
+        let bytes = Array(lines.map { $0 + "\n" }.joined().utf8)
+        // The socket takes it all at once from a thread of its own (it may not fit its buffer).
+        let writer = Thread { bytes.withUnsafeBytes { raw in
+            var sent = 0
+            while sent < raw.count {
+                let count = send(client, raw.baseAddress! + sent, raw.count - sent, 0)
+                if count <= 0 { break }
+                sent += count
+            }
+        } }
+        writer.start()
+
+        var replies: [String] = []
+        var readAheadSeen = false
+        var turns = 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var received: [UInt8] = []
+        while replies.count < lines.count && turns < 200 {
+            server.turn(host: nil)
+            turns += 1
+            readAheadSeen = readAheadSeen || !connection.ahead.isEmpty
+            while true {
+                let count = recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                guard count > 0 else { break }
+                received += buffer[0..<count]
+            }
+            replies = String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+        #expect(readAheadSeen, "no turn read ahead")
+        #expect(server.writer.handOffs > 0)
+        #expect(replies.count == lines.count)
+        var expectedId = 1
+        for (index, reply) in replies.enumerated() {
+            if index == 300 {
+                #expect(reply.contains(#""ok":false"#), "\(reply)")
+            } else if index == 401 {
+                #expect(reply.contains(#""ok":false"#) && reply.contains("ids"), "\(reply)")
+            } else {
+                #expect(reply.hasPrefix(#"{"ok":true,"id":\#(expectedId),"#), "reply \(index): \(reply)")
+                expectedId += 1
+            }
+        }
+        #expect(try server.store.page(ListQuery(limit: 1000)).count == 600)
+    }
+}
