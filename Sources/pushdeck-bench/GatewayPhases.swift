@@ -32,10 +32,12 @@ struct GatewayPhases {
         // Throughput: 4 connections × 32 streams over h2c, the socket's 2.3 KB payload; then
         // nghttpd answering the same h2load run from memory.
         let duration = settings.quick ? 2 : 5
-        let throughput = try h2load(["-c4", "-m32", "-D\(duration)", "-d", payload] + headers + [url])
+        let gatewayCPU = CPUMeter(server: server.process.processIdentifier)
+        let (throughput, done) = try h2loadRun(["-c4", "-m32", "-D\(duration)", "-d", payload] + headers + [url])
         results.record("gateway_msgs_per_s", throughput, "msgs/s")
         results.record("gateway_ratio", throughput / ingest2k, "x")
-        if let nghttpd = try nghttpdRate(["-c4", "-m32", "-D\(duration)", "-d", payload] + headers, path: "/3/device/\(Self.token)") {
+        gatewayCPU.record("gateway", pushes: done, into: &results)
+        if let nghttpd = try nghttpdRate(["-c4", "-m32", "-D\(duration)", "-d", payload] + headers, path: "/3/device/\(Self.token)", into: &results) {
             results.record("nghttpd_msgs_per_s", nghttpd, "msgs/s")
             results.record("gateway_nghttpd_ratio", throughput / nghttpd, "x")
         }
@@ -54,9 +56,11 @@ struct GatewayPhases {
         try Data(Self.jpushPayload()).write(to: URL(fileURLWithPath: jpushBody))
         let jpushURL = "http://127.0.0.1:\(port)/v3/push"
         let basic = "Basic " + Data("benchappkey:benchsecret".utf8).base64EncodedString()
-        let jpush = try h2load(
+        let jpushCPU = CPUMeter(server: server.process.processIdentifier)
+        let (jpush, jpushDone) = try h2loadRun(
             ["--h1", "-c4", "-m1", "-D\(duration)", "-d", jpushBody, "-H", "content-type: application/json", "-H", "authorization: \(basic)", jpushURL])
         results.record("jpush_msgs_per_s", jpush, "msgs/s")
+        jpushCPU.record("jpush", pushes: jpushDone, into: &results)
         results.record("jpush_gateway_ratio", jpush / throughput, "x")
         results.record("jpush_ingest_ratio", jpush / ingest2k, "x")
         // Its like-for-like floor: C over four socket pairs, a push of the same size in flight on
@@ -189,6 +193,11 @@ struct GatewayPhases {
 
     /// Runs h2load; its requests per second. Fails when any request failed.
     func h2load(_ arguments: [String]) throws -> Double {
+        try h2loadRun(arguments).rate
+    }
+
+    /// h2load's rate and how many requests it had done.
+    func h2loadRun(_ arguments: [String]) throws -> (rate: Double, done: Double) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/h2load")
         process.arguments = arguments
@@ -206,9 +215,10 @@ struct GatewayPhases {
         guard let requests = output.split(separator: "\n").first(where: { $0.hasPrefix("requests:") }),
               requests.contains(" 0 failed, 0 errored"),
               let finished = output.split(separator: "\n").first(where: { $0.hasPrefix("finished in") }),
-              let rate = finished.split(separator: ",").dropFirst().first?.split(separator: " ").first.flatMap({ Double($0) })
+              let rate = finished.split(separator: ",").dropFirst().first?.split(separator: " ").first.flatMap({ Double($0) }),
+              let done = requests.split(separator: ",").first(where: { $0.hasSuffix(" done") })?.split(separator: " ").first.flatMap({ Double($0) })
         else { throw BenchError("h2load failed: \(output)") }
-        return rate
+        return (rate, done)
     }
 
     func residentMegabytes(_ pid: Int32) throws -> Double {

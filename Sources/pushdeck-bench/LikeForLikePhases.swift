@@ -12,15 +12,18 @@ extension ServerPhases {
     /// 1000 a transaction; returns the ingest rate (what the gateway's figures are compared with).
     func largePayloadIngest(into results: inout Results, server: ServerUnderTest) throws -> Double {
         let payload = Payloads.large()
-        let rawSQLite = try rawSQLiteRate(database: "raw-2k.sqlite", title: "Bench", body: Payloads.largeBody) { _ in payload }
+        let (rawSQLite, sqliteCPU) = try rawSQLiteRate(database: "raw-2k.sqlite", title: "Bench", body: Payloads.largeBody) { _ in payload }
         results.record("raw_sqlite_2k_rows_per_s", rawSQLite, "rows/s")
-        let ingest = try ingestRate(server.socket, clients: 1, each: settings.pushes) { range in
+        results.record("raw_sqlite_2k_us", sqliteCPU, "µs")
+        var cpu: CPUMeter?
+        let ingest = try ingestRate(server.socket, clients: 1, each: settings.pushes, started: { cpu = CPUMeter(server: server.process.processIdentifier) }) { range in
             var bytes: [UInt8] = []
             bytes.reserveCapacity(range.count * (payload.count + 1))
             for _ in range { bytes += payload + [UInt8(ascii: "\n")] }
             return bytes
         }
         results.record("ingest_2k_msgs_per_s", ingest, "msgs/s")
+        cpu?.record("ingest_2k", pushes: Double(settings.pushes), into: &results)
         results.record("ingest_2k_ratio", ingest / rawSQLite, "x")
         return ingest
     }
@@ -46,7 +49,7 @@ extension GatewayPhases {
     /// nghttpd (Debian nghttp2-server) serving an empty file at the gateway's path from its
     /// document root (the page cache), over h2c, to the same h2load run as the gateway's; nil
     /// when nghttpd is not installed.
-    func nghttpdRate(_ arguments: [String], path: String) throws -> Double? {
+    func nghttpdRate(_ arguments: [String], path: String, into results: inout Results) throws -> Double? {
         guard let binary = ["/usr/sbin/nghttpd", "/usr/bin/nghttpd"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             Swift.print("  (nghttpd not installed: Debian nghttp2-server; gateway_nghttpd_ratio left out)")
             return nil
@@ -76,7 +79,10 @@ extension GatewayPhases {
             guard process.isRunning, Date() < deadline else { throw BenchError("nghttpd did not start on port \(port)") }
             usleep(10_000)
         }
-        return try h2load(arguments + ["http://127.0.0.1:\(port)" + path])
+        let cpu = CPUMeter(server: process.processIdentifier)
+        let (rate, done) = try h2loadRun(arguments + ["http://127.0.0.1:\(port)" + path])
+        cpu.record("nghttpd", pushes: done, into: &results)
+        return rate
     }
 
     /// A loopback TCP port nothing listens on now (bound to port 0, then closed).

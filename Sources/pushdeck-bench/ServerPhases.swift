@@ -12,12 +12,15 @@ struct ServerPhases {
         Swift.print("pushdeck-bench: \(settings.quick ? "quick" : "full") run, \(settings.pushes) pushes")
         let rawSocket = try rawSocketRate()
         results.record("raw_socket_msgs_per_s", rawSocket, "msgs/s")
-        let rawSQLite = try rawSQLiteRate()
+        let (rawSQLite, sqliteCPU) = try rawSQLiteRate()
         results.record("raw_sqlite_rows_per_s", rawSQLite, "rows/s")
+        results.record("raw_sqlite_us", sqliteCPU, "µs")
 
         let server = try ServerUnderTest(folder: folder + "/ingest")
-        let ingest = try ingestRate(server.socket, clients: 1, each: settings.pushes)
+        var cpu: CPUMeter?
+        let ingest = try ingestRate(server.socket, clients: 1, each: settings.pushes, started: { cpu = CPUMeter(server: server.process.processIdentifier) })
         results.record("ingest_msgs_per_s", ingest, "msgs/s")
+        cpu?.record("ingest", pushes: Double(settings.pushes), into: &results)
         results.record("ingest_ratio", ingest / min(rawSocket, rawSQLite), "x")
         let four = try ingestRate(server.socket, clients: 4, each: settings.pushes / 4)
         results.record("ingest_4_clients_msgs_per_s", four, "msgs/s")
@@ -75,17 +78,19 @@ struct ServerPhases {
     }
 
     /// The same rows inserted into a same-schema WAL database, 1000 per transaction: by default
-    /// the ingest phase's ~300-byte pushes (`payload` gives push i's bytes).
+    /// the ingest phase's ~300-byte pushes (`payload` gives push i's bytes). Returns the rate
+    /// and the CPU time a row took (this thread and the store's checkpoint thread), in µs.
     func rawSQLiteRate(
         database: String = "raw.sqlite", title: String? = nil, body: String = "您有一條新消息",
         payload: (Int) -> [UInt8] = Payloads.apns
-    ) throws -> Double {
+    ) throws -> (rate: Double, microseconds: Double) {
         let store = try Store(path: folder + "/" + database)
         defer { store.close() }
         let count = settings.pushes
         let payloads = (0..<1000).map { String(decoding: payload($0), as: UTF8.self) }
         let now = Date()
         let start = seconds()
+        let cpu = CPUMeter.ownSeconds()
         var id: Int64 = 1
         for _ in stride(from: 0, to: count, by: 1000) {
             try store.begin()
@@ -98,15 +103,21 @@ struct ServerPhases {
             }
             try store.commit()
         }
-        return Double(count) / (seconds() - start)
+        return (Double(count) / (seconds() - start), (CPUMeter.ownSeconds() - cpu) / Double(count) * 1e6)
     }
 
     /// `clients` clients at once, each pipelining `each` pushes (`stream` writes pushes of a
     /// range of indexes; by default the ~300-byte ones) and checking every reply.
-    func ingestRate(_ socket: String, clients: Int, each: Int, stream: (Range<Int>) -> [UInt8] = Payloads.stream) throws -> Double {
+    /// `started` is called when the clients start, the streams built (where a `CPUMeter` starts,
+    /// so that building them does not count as the client's time).
+    func ingestRate(
+        _ socket: String, clients: Int, each: Int, started: () -> Void = {},
+        stream: (Range<Int>) -> [UInt8] = Payloads.stream
+    ) throws -> Double {
         let sockets = try (0..<clients).map { _ in try BenchSocket(path: socket) }
         let streams = (0..<clients).map { stream($0 * each..<($0 + 1) * each) }
         let failures = Failures()
+        started()
         let start = seconds()
         let group = DispatchGroup()
         for (client, stream) in zip(sockets, streams) {
