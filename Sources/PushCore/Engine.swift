@@ -153,9 +153,6 @@ public enum Engine {
         return handled
     }
 
-    /// A push request not decoded by its route. A token belongs to one app, its device's: a
-    /// push naming a registered token and no app (the socket's `send --token`, one by the team
-    /// bus from it) is that app's.
     /// Decodes a push's payload before the push is handled, where nothing the inbox holds can
     /// change how: no device token (whose device could name its app), not a Live Activity, not
     /// from the bus. A host does it while it would wait otherwise (the server, while a turn
@@ -169,6 +166,9 @@ public enum Engine {
         request = .push(push)
     }
 
+    /// A push request not decoded by its route. A token belongs to one app, its device's: a
+    /// push naming a registered token and no app (the socket's `send --token`, one by the team
+    /// bus from it) is that app's.
     static func decode(_ request: PushRequest, inbox: Inbox) throws(WireError) -> Push {
         guard request.app == nil, let token = request.token, let device = inbox.devices[token] else {
             return try inbox.decoder.decode(request)

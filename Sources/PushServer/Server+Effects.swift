@@ -85,7 +85,7 @@ extension Server {
             writer.apply(turnWrites)
             return writer.commit()
         }
-        writer.handOffWithCommit(turnWrites)
+        writer.handOff(turnWrites, commit: true)
         readAhead()
         return writer.waitForCommit()
     }

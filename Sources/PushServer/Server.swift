@@ -279,11 +279,10 @@ public final class Server {
     }
 
     /// While the writer's thread commits a large turn, what the turn's clients sent since is
-    /// read and decoded — framing, JSON and what of a push's payload nothing the turn changes
-    /// can alter (`Engine.decodeAhead`) — and
-    /// waits, in order, to be handled next turn before anything else of theirs, as requests
-    /// read but not handled do (`backlog`). A pipelining client's next requests are then ready
-    /// when its replies go out, instead of being decoded after the commit.
+    /// read and decoded — framing, JSON, and a push's payload where nothing the turn changes
+    /// can alter it (`Engine.decodeAhead`) — and waits, in order, to be handled next turn before
+    /// anything else of theirs, as requests read but not handled do (`backlog`). A pipelining
+    /// client's next requests are then ready when its replies go out.
     func readAhead() {
         for client in clients.values
         where client.handledTurn == turnNumber && !client.backlog && !client.awaitingBus && !client.readClosed {

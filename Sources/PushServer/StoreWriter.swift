@@ -28,8 +28,8 @@ final class StoreWriter: @unchecked Sendable {
         case outbox(RemotePush, body: String)
     }
 
-    /// Writes a turn gathers before the first hand-off: below this the turn stays on the loop's
-    /// thread (a hand-off costs two thread wake-ups, more than a few rows).
+    /// Writes a batch gathers before it is handed off: a turn with fewer stays on the loop's
+    /// thread (a hand-off can cost two thread wake-ups, more than a few rows).
     static let handOffSize = 32
 
     /// The store. The thread uses it only between a hand-off and the moment it is idle again;
@@ -39,7 +39,7 @@ final class StoreWriter: @unchecked Sendable {
     // Guarded by `condition`.
     private let condition = NSCondition()
     private var queue: [[Write]] = []
-    /// Batches the thread has applied, handed back so that the loop frees them (see `run`).
+    /// Batches the thread has applied, handed back so that the loop frees them (`freeApplied`).
     private var applied: [[Write]] = []
     private var commitAsked = false
     private var working = false
@@ -49,11 +49,9 @@ final class StoreWriter: @unchecked Sendable {
     /// Batches handed to the thread so far (what a test checks a large turn used).
     private(set) var handOffs = 0
 
-    // The transaction's state: touched by whichever thread holds the store (see `store`), once
-    // or twice a write; the runtime's exclusivity check on each access was a twentieth of the
-    // thread's time, and no two accesses ever overlap.
-    @exclusivity(unchecked) private var inTransaction = false
-    @exclusivity(unchecked) private var failure: (any Error)?
+    // The transaction's state: touched by whichever thread holds the store (see `store`).
+    private var inTransaction = false
+    private var failure: (any Error)?
 
     init(store: Store) {
         self.store = store
@@ -76,49 +74,33 @@ final class StoreWriter: @unchecked Sendable {
 
     // MARK: - Handing over to the thread
 
-    /// Hands `writes` to the thread; they are applied in the order handed.
-    func handOff(_ writes: [Write]) {
+    /// Hands `writes` to the thread, with the turn's commit after them when `commit` is true
+    /// (`waitForCommit` gives its outcome); they are applied in the order handed.
+    func handOff(_ writes: [Write], commit: Bool = false) {
         condition.lock()
         startIfNeeded()
         queue.append(writes)
         handOffs += 1
+        if commit { commitAsked = true }
         condition.signal()
-        let done = takeApplied()
-        condition.unlock()
-        _ = done
-    }
-
-    /// Hands `writes` to the thread with the turn's commit after them; `waitForCommit` gives
-    /// its outcome.
-    func handOffWithCommit(_ writes: [Write]) {
-        condition.lock()
-        startIfNeeded()
-        queue.append(writes)
-        handOffs += 1
-        commitAsked = true
-        condition.signal()
+        freeApplied()
         condition.unlock()
     }
 
     /// Waits for the commit handed off last; returns its error, if it failed.
     func waitForCommit() -> (any Error)? {
         condition.lock()
+        defer { condition.unlock() }
         waitUntilIdle()
-        let done = takeApplied()
         defer { commitOutcome = nil }
-        let outcome = commitOutcome
-        condition.unlock()
-        _ = done
-        return outcome
+        return commitOutcome
     }
 
     /// Waits until the thread has applied everything handed to it: the store is the loop's again.
     func settle() {
         condition.lock()
         waitUntilIdle()
-        let done = takeApplied()
         condition.unlock()
-        _ = done
     }
 
     /// Ends the thread, once it has done what it was handed.
@@ -130,16 +112,17 @@ final class StoreWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// With `condition` locked: the applied batches, for the caller to free once it has unlocked.
-    private func takeApplied() -> [[Write]] {
-        guard !applied.isEmpty else { return [] }
-        defer { applied = [] }
-        return applied
+    /// With `condition` locked, on the loop's thread: frees the batches the thread applied.
+    /// The loop allocated those writes (their messages, their strings); freed on the thread,
+    /// malloc took the loop's arena lock from there, and the two threads contended for it.
+    private func freeApplied() {
+        if !applied.isEmpty { applied.removeAll(keepingCapacity: true) }
     }
 
-    /// With `condition` locked.
+    /// With `condition` locked, on the loop's thread.
     private func waitUntilIdle() {
         while working || !queue.isEmpty || commitAsked { condition.wait() }
+        freeApplied()
     }
 
     /// With `condition` locked: the thread starts at the first hand-off, so a server that never
@@ -166,9 +149,6 @@ final class StoreWriter: @unchecked Sendable {
             for batch in batches { apply(batch) }
             let outcome = commit ? finishTransaction() : nil
             condition.lock()
-            // The loop allocated these writes (their messages, their strings): freed on its
-            // thread, malloc takes no lock of another thread's arena. Freeing them here made
-            // the two threads contend for the loop's arena.
             applied += batches
             if commit { commitOutcome = outcome }
             working = false
