@@ -14,34 +14,7 @@ import Testing
         options.maxRequestsPerTurn = limit
         options.replyHighWater = replyHighWater
         let server = try Server(store: try Store.inMemory(), listener: nil, signals: nil, options: options)
-        var pair: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
-        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-        server.clients[pair[0]] = Connection(fd: pair[0], maxObjectBytes: options.maxObjectBytes)
-        return (server, pair[1])
-    }
-
-    /// Every byte waiting on `fd` now.
-    func received(on fd: Int32) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return bytes
-    }
-
-    func replies(on fd: Int32) -> [String] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        return (server, attachClient(to: server).fd)
     }
 
     @Test func requestsBeyondTheLimitWaitForTheNextTurnAndAreAllAnsweredBeforeTheClose() throws {

@@ -15,11 +15,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let database = folder + "/inbox.sqlite"
         let server = try Server(store: try Store(path: database), listener: nil, signals: nil)
-        var pair: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
-        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-        server.clients[pair[0]] = Connection(fd: pair[0], maxObjectBytes: ServerOptions().maxObjectBytes)
-        return (server, pair[1], database)
+        return (server, attachClient(to: server).fd, database)
     }
 
     /// Sends `lines` in one write and runs one turn; returns the replies, parsed.
@@ -27,14 +23,7 @@ import Testing
         let bytes = lines.map { $0 + "\n" }.joined()
         #expect(send(client, bytes, bytes.utf8.count, 0) == bytes.utf8.count)
         server.turn(host: nil)
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            guard count > 0 else { break }
-            received += buffer[0..<count]
-        }
-        return try String(decoding: received, as: UTF8.self).split(separator: "\n").map { line in
+        return try replies(on: client).map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
     }
@@ -110,12 +99,7 @@ import Testing
         // One 64 KiB read a turn: 600 pushes take several turns, each large enough for the thread.
         options.readChunk = 64 * 1024
         let server = try Server(store: try Store(path: folder + "/inbox.sqlite"), listener: nil, signals: nil, options: options)
-        var pair: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
-        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
-        let connection = Connection(fd: pair[0], maxObjectBytes: options.maxObjectBytes)
-        server.clients[pair[0]] = connection
-        let client = pair[1]
+        let (connection, client) = attachClient(to: server)
         defer { close(client) }
 
         // Pushes of ~300 bytes, with a line that is not JSON and a request with a bad field among
@@ -136,27 +120,23 @@ import Testing
         } }
         writer.start()
 
-        var replies: [String] = []
+        var output: [UInt8] = []
+        var answered: [Substring] = []
         var readAheadSeen = false
         var turns = 0
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var received: [UInt8] = []
-        while replies.count < lines.count && turns < 200 {
+        while answered.count < lines.count && turns < 200 {
             server.turn(host: nil)
             turns += 1
             readAheadSeen = readAheadSeen || !connection.ahead.isEmpty
-            while true {
-                let count = recv(client, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-                guard count > 0 else { break }
-                received += buffer[0..<count]
-            }
-            replies = String(decoding: received, as: UTF8.self).split(separator: "\n").map(String.init)
+            // A line may come in two reads: split what came so far.
+            output += received(on: client)
+            answered = String(decoding: output, as: UTF8.self).split(separator: "\n")
         }
         #expect(readAheadSeen, "no turn read ahead")
         #expect(server.writer.handOffs > 0)
-        #expect(replies.count == lines.count)
+        #expect(answered.count == lines.count)
         var expectedId = 1
-        for (index, reply) in replies.enumerated() {
+        for (index, reply) in answered.enumerated() {
             if index == 300 {
                 #expect(reply.contains(#""ok":false"#), "\(reply)")
             } else if index == 401 {
