@@ -177,7 +177,10 @@ double pushdeck_bench_floor_concurrent(const char *path, double seconds, int aut
     }
     struct floor_server server = { ends, clients, path, auto_checkpoint, 0 };
     pthread_t thread, threads[FLOOR_MAX_CLIENTS];
-    if (pthread_create(&thread, NULL, serve, &server) != 0) return -1;
+    if (pthread_create(&thread, NULL, serve, &server) != 0) {
+        for (int i = 0; i < clients; i++) { close(ends[i]); close(senders[i].fd); }
+        return -1;
+    }
     double start = now();
     int started = 0;
     for (; started < clients; started++) {
