@@ -24,6 +24,9 @@ public struct HTTPRequest: Sendable {
     public var fromLoopback = false
     /// The HTTP/2 stream it came on (0 for HTTP/1.1).
     public var streamID: Int32 = 0
+    /// The body's digest (`RequestSummary.digest`) when its routes took it ahead, while the loop
+    /// would only have waited (`GatewayRoutes.prepare`); nil: taken when a summary asks.
+    public var bodyDigest: String?
     public init(method: String, path: String, headers: [HTTPHeader], body: [UInt8], version: Version, isTLS: Bool) {
         self.method = method; self.path = path; self.headers = headers; self.body = body
         self.version = version; self.isTLS = isTLS
@@ -197,8 +200,12 @@ public protocol GatewayRoutes: Sendable {
     /// Whether a request to `path` is a provider's (logged, and faults may answer it); pushdeck's
     /// own control API is not.
     func isProviderRequest(_ path: String) -> Bool
+    /// Takes ahead what the request's summary will need and the request alone gives (its body's
+    /// digest), while the loop waits for a commit and can do nothing else with the request.
+    func prepare(_ request: inout HTTPRequest)
 }
 
 extension GatewayRoutes {
     public func isProviderRequest(_ path: String) -> Bool { true }
+    public func prepare(_ request: inout HTTPRequest) {}
 }

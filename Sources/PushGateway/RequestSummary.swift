@@ -46,6 +46,11 @@ extension RequestSummary {
         return String(GetuiSessions.hex(Array(digest.prefix(8))))
     }
 
+    /// `digest` of the request's body: the one its routes took ahead, else now.
+    static func digest(of request: HTTPRequest) -> String {
+        request.bodyDigest ?? digest(request.body)
+    }
+
     /// The request's path without its query.
     static func path(of request: HTTPRequest) -> Substring {
         HTTPRequest.withoutQuery(request.path)
@@ -84,8 +89,13 @@ extension APNsRoutes {
         summary.app = request.value("apns-topic")
         let carried = request.value("apns-id")
         if let carried { summary.ids["apns-id"] = carried }
-        summary.notificationKey = carried.map { "apns-id:\($0.lowercased())" } ?? "token:\(token):\(RequestSummary.digest(request.body))"
+        summary.notificationKey = carried.map { "apns-id:\($0.lowercased())" } ?? "token:\(token):\(RequestSummary.digest(of: request))"
         return summary
+    }
+
+    /// A request without an apns-id is keyed by its payload's digest.
+    public func prepare(_ request: inout HTTPRequest) {
+        if request.value("apns-id") == nil { request.bodyDigest = RequestSummary.digest(request.body) }
     }
 
     /// `{"reason":…}` on a refusal; the apns-id the answer gave (the request's, or a new one).
@@ -128,8 +138,14 @@ extension JPushRoutes {
             }
         }
         if let sendno { summary.ids["sendno"] = sendno }
-        summary.notificationKey = sendno.map { "sendno:\($0)" } ?? "body:\(RequestSummary.digest(request.body))"
+        summary.notificationKey = sendno.map { "sendno:\($0)" } ?? "body:\(RequestSummary.digest(of: request))"
         return summary
+    }
+
+    /// A push without `options.sendno` is keyed by its body's digest (taken whether or not it has one:
+    /// knowing would take the parse that deciding it does).
+    public func prepare(_ request: inout HTTPRequest) {
+        if !request.body.isEmpty { request.bodyDigest = RequestSummary.digest(request.body) }
     }
 
     /// `{"error":{"code":…}}` on a refusal: the code, as text; the `msg_id` a push's answer
@@ -241,7 +257,7 @@ extension FCMRoutes {
         }
         if let target {
             if target.hasPrefix("token:") { summary.tokens = [String(target.dropFirst(6))] }
-            summary.notificationKey = "\(target):\(RequestSummary.digest(request.body))"
+            summary.notificationKey = "\(target):\(RequestSummary.digest(of: request))"
         }
     }
 
@@ -255,6 +271,11 @@ extension FCMRoutes {
             return nil
         default: return nil
         }
+    }
+
+    /// A send is keyed by its target and its body's digest.
+    public func prepare(_ request: inout HTTPRequest) {
+        if !request.body.isEmpty { request.bodyDigest = RequestSummary.digest(request.body) }
     }
 
     /// Google's error: FCM's `errorCode` when it gives one, else the gRPC `status`; the message
@@ -276,6 +297,10 @@ extension FCMRoutes {
 // MARK: - The table
 
 extension ProviderRoutes {
+    public func prepare(_ request: inout HTTPRequest) {
+        routes(for: request.path).prepare(&request)
+    }
+
     public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary {
         routes(for: request.path).summarize(request, decision: decision)
     }

@@ -13,4 +13,19 @@ public protocol PollParticipant: AnyObject {
     func deadline(after now: Instant) -> Instant?
     /// The turn ended: the store is committed and the turn's answers are handed out.
     func turnEnded(server: Server)
+    /// The turn's commit is being written on the store's thread and the loop would only wait:
+    /// read and parse what is ready, handing nothing to the server — a request that comes whole
+    /// waits for `handleAhead`, since the server cannot take it into a turn it is committing.
+    func readAhead()
+    /// Whether `readAhead` left something for `handleAhead`.
+    var hasAhead: Bool { get }
+    /// Hands what `readAhead` left to the server, in the order it came: at the start of the next
+    /// turn, before anything that turn's `poll` found ready.
+    func handleAhead(server: Server)
+}
+
+extension PollParticipant {
+    public func readAhead() {}
+    public var hasAhead: Bool { false }
+    public func handleAhead(server: Server) {}
 }

@@ -73,8 +73,8 @@ extension Server {
     }
 
     /// Commits the turn's writes: on the writer's thread after what it still has (reading the
-    /// clients' next requests meanwhile, `readAhead`), else here. Returns the commit's error, if
-    /// it failed.
+    /// clients' and the participants' next requests meanwhile, `readAhead`), else here.
+    /// Returns the commit's error, if it failed.
     private func commitTurn() -> (any Error)? {
         defer {
             turnWrites.removeAll(keepingCapacity: true)
@@ -87,6 +87,7 @@ extension Server {
         }
         writer.handOff(turnWrites, commit: true)
         readAhead()
+        for participant in participants { participant.readAhead() }
         return writer.waitForCommit()
     }
 

@@ -153,13 +153,17 @@ public final class Server {
         }
 
         // Requests already read are waiting: look at the sockets, but do not sleep.
-        let timeout = backlog ? 0 : pollTimeout(host: host)
+        let ahead = participants.contains { $0.hasAhead }
+        let timeout = backlog || ahead ? 0 : pollTimeout(host: host)
         let ready = fds.withUnsafeMutableBufferPointer { buffer in
             poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
         }
         wokeAt = time.now
         if ready < 0 && errno != EINTR {
             options.log("poll: \(SystemError("poll", errno: errno))")
+        }
+        if ahead {
+            for participant in participants where participant.hasAhead { participant.handleAhead(server: self) }
         }
 
         for index in fds.indices where fds[index].revents != 0 {

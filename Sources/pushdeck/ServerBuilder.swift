@@ -149,6 +149,9 @@ final class GatewayInLoop: AttachedGateway, GatewaySink {
         expects.turnEnded(server: server)
         gateway.turnEnded()
     }
+    func readAhead() { gateway.readAhead() }
+    var hasAhead: Bool { gateway.hasAhead }
+    func handleAhead(server: Server) { gateway.handleAhead() }
 
     // MARK: What the server asks of its gateway
 

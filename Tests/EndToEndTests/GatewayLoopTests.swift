@@ -108,4 +108,50 @@ import TestSupport
         let stored = try loop.server.store.page(ListQuery(limit: 10))
         #expect(stored.map(\.app) == ["com.example.commit"])
     }
+
+    /// While the server commits a large turn it lets the gateway read ahead: a request that
+    /// comes whole then is parsed but not routed (the server cannot take a request into a turn
+    /// it is committing) — nothing of it is stored, logged or answered — and the next turn
+    /// routes it first, before what that turn's poll finds, in the order it came.
+    @Test func aRequestReadWhileTheServerCommitsIsRoutedFirstNextTurnInOrder() throws {
+        let loop = try loop()
+        let client = try RawTCP(port: loop.port)
+        func push(_ text: String) -> String {
+            let body = #"{"aps":{"alert":"\#(text)"}}"#
+            return "POST /3/device/00ff HTTP/1.1\r\nHost: a\r\napns-topic: com.example.ahead\r\n"
+                + "authorization: \(APNsKeys.wellFormedAuthorization)\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)"
+        }
+        func stored() throws -> [String?] { Array(try loop.server.store.page(ListQuery(limit: 10)).map(\.body).reversed()) }
+        client.send(push("first"))
+        var answers = ""
+        for _ in 0..<6 where answers.isEmpty {
+            loop.server.turn(host: nil)
+            answers = String(decoding: client.readUntilClosed(timeout: 0.2).bytes, as: UTF8.self)
+        }
+        #expect(answers.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answers)")
+
+        client.send(push("second"))
+        loop.gateway.readAhead()
+        #expect(loop.gateway.hasAhead)
+        #expect(try stored() == ["first"])
+        #expect(loop.server.inbox.requestLog.select(RequestLogQuery()).count == 1)
+        #expect(client.readUntilClosed(timeout: 0.2).bytes.isEmpty, "answered before it was routed")
+
+        client.send(push("third"))
+        loop.server.turn(host: nil)
+        #expect(!loop.gateway.hasAhead)
+        #expect(try stored() == ["first", "second", "third"])
+        let log = loop.server.inbox.requestLog.select(RequestLogQuery())
+        #expect(log.map(\.seq) == [1, 2, 3])
+        #expect(log.map(\.status) == [200, 200, 200])
+        // The digest taken ahead is the one the summary takes itself.
+        let second = Array(#"{"aps":{"alert":"second"}}"#.utf8)
+        #expect(log[1].notificationKey == "token:00ff:\(RequestSummary.digest(second))")
+        answers = ""
+        for _ in 0..<6 where answers.components(separatedBy: "HTTP/1.1 200 OK").count < 3 {
+            answers += String(decoding: client.readUntilClosed(timeout: 0.2).bytes, as: UTF8.self)
+            loop.server.turn(host: nil)
+        }
+        #expect(answers.components(separatedBy: "HTTP/1.1 200 OK").count == 3, "\(answers)")
+    }
 }

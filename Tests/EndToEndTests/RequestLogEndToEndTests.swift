@@ -1,4 +1,5 @@
 import Foundation
+import PushGateway
 import PushJSON
 import Testing
 import TestSupport
@@ -78,5 +79,37 @@ import TestSupport
         #expect(event["topic"] == "request" && event["vendor"] == "apns" && event["status"] == 200, "\(event)")
         let logged = try Self.records(gateway)
         #expect(logged.contains { $0["seq"] == event["seq"] && $0["time"] == event["time"] })
+    }
+
+    /// h2load keeping 4 × 32 streams in flight against a database file: turns large enough to be
+    /// committed on the store's thread, while the gateway reads the next requests ahead and
+    /// routes them the turn after. Every push is answered 200, stored once and logged once, in
+    /// arrival order, keyed by its payload's digest.
+    @Test func concurrentStreamsAreEachAnsweredStoredAndLoggedOnceInOrder() throws {
+        let gateway = try GatewayServer(memory: false)
+        let count = 3000
+        let body = gateway.server.folder.file("push.json")
+        try Self.payload.write(toFile: body, atomically: true, encoding: .utf8)
+        let load = try runProgram([
+            "h2load", "-n", "\(count)", "-c", "4", "-m", "32", "-d", body, "-H", "apns-topic: com.example.gateway",
+            "-H", "authorization: \(APNsKeys.wellFormedAuthorization)", "http://\(gateway.address)/3/device/0123abcd",
+        ])
+        #expect(load.stdout.contains("\(count) succeeded") && load.stdout.contains("\(count) 2xx"), "\(load.stdout)")
+
+        let records = try Self.records(gateway)
+        #expect(records.map { $0["seq"]?.intValue } == (1...count).map { $0 })
+        let key = "token:0123abcd:\(RequestSummary.digest(Array(Self.payload.utf8)))"
+        #expect(records.filter { $0["status"] == 200 && $0["notificationKey"] == .string(key) }.count == count)
+
+        var ids: [Int] = []
+        var before: [String] = []
+        while true {
+            let page = try gateway.server.run(["list", "--json", "--limit", "1000"] + before)
+            let listed = try JSON.parse(page.stdout).arrayValue ?? []
+            guard let last = listed.last?.objectValue?["id"]?.intValue else { break }
+            ids += listed.compactMap { $0.objectValue?["id"]?.intValue }
+            before = ["--before", "\(last)"]
+        }
+        #expect(ids == Array((1...count).reversed()))
     }
 }

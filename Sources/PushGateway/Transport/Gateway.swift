@@ -70,6 +70,15 @@ public final class Gateway {
     private let time: any TimeSource
     /// Work waiting on the loop's clock: answers a latency fault delays.
     private var timers: [(due: Int64, work: () -> Void)] = []
+    /// True while `readAhead` runs: what comes whole then waits in `ahead`.
+    private var readingAhead = false
+    /// What came whole while the server committed, for `handleAhead`, in order.
+    private var ahead: [Ahead] = []
+
+    private enum Ahead {
+        case request(HTTPRequest, fd: Int32, connection: Int, respond: Responder)
+        case refusal(HTTPRefusal, HTTPResponse)
+    }
 
     public init(
         configuration: GatewayConfiguration, routes: any GatewayRoutes, time: any TimeSource = SystemTime(),
@@ -134,6 +143,44 @@ public final class Gateway {
             advance(connection)
         }
         if !connection.dead { pump(connection) }
+    }
+
+    /// While the server's commit is written: reads and parses what the open connections sent,
+    /// as `ready` would, but routes nothing — the routes would hand the server requests in the
+    /// middle of its commit. Whole requests (and refusals to log) wait, in order, for
+    /// `handleAhead`; what the sessions owe the peers (SETTINGS and PING acknowledgements,
+    /// window updates, refusals) goes out after the turn. A backend that keeps requests in
+    /// flight finds its next ones parsed when its answers go out.
+    public func readAhead() {
+        let highWater = configuration.limits.outputHighWater
+        readingAhead = true
+        defer { readingAhead = false }
+        for connection in connections.values
+        where connection.stage == .open && connection.session != nil && !connection.dead && !connection.aborted
+            && connection.events(highWater: highWater) & Int16(POLLIN) != 0
+        {
+            advance(connection)
+            dirty.insert(connection.fd)
+        }
+    }
+
+    /// Whether `readAhead` left requests for `handleAhead`.
+    public var hasAhead: Bool { !ahead.isEmpty }
+
+    /// Routes what `readAhead` left, in the order it came (at the start of a turn, before
+    /// anything `poll` found ready). A request whose connection closed meanwhile is dropped.
+    public func handleAhead() {
+        let waiting = ahead
+        ahead.removeAll(keepingCapacity: true)
+        for item in waiting {
+            switch item {
+            case .request(let request, let fd, let id, let respond):
+                guard connections[fd]?.id == id else { continue }
+                route(request, fd: fd, respond: respond)
+            case .refusal(let refusal, let response):
+                logRefusal(refusal, response)
+            }
+        }
     }
 
     /// Milliseconds until the gateway needs a turn for its timeouts, or nil.
@@ -386,6 +433,12 @@ public final class Gateway {
     /// decide; an inbox request is answered after the commit.
     private func route(_ request: HTTPRequest, fd: Int32, respond: @escaping Responder) {
         guard let connection = connections[fd], !connection.aborted else { return }
+        if readingAhead {
+            var request = request
+            routes.prepare(&request)
+            ahead.append(.request(request, fd: fd, connection: connection.id, respond: respond))
+            return
+        }
         // A request is what keeps a connection from being idle.
         connection.lastActivity = milliseconds()
         var request = request
@@ -513,6 +566,10 @@ public final class Gateway {
     /// Logs a request the transport refused, with the answer its vendor gave.
     private func logRefusal(_ refusal: HTTPRefusal, _ response: HTTPResponse) {
         guard let sink, routes.isProviderRequest(refusal.path) else { return }
+        if readingAhead {
+            ahead.append(.refusal(refusal, response))
+            return
+        }
         let seq = sink.arriveProviderRequest()
         sink.logProviderRequest(ProviderExchange.record(
             refusal: refusal, response: response, routes: routes, seq: seq, at: sink.gatewayNow()))
