@@ -24,9 +24,9 @@ public struct HTTPRequest: Sendable {
     public var fromLoopback = false
     /// The HTTP/2 stream it came on (0 for HTTP/1.1).
     public var streamID: Int32 = 0
-    /// The body's digest (`RequestSummary.digest`) when its routes took it ahead, while the loop
-    /// would only have waited (`GatewayRoutes.prepare`); nil: taken when a summary asks.
-    public var bodyDigest: String?
+    /// What its routes took ahead of deciding it, while the loop would only have waited
+    /// (`GatewayRoutes.prepare`); empty: everything is taken when it is needed.
+    public var prepared = PreparedRequest()
     public init(method: String, path: String, headers: [HTTPHeader], body: [UInt8], version: Version, isTLS: Bool) {
         self.method = method; self.path = path; self.headers = headers; self.body = body
         self.version = version; self.isTLS = isTLS
@@ -35,6 +35,21 @@ public struct HTTPRequest: Sendable {
     public func values(_ name: String) -> [String] { headers.filter { $0.name == name }.map(\.value) }
     /// The first value of header `name` (lower-case), or nil: `values(name).first` without the arrays.
     public func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+}
+
+/// What a request's routes take ahead of deciding it, from the request alone
+/// (`GatewayRoutes.prepare`): each part is what deciding or summarizing it would compute, the same.
+public struct PreparedRequest: Sendable, Equatable {
+    /// The body's digest (`RequestSummary.digest`).
+    public var bodyDigest: String?
+    /// APNs: the push `check` makes of the payload (nil: unreadable), for the token, app and
+    /// push type it was made for.
+    var apnsPush: (token: String, app: String, pushType: APNsPushType, push: PushRequest?)?
+    public init() {}
+
+    /// Always equal: what was taken ahead is derived from the request, so two requests are
+    /// equal for what they are, not for what was computed of them.
+    public static func == (_: PreparedRequest, _: PreparedRequest) -> Bool { true }
 }
 
 public struct HTTPResponse: Sendable, Equatable {

@@ -48,7 +48,7 @@ extension RequestSummary {
 
     /// `digest` of the request's body: the one its routes took ahead, else now.
     static func digest(of request: HTTPRequest) -> String {
-        request.bodyDigest ?? digest(request.body)
+        request.prepared.bodyDigest ?? digest(request.body)
     }
 
     /// The request's path without its query.
@@ -93,10 +93,6 @@ extension APNsRoutes {
         return summary
     }
 
-    /// A request without an apns-id is keyed by its payload's digest.
-    public func prepare(_ request: inout HTTPRequest) {
-        if request.value("apns-id") == nil { request.bodyDigest = RequestSummary.digest(request.body) }
-    }
 
     /// `{"reason":…}` on a refusal; the apns-id the answer gave (the request's, or a new one).
     public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
@@ -145,7 +141,7 @@ extension JPushRoutes {
     /// A push without `options.sendno` is keyed by its body's digest (taken whether or not it has one:
     /// knowing would take the parse that deciding it does).
     public func prepare(_ request: inout HTTPRequest) {
-        if !request.body.isEmpty { request.bodyDigest = RequestSummary.digest(request.body) }
+        if !request.body.isEmpty { request.prepared.bodyDigest = RequestSummary.digest(request.body) }
     }
 
     /// `{"error":{"code":…}}` on a refusal: the code, as text; the `msg_id` a push's answer
@@ -275,7 +271,7 @@ extension FCMRoutes {
 
     /// A send is keyed by its target and its body's digest.
     public func prepare(_ request: inout HTTPRequest) {
-        if !request.body.isEmpty { request.bodyDigest = RequestSummary.digest(request.body) }
+        if !request.body.isEmpty { request.prepared.bodyDigest = RequestSummary.digest(request.body) }
     }
 
     /// Google's error: FCM's `errorCode` when it gives one, else the gRPC `status`; the message

@@ -159,26 +159,13 @@ public struct APNsRoutes: GatewayRoutes {
         guard request.body.count <= pushType.payloadLimit else { return .refused(APNsRefusal(.payloadTooLarge)) }
         let deviceToken = rawToken.lowercased()
         let app = Self.app(ofTopic: topic, pushType: pushType)
-        var kept: [String: String] = [:]
-        for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
-        // One parse and one decode, handed on to the inbox.
-        guard let tape = try? JSONTape.parse(request.body) else {
-            return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
-        }
-        var push = PushRequest(
-            payloadText: String(decoding: request.body, as: UTF8.self), app: app, channel: .apns, parsed: tape.root,
-            collapseId: kept["apns-collapse-id"], pushType: kept["apns-push-type"],
-            priority: kept["apns-priority"].flatMap { Int($0) }, via: .apns, token: deviceToken, headers: kept)
-        if pushType == .liveactivity {
-            // APNs does not read a Live Activity's ActivityKit content (the device judges it),
-            // so such a payload need only be a JSON object.
-            guard tape.root.kind == .object else { return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400)) }
+        let read: PushRequest?
+        if let prepared = request.prepared.apnsPush, prepared.token == deviceToken, prepared.app == app, prepared.pushType == pushType {
+            read = prepared.push
         } else {
-            guard let decoded = try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(push) else {
-                return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
-            }
-            push.decoded = decoded
+            read = Self.push(of: request, token: deviceToken, app: app, pushType: pushType)
         }
+        guard let push = read else { return .refused(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400)) }
 
         if let device = context.inbox.devices[deviceToken] {
             guard device.vendor == .apns else { return .refused(APNsRefusal(.badDeviceToken)) }
@@ -246,6 +233,47 @@ public struct APNsRoutes: GatewayRoutes {
     }
 
     /// The app (bundle id) a topic stands for: the push type's suffix taken off.
+    /// The payload's part of `check`: the push the request hands the inbox, with one parse and
+    /// one decode of its body; nil when the payload is unreadable. APNs does not read a Live
+    /// Activity's ActivityKit content (the device judges it), so such a payload need only be a
+    /// JSON object.
+    static func push(of request: HTTPRequest, token: String, app: String, pushType: APNsPushType) -> PushRequest? {
+        var kept: [String: String] = [:]
+        for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
+        guard let tape = try? JSONTape.parse(request.body) else { return nil }
+        var push = PushRequest(
+            payloadText: String(decoding: request.body, as: UTF8.self), app: app, channel: .apns, parsed: tape.root,
+            collapseId: kept["apns-collapse-id"], pushType: kept["apns-push-type"],
+            priority: kept["apns-priority"].flatMap { Int($0) }, via: .apns, token: token, headers: kept)
+        if pushType == .liveactivity {
+            guard tape.root.kind == .object else { return nil }
+        } else {
+            guard let decoded = try? PushDecoder(maxPayloadBytes: pushType.payloadLimit).decode(push) else { return nil }
+            push.decoded = decoded
+        }
+        return push
+    }
+
+    /// Takes ahead, from the request alone, what deciding and logging a push to a device token
+    /// would compute: its payload's push (`push(of:)`, for the app and push type its headers
+    /// name) and, without an apns-id to key it, its payload's digest. A request its headers
+    /// make `check` refuse first is left as it is.
+    public func prepare(_ request: inout HTTPRequest) {
+        let path = request.pathOnly
+        guard path.hasPrefix(Self.pathPrefix) else { return }
+        if request.value("apns-id") == nil { request.prepared.bodyDigest = RequestSummary.digest(request.body) }
+        guard let topic = request.value("apns-topic"), !topic.isEmpty, !request.body.isEmpty else { return }
+        var pushType = APNsPushType.alert
+        if let text = request.value("apns-push-type") {
+            guard let known = APNsPushType(rawValue: text) else { return }
+            pushType = known
+        }
+        guard request.body.count <= pushType.payloadLimit else { return }
+        let token = String(path.dropFirst(Self.pathPrefix.count)).lowercased()
+        let app = Self.app(ofTopic: topic, pushType: pushType)
+        request.prepared.apnsPush = (token, app, pushType, Self.push(of: request, token: token, app: app, pushType: pushType))
+    }
+
     public static func app(ofTopic topic: String, pushType: APNsPushType) -> String {
         if let suffix = pushType.topicSuffix, topic.hasSuffix(suffix), topic.count > suffix.count {
             return String(topic.dropLast(suffix.count))
