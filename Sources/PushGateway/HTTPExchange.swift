@@ -215,8 +215,9 @@ public protocol GatewayRoutes: Sendable {
     /// Whether a request to `path` is a provider's (logged, and faults may answer it); pushdeck's
     /// own control API is not.
     func isProviderRequest(_ path: String) -> Bool
-    /// Takes ahead what the request's summary will need and the request alone gives (its body's
-    /// digest), while the loop waits for a commit and can do nothing else with the request.
+    /// Takes ahead what deciding and summarizing the request will need and the request alone
+    /// gives (a payload's decode, the body's digest), into `request.prepared`: the gateway does
+    /// it while the loop waits for a commit and can do nothing else with the request.
     func prepare(_ request: inout HTTPRequest)
 }
 

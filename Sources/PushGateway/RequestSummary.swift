@@ -93,7 +93,6 @@ extension APNsRoutes {
         return summary
     }
 
-
     /// `{"reason":…}` on a refusal; the apns-id the answer gave (the request's, or a new one).
     public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
         var answer = AnswerSummary()

@@ -232,7 +232,6 @@ public struct APNsRoutes: GatewayRoutes {
         }
     }
 
-    /// The app (bundle id) a topic stands for: the push type's suffix taken off.
     /// The payload's part of `check`: the push the request hands the inbox, with one parse and
     /// one decode of its body; nil when the payload is unreadable. APNs does not read a Live
     /// Activity's ActivityKit content (the device judges it), so such a payload need only be a
@@ -274,6 +273,7 @@ public struct APNsRoutes: GatewayRoutes {
         request.prepared.apnsPush = (token, app, pushType, Self.push(of: request, token: token, app: app, pushType: pushType))
     }
 
+    /// The app (bundle id) a topic stands for: the push type's suffix taken off.
     public static func app(ofTopic topic: String, pushType: APNsPushType) -> String {
         if let suffix = pushType.topicSuffix, topic.hasSuffix(suffix), topic.count > suffix.count {
             return String(topic.dropLast(suffix.count))
