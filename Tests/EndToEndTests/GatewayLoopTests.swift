@@ -154,4 +154,30 @@ import TestSupport
         }
         #expect(answers.components(separatedBy: "HTTP/1.1 200 OK").count == 3, "\(answers)")
     }
+
+    /// Reading ahead reads only the connections that were readable or had requests routed since
+    /// it last ran or the time before: with many open connections and one busy, the idle ones
+    /// cost it nothing. A connection it skipped is read by the next turn's poll, as before.
+    @Test func readingAheadSkipsConnectionsIdleSinceItLastRan() throws {
+        let loop = try loop()
+        let clients = try (0..<2).map { _ in try RawTCP(port: loop.port) }
+        func push(_ text: String) -> String {
+            let body = #"{"aps":{"alert":"\#(text)"}}"#
+            return "POST /3/device/00ff HTTP/1.1\r\nHost: a\r\napns-topic: com.example.idle\r\n"
+                + "authorization: \(APNsKeys.wellFormedAuthorization)\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)"
+        }
+        for (index, client) in clients.enumerated() { client.send(push("first \(index)")) }
+        for _ in 0..<6 where (try loop.server.store.page(ListQuery(limit: 10))).count < 2 { loop.server.turn(host: nil) }
+        #expect(try loop.server.store.page(ListQuery(limit: 10)).count == 2)
+
+        loop.gateway.readAhead()
+        loop.gateway.readAhead()
+        #expect(!loop.gateway.hasAhead)
+        // Both were idle since: what they send now waits for the next turn's poll.
+        for (index, client) in clients.enumerated() { client.send(push("second \(index)")) }
+        loop.gateway.readAhead()
+        #expect(!loop.gateway.hasAhead)
+        for _ in 0..<6 where (try loop.server.store.page(ListQuery(limit: 10))).count < 4 { loop.server.turn(host: nil) }
+        #expect(try loop.server.store.page(ListQuery(limit: 10)).count == 4)
+    }
 }

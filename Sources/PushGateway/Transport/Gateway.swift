@@ -70,6 +70,12 @@ public final class Gateway {
     private let time: any TimeSource
     /// Work waiting on the loop's clock: answers a latency fault delays.
     private var timers: [(due: Int64, work: () -> Void)] = []
+    /// The connections `poll` found readable, or whose requests were routed, since the last
+    /// `readAhead`, and those of the one before: the ones it reads — a connection whose answers
+    /// just went out has its next requests coming — so that connections idle for longer cost
+    /// it nothing, however many there are.
+    private var active: Set<Int32> = []
+    private var recentlyActive: Set<Int32> = []
     /// True while `readAhead` runs: what comes whole then waits in `ahead`.
     private var readingAhead = false
     /// What came whole while the server committed, for `handleAhead`, in order.
@@ -140,6 +146,7 @@ public final class Gateway {
             return
         }
         if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 || connection.stage == .handshaking {
+            active.insert(entry.fd)
             advance(connection)
         }
         if !connection.dead { pump(connection) }
@@ -155,12 +162,15 @@ public final class Gateway {
         let highWater = configuration.limits.outputHighWater
         readingAhead = true
         defer { readingAhead = false }
-        for connection in connections.values
-        where connection.stage == .open && connection.session != nil && !connection.dead && !connection.aborted
-            && connection.events(highWater: highWater) & Int16(POLLIN) != 0
-        {
+        let reading = active.union(recentlyActive)
+        recentlyActive = active
+        active.removeAll(keepingCapacity: true)
+        for fd in reading {
+            guard let connection = connections[fd], connection.stage == .open, connection.session != nil, !connection.dead,
+                  !connection.aborted, connection.events(highWater: highWater) & Int16(POLLIN) != 0
+            else { continue }
             advance(connection)
-            dirty.insert(connection.fd)
+            dirty.insert(fd)
         }
     }
 
@@ -176,6 +186,7 @@ public final class Gateway {
             switch item {
             case .request(let request, let fd, let id, let respond):
                 guard connections[fd]?.id == id else { continue }
+                active.insert(fd)
                 route(request, fd: fd, respond: respond)
             case .refusal(let refusal, let response):
                 logRefusal(refusal, response)
@@ -603,6 +614,8 @@ public final class Gateway {
         acceptPause.released()
         connections[connection.fd] = nil
         dirty.remove(connection.fd)
+        active.remove(connection.fd)
+        recentlyActive.remove(connection.fd)
     }
 
     /// Closes connections past their timeouts, each counted from a fixed moment so that bytes
