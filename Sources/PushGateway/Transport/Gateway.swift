@@ -152,8 +152,8 @@ public final class Gateway {
         if !connection.dead { pump(connection) }
     }
 
-    /// While the server's commit is written: reads and parses what the open connections sent,
-    /// as `ready` would, but routes nothing — the routes would hand the server requests in the
+    /// While the server's commit is written: reads and parses what the connections active of
+    /// late (`active`) sent, as `ready` would, but routes nothing — the routes would hand the server requests in the
     /// middle of its commit. Whole requests (and refusals to log) wait, in order, for
     /// `handleAhead`; what the sessions owe the peers (SETTINGS and PING acknowledgements,
     /// window updates, refusals) goes out after the turn. A backend that keeps requests in
