@@ -27,10 +27,10 @@ public enum Engine {
         var handled = Handled()
         func apply(_ event: Event) {
             var effects = reduce(into: &inbox, event, now: now)
-            effects.removeAll { effect in
-                guard case .reply(let reply) = effect else { return false }
+            // The reducer hands out its one reply, if any, last.
+            if case .reply(let reply) = effects.last {
                 handled.reply = reply
-                return true
+                effects.removeLast()
             }
             // Most requests are one event: its array is taken as it is, not copied effect by effect.
             if handled.effects.isEmpty { handled.effects = effects } else { handled.effects += effects }

@@ -25,8 +25,9 @@ struct Outcome {
     }
 
     mutating func write(_ change: StoreChange) {
-        // A delivered push has six: insert, unread, badge, its event, badge.changed, the reply.
-        if list.isEmpty { list.reserveCapacity(6) }
+        // A delivered push has seven: insert, unread, badge, its event, badge.changed,
+        // banner.shown, the reply (room for one more: growing the list copies it).
+        if list.isEmpty { list.reserveCapacity(8) }
         if writeCount == list.count {
             list.append(.store(change))
         } else {

@@ -83,9 +83,11 @@ public struct PushDecoder: Sendable, Equatable {
 
         let named = try Self.app(of: fields)
         let timeToLive = Self.timeToLive(fields)
+        // Only the member `push(of:)` needs: capturing all of `fields` copied it, a retain a member.
+        let url = fields.url
         func push(of part: (channel: Channel, content: PushContent)) -> Push {
             var shown = part.content
-            if shown.url == nil { shown.url = PushContent.looseText(fields.url) }
+            if shown.url == nil { shown.url = PushContent.looseText(url) }
             var push = Push(
                 app: request.app ?? named ?? Self.defaultApp, channel: part.channel,
                 title: shown.title, subtitle: shown.subtitle, body: shown.body, url: shown.url,

@@ -73,8 +73,12 @@ public struct JSONParser {
     private let maxDepth: Int
     private var position = 0
 
-    /// The entries of the open containers, innermost last.
-    private var open: [Int] = []
+    /// The entry of the innermost open container, or nil. An open container's entry keeps its
+    /// parent's in `next` until it closes (`close`): the stack of open containers lives in
+    /// the entries themselves, so a document allocates nothing for it.
+    private var top: Int?
+    /// How many containers are open.
+    private var depth = 0
     /// Every value found so far, in document order (see `JSONTape.Entry`).
     private(set) var entries: [JSONTape.Entry] = []
     /// The decoded text of strings that contain escapes, back to back.
@@ -98,7 +102,7 @@ public struct JSONParser {
     /// Checks the whole input is one value with only whitespace around it, recording `entries`.
     mutating func scanDocument() throws(JSONError) {
         try scanValue()
-        while let top = open.last {
+        while let top {
             let isObject = entries[top].kind == .object
             skipWhitespace()
             let closer: UInt8 = isObject ? ascii("}") : ascii("]")
@@ -133,9 +137,12 @@ public struct JSONParser {
 
     /// Ends the innermost container at `position` (just past its closing bracket).
     private mutating func close() {
-        guard let top = open.popLast() else { return }
-        entries[top].end = position
-        entries[top].next = entries.count
+        guard let closing = top else { return }
+        let parent = entries[closing].next
+        entries[closing].end = position
+        entries[closing].next = entries.count
+        top = parent < 0 ? nil : parent
+        depth -= 1
     }
 
     /// Records a scalar, or opens a container and goes on until a complete value is found.
@@ -152,7 +159,7 @@ public struct JSONParser {
             switch byte {
             case ascii("{"), ascii("["):
                 let isObject = byte == ascii("{")
-                guard open.count < maxDepth else {
+                guard depth < maxDepth else {
                     throw JSONError("nesting deeper than \(maxDepth) levels", offset: position, kind: .tooDeep)
                 }
                 position += 1
@@ -164,8 +171,9 @@ public struct JSONParser {
                     record(kind, from: start)
                     return
                 }
-                open.append(entries.count)
-                record(kind, from: start)
+                entries.append(JSONTape.Entry(kind: kind, start: start, end: position, next: top ?? -1))
+                top = entries.count - 1
+                depth += 1
                 if isObject { try parseKey() }
             case ascii("\""):
                 try parseString()

@@ -139,7 +139,8 @@ public final class JSONTape: Sendable {
         /// Where the value's text starts and ends in the document (a string's quotes included).
         var start: Int
         var end: Int
-        /// The entry after this value and everything inside it.
+        /// The entry after this value and everything inside it (while the parser has a
+        /// container open: its parent's entry, or -1).
         var next: Int
         /// A string's text: in the document, or in `unescaped` when `isUnescaped`.
         var text: Range<Int>

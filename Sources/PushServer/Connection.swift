@@ -26,8 +26,10 @@ final class Connection {
     /// The turn that last handled this client's requests.
     var handledTurn = 0
     /// Requests read and decoded while the last turn committed (`Server.readAhead`), handled
-    /// before anything else of this client; `aheadIndex` is the next one.
-    private(set) var ahead: [Incoming] = []
+    /// before anything else of this client; `aheadIndex` is the next one. Each is moved out as
+    /// it is taken (a copy would retain every string of it, and the copy left behind would be
+    /// released only when the array is emptied).
+    private(set) var ahead: [Incoming?] = []
     private var aheadIndex = 0
 
     init(fd: Int32, maxObjectBytes: Int) {
@@ -47,7 +49,7 @@ final class Connection {
             return nil
         }
         defer { aheadIndex += 1 }
-        return ahead[aheadIndex]
+        return ahead[aheadIndex].take()
     }
 
     /// Forgets what was read ahead (the connection is closing).

@@ -37,11 +37,11 @@ public final class Server {
     var decoder: PushDecoder { inbox.decoder }
     @exclusivity(unchecked) var clients: [Int32: Connection] = [:]
     /// Clients that subscribed to the bus: with none, publishing costs nothing.
-    var subscriberCount = 0
+    @exclusivity(unchecked) var subscriberCount = 0
     /// Hears every bus event of the turn as it is published, before the commit (an in-process
     /// watcher: the control API's long-polls). While it is set, events are made even with no
     /// socket subscriber.
-    public var busTap: ((BusEvent) -> Void)?
+    @exclusivity(unchecked) public var busTap: ((BusEvent) -> Void)?
     var running = true
     /// Counts loop turns (see `Connection.handledTurn`).
     private var turnNumber = 0
@@ -75,7 +75,7 @@ public final class Server {
     /// The provider gateway, when the executable attached one (`--gateway`).
     var gateway: (any AttachedGateway)?
     /// The team bus, when the executable attached one (`--mqtt`).
-    var bus: (any AttachedBus)?
+    @exclusivity(unchecked) var bus: (any AttachedBus)?
     /// Pushes for other instances this turn put in the outbox, published after its commit, each
     /// with its message as the bus publishes it when the outbox row was written from it.
     var turnForwards: [(remote: RemotePush, wire: [UInt8]?)] = []
