@@ -8,7 +8,7 @@ final class HTTP2Session: HTTPSession {
     private final class Stream {
         var method = ""
         var path = ""
-        var headers: [HTTPHeader] = []
+        var headers: [HTTPHeader]
         var body: [UInt8] = []
         var headerBytes = 0
         var refusal: HTTPRefusal.Kind?
@@ -19,6 +19,13 @@ final class HTTP2Session: HTTPSession {
         var unconsumed = 0
         var response: [UInt8] = []
         var responseOffset = 0
+
+        init() {
+            // A provider's request has a handful of headers: room for them at once (grown by
+            // doubling, they were three reallocations a request).
+            headers = []
+            headers.reserveCapacity(8)
+        }
     }
 
     private var session: OpaquePointer?
@@ -361,11 +368,15 @@ final class HTTP2Session: HTTPSession {
         guard !failed, let stream = streams[streamID] else { return }
         stream.response = response.body
         stream.responseOffset = 0
-        var fields: [(String, String)] = [(":status", String(response.status))]
+        // Each array sized once: grown append by append, they were a reallocation each.
+        var fields: [(String, String)] = []
+        fields.reserveCapacity(response.headers.count + 2)
+        fields.append((":status", String(response.status)))
         for header in response.headers { fields.append((header.name.lowercased(), header.value)) }
         if !response.body.isEmpty { fields.append(("content-length", String(response.body.count))) }
         // nghttp2 copies names and values during submit: one buffer lives across the call.
         var text: [UInt8] = []
+        text.reserveCapacity(fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count })
         for (name, value) in fields {
             text.append(contentsOf: name.utf8)
             text.append(contentsOf: value.utf8)
