@@ -111,8 +111,16 @@ public struct Device: Sendable, Equatable {
     /// Whether `text` is a token pushdeck takes: hex digits, an even number of them (APNs tokens
     /// are 64 on devices and 160 on the simulator; no length is assumed beyond that).
     public static func isHexToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count.isMultiple(of: 2) && text.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+        var text = text
+        // On the string's bytes as a buffer: through `utf8`'s indices it was 40 instructions a
+        // byte, and the gateway checks every APNs request's token.
+        return text.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.count.isMultiple(of: 2) && bytes.allSatisfy { byte in
+                switch byte {
+                case 0x30...0x39, 0x41...0x46, 0x61...0x66: true
+                default: false
+                }
+            }
         }
     }
 }

@@ -63,9 +63,8 @@ extension APNsRoutes {
         let allowed: [String] = broadcast ? ["POST"] : parts[4] == "all-channels" ? ["GET"] : ["POST", "GET", "DELETE"]
         guard allowed.contains(request.method) else { return refuse(.methodNotAllowed) }
 
-        var seen: Set<String> = []
-        for header in request.headers where Self.singleHeaders.contains(header.name) || header.name == "apns-channel-id" || header.name == "apns-request-id" {
-            guard seen.insert(header.name).inserted else { return refuse(.duplicateHeaders) }
+        if Self.repeatsHeader(in: request, where: { Self.singleHeaders.contains($0) || $0 == "apns-channel-id" || $0 == "apns-request-id" }) {
+            return refuse(.duplicateHeaders)
         }
         guard let authorization = request.value("authorization"), !Self.namesNoToken(authorization) else {
             return refuse(.missingProviderToken)
