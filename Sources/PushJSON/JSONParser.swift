@@ -58,9 +58,9 @@ extension JSON {
 ///
 /// It validates the whole input and writes down where each value is (a `JSONTape`'s entries);
 /// a `JSON` tree is built from those only when one is asked for, so a reader that wants a few
-/// fields pays for those alone. Containers are tracked on an explicit stack, so nesting depth
-/// costs heap, not call stack; `maxDepth` still bounds it because a `JSON` value is freed
-/// recursively.
+/// fields pays for those alone. Open containers are tracked in the entries themselves (each
+/// keeps its parent's until it closes), so nesting depth costs no call stack; `maxDepth` still
+/// bounds it because a `JSON` value is freed recursively.
 public struct JSONParser {
     public static let defaultMaxDepth = 512
     /// How deep a reply or event line from the server may nest: it embeds a payload the server
