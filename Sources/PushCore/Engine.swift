@@ -190,7 +190,8 @@ public enum Engine {
     /// then committed to the outbox and published after the commit; with the bus down the
     /// vendor's "unavailable" answer at once, nothing kept. Nil: the push is this inbox's.
     static func forward(_ request: PushRequest, inbox: Inbox, wallNow: Date, bus: BusLink) throws -> Handled? {
-        guard request.bus == nil, request.fcm == nil, let token = request.token, inbox.devices[token] == nil else { return nil }
+        // Without a team bus nothing is another instance's: the token is not even looked up.
+        guard bus != .none, request.bus == nil, request.fcm == nil, let token = request.token, inbox.devices[token] == nil else { return nil }
         switch bus {
         case .none:
             return nil

@@ -13,7 +13,8 @@ extension Inbox {
 
     /// Whether the device `token` names is offline (nil: the socket's default device).
     public func isDeviceOffline(_ token: String?) -> Bool {
-        deviceKey(of: token).flatMap { devices[$0]?.offline } ?? settings.deviceOffline
+        // One lookup of the token (a device token hashes all its 64 or more bytes each time).
+        token.flatMap { devices[$0]?.offline } ?? settings.deviceOffline
     }
 
     /// Whether any device, the default one included, is offline (the header says so).
