@@ -46,6 +46,22 @@ import TestSupport
         #expect(response.headers.contains { $0.name == "apns-request-id" })
     }
 
+    /// A header the broadcast API takes once, sent twice: `400 DuplicateHeaders`, whichever it
+    /// is and wherever the second one comes; headers sent once each go through.
+    @Test(arguments: ["apns-channel-id", "apns-request-id", "authorization", "apns-priority"])
+    func aHeaderItTakesOnceSentTwiceIsRefused(name: String) {
+        var request = broadcast(100)
+        request.headers.append(HTTPHeader("apns-request-id", "f4c9c2e4-1d5b-4c55-9d22-0a6f1c1b2a3d"))
+        guard case .request = APNsRoutes().decide(request, context: context()) else {
+            Issue.record("headers once each refused: \(reasonAndStatus(APNsRoutes().decide(request, context: context())))")
+            return
+        }
+        let value = request.headers.first { $0.name == name }?.value ?? ""
+        request.headers.insert(HTTPHeader(name, value), at: 1)
+        let refused = reasonAndStatus(APNsRoutes().decide(request, context: context()))
+        #expect(refused.status == 400 && refused.reason == "DuplicateHeaders", "\(name) twice")
+    }
+
     @Test func aPushToOneActivitysTokenIsHeldTo4096Bytes() {
         guard case .request = APNsRoutes().decide(update(4096), context: context()) else {
             Issue.record("4096 bytes refused: \(reasonAndStatus(APNsRoutes().decide(update(4096), context: context())))")
