@@ -161,66 +161,100 @@ public struct PushDecoder: Sendable, Equatable {
 /// The top-level members a payload is read by, found in one pass over it: each is the last
 /// member with its name, as `payload[name]` would find it (a lookup each was a pass each).
 struct PayloadFields {
-    var aps, taskId, msgId, jpushMessageId, getuiMessage, offLine, autoBadge, url: JSONView?
-    /// `PushDecoder.appKeys`, in order.
-    var simulatorTargetBundle, simulateTargetBundle, appId, appKey: JSONView?
-    /// JPush and push-API bodies (payloads without `aps`).
-    var title, subtitle, content, message, alert, body, extras, pushMessage, notification: JSONView?
-    /// Getui v2's per-vendor settings (`push_channel.ios` is the APNs notification).
-    var pushChannel: JSONView?
-    /// JPush `options` (`apns_collapse_id`, `time_to_live`).
-    var options: JSONView?
-    /// The vendors' time to live: Getui v2 `settings` (`ttl`), Getui's `offLineExpireTime`.
-    var settings, offLineExpireTime: JSONView?
+    /// The names looked for; a member's position in the document is kept at its name's index
+    /// (each accessor below reads the index of its name here).
+    private static let names: [StaticString] = [
+        "aps", "taskId", "msgId", "_j_msgid", "payload", "offLine", "autoBadge", "url", "Simulator Target Bundle",
+        "Simulate Target Bundle", "appId", "appKey", "title", "subtitle", "content", "message", "alert", "body",
+        "extras", "push_message", "notification", "push_channel", "options", "settings", "offLineExpireTime",
+    ]
+    private let object: JSONView
+    /// Positions (`-1`: absent) in `names` order: copied without a retain, where a view a
+    /// member retained the document once each.
+    private let positions: InlineArray<25, Int>
 
-    init(_ payload: JSONView) {
-        payload.forEachMember { name, value in
-            if name == "aps" { aps = value }
-            else if name == "Simulator Target Bundle" { simulatorTargetBundle = value }
-            else if name == "taskId" { taskId = value }
-            else if name == "msgId" { msgId = value }
-            else if name == "_j_msgid" { jpushMessageId = value }
-            else if name == "payload" { getuiMessage = value }
-            else if name == "offLine" { offLine = value }
-            else if name == "autoBadge" { autoBadge = value }
-            else if name == "url" { url = value }
-            else if name == "Simulate Target Bundle" { simulateTargetBundle = value }
-            else if name == "appId" { appId = value }
-            else if name == "appKey" { appKey = value }
-            else if name == "title" { title = value }
-            else if name == "subtitle" { subtitle = value }
-            else if name == "content" { content = value }
-            else if name == "message" { message = value }
-            else if name == "alert" { alert = value }
-            else if name == "body" { body = value }
-            else if name == "extras" { extras = value }
-            else if name == "push_message" { pushMessage = value }
-            else if name == "notification" { notification = value }
-            else if name == "push_channel" { pushChannel = value }
-            else if name == "options" { options = value }
-            else if name == "settings" { settings = value }
-            else if name == "offLineExpireTime" { offLineExpireTime = value }
+    init(_ object: JSONView) {
+        var positions = InlineArray<25, Int>(repeating: -1)
+        object.forEachMemberPosition { name, value in
+            if let index = name.position(in: Self.names) { positions[index] = value }
         }
+        self.object = object
+        self.positions = positions
     }
+
+    private func member(_ index: Int) -> JSONView? {
+        let position = positions[index]
+        return position < 0 ? nil : object.value(at: position)
+    }
+
+    var aps: JSONView? { member(0) }
+    var taskId: JSONView? { member(1) }
+    var msgId: JSONView? { member(2) }
+    var jpushMessageId: JSONView? { member(3) }
+    var getuiMessage: JSONView? { member(4) }
+    var offLine: JSONView? { member(5) }
+    var autoBadge: JSONView? { member(6) }
+    var url: JSONView? { member(7) }
+    /// `PushDecoder.appKeys`, in order.
+    var simulatorTargetBundle: JSONView? { member(8) }
+    var simulateTargetBundle: JSONView? { member(9) }
+    var appId: JSONView? { member(10) }
+    var appKey: JSONView? { member(11) }
+    /// JPush and push-API bodies (payloads without `aps`).
+    var title: JSONView? { member(12) }
+    var subtitle: JSONView? { member(13) }
+    var content: JSONView? { member(14) }
+    var message: JSONView? { member(15) }
+    var alert: JSONView? { member(16) }
+    var body: JSONView? { member(17) }
+    var extras: JSONView? { member(18) }
+    var pushMessage: JSONView? { member(19) }
+    var notification: JSONView? { member(20) }
+    /// Getui v2's per-vendor settings (`push_channel.ios` is the APNs notification).
+    var pushChannel: JSONView? { member(21) }
+    /// JPush `options` (`apns_collapse_id`, `time_to_live`).
+    var options: JSONView? { member(22) }
+    /// The vendors' time to live: Getui v2 `settings` (`ttl`), Getui's `offLineExpireTime`.
+    var settings: JSONView? { member(23) }
+    var offLineExpireTime: JSONView? { member(24) }
 }
 
 /// The members of `aps.alert` an APNs payload is shown by, found in one pass.
 struct AlertFields {
-    var title, subtitle, body, titleLocKey, titleLocArgs, subtitleLocKey, subtitleLocArgs, locKey, locArgs: JSONView?
+    /// The names looked for; a member's position in the document is kept at its name's index
+    /// (each accessor below reads the index of its name here).
+    private static let names: [StaticString] = [
+        "title", "subtitle", "body", "title-loc-key", "title-loc-args", "subtitle-loc-key", "subtitle-loc-args",
+        "loc-key", "loc-args",
+    ]
+    private let object: JSONView
+    /// Positions (`-1`: absent) in `names` order: copied without a retain, where a view a
+    /// member retained the document once each.
+    private let positions: InlineArray<9, Int>
 
-    init(_ alert: JSONView) {
-        alert.forEachMember { name, value in
-            if name == "title" { title = value }
-            else if name == "subtitle" { subtitle = value }
-            else if name == "body" { body = value }
-            else if name == "title-loc-key" { titleLocKey = value }
-            else if name == "title-loc-args" { titleLocArgs = value }
-            else if name == "subtitle-loc-key" { subtitleLocKey = value }
-            else if name == "subtitle-loc-args" { subtitleLocArgs = value }
-            else if name == "loc-key" { locKey = value }
-            else if name == "loc-args" { locArgs = value }
+    init(_ object: JSONView) {
+        var positions = InlineArray<9, Int>(repeating: -1)
+        object.forEachMemberPosition { name, value in
+            if let index = name.position(in: Self.names) { positions[index] = value }
         }
+        self.object = object
+        self.positions = positions
     }
+
+    private func member(_ index: Int) -> JSONView? {
+        let position = positions[index]
+        return position < 0 ? nil : object.value(at: position)
+    }
+
+    var title: JSONView? { member(0) }
+    var subtitle: JSONView? { member(1) }
+    var body: JSONView? { member(2) }
+    var titleLocKey: JSONView? { member(3) }
+    var titleLocArgs: JSONView? { member(4) }
+    var subtitleLocKey: JSONView? { member(5) }
+    var subtitleLocArgs: JSONView? { member(6) }
+    var locKey: JSONView? { member(7) }
+    var locArgs: JSONView? { member(8) }
 }
 
 /// What a payload shows and how it moves the badge, gathered from whichever shapes it has.
@@ -264,11 +298,12 @@ struct PushContent {
     // MARK: APNs
 
     mutating func readAPNs(_ aps: JSONView) throws(WireError) {
-        var alert: JSONView?
-        var badgeValue: JSONView?
-        aps.forEachMember { name, value in
-            if name == "alert" { alert = value } else if name == "badge" { badgeValue = value }
+        var alertAt = -1, badgeAt = -1
+        aps.forEachMemberPosition { name, value in
+            if name == "alert" { alertAt = value } else if name == "badge" { badgeAt = value }
         }
+        let alert = alertAt < 0 ? nil : aps.value(at: alertAt)
+        let badgeValue = badgeAt < 0 ? nil : aps.value(at: badgeAt)
         readPresentation(aps)
         if let alert, !alert.isNull {
             switch alert.kind {

@@ -116,6 +116,24 @@ public final class JSONTape: Sendable {
             return memcmp(base + entry.text.lowerBound, key.utf8Start, entry.text.count) == 0
         }
 
+        /// Where this name is in `keys` (compared as `==` compares), or nil: one call that
+        /// checks the lengths first, where a chain of `==` was a call a key.
+        package func position(in keys: [StaticString]) -> Int? {
+            let entry = self.entry
+            guard entry.isPlainASCII, let base = bytes.baseAddress else {
+                return keys.firstIndex { self == $0 }
+            }
+            let count = entry.text.count
+            for (position, key) in keys.enumerated() where key.utf8CodeUnitCount == count {
+                guard key.hasPointerRepresentation && key.isASCII else {
+                    if self == key { return position }
+                    continue
+                }
+                if count == 0 || memcmp(base + entry.text.lowerBound, key.utf8Start, count) == 0 { return position }
+            }
+            return nil
+        }
+
         /// The name's text (a new string: for a message that quotes the name).
         package var text: String {
             String(decoding: UnsafeBufferPointer(rebasing: (entry.isUnescaped ? unescaped : bytes)[entry.text]), as: UTF8.self)

@@ -58,6 +58,15 @@ public struct JSONView: Sendable {
         tape.member(named: key, of: index).map { JSONView(tape: tape, index: $0) }
     }
 
+    /// Calls `body` with each member's name and the position of its value in the document
+    /// (`value(at:)` reads it): a reader that keeps a few members keeps their positions.
+    package func forEachMemberPosition(_ body: (JSONTape.MemberName, Int) -> Void) {
+        tape.forEachMember(of: index, body)
+    }
+
+    /// The value at `position` of this value's document (a position `forEachMemberPosition` gave).
+    package func value(at position: Int) -> JSONView { JSONView(tape: tape, index: position) }
+
     /// Calls `body` with each member's name and value, in order (nothing for other kinds).
     package func forEachMember(_ body: (JSONTape.MemberName, JSONView) -> Void) {
         tape.forEachMember(of: index) { name, value in body(name, JSONView(tape: tape, index: value)) }

@@ -29,6 +29,20 @@ struct PushDecoderTests {
         #expect(try decode(#"{"Simulator Target Bundle":"{app_bundle_id}","aps":{}}"#).app == "{app_bundle_id}")
     }
 
+    /// A member is found by its name however the name is written (escapes, non-ASCII), and a
+    /// name given twice is read at its last place, as a parser keeping the last value would.
+    @Test func membersAreFoundByTheirNamesTheLastOneWins() throws {
+        let push = try decode(#"""
+            {"\u0061ps":{"alert":"first"},"aps":{"alert":{"t\u0069tle":"T","body":"B","body":"B2"},"badg\u0065":3},
+             "Simulator Target Bundle":"com.example.first","Simulator Target Bundle":"com.example.shop",
+             "taskId":"t-1","msgId":"m-1","payloadX":"not a member it reads","apsé":{"alert":"no"}}
+            """#)
+        #expect(push.title == "T" && push.body == "B2" && push.badge == .set(3))
+        #expect(push.app == "com.example.shop" && push.taskId == "t-1" && push.msgId == "m-1")
+        let nonASCII = try decode(#"{"aps":{"alert":"x"},"appId":"\u00e9t\u00e9","Simulate Target Bundle":"été"}"#)
+        #expect(nonASCII.app == "été")
+    }
+
     @Test func theRequestCanMarkItOffline() throws {
         #expect(try decode(#"{"payload":"x"}"#, offline: true).offline)
         #expect(try decode(#"{"payload":"x","offLine":true}"#).offline)
