@@ -179,10 +179,10 @@ public enum Engine {
     }
 
     /// Logs one answered provider request (its `seq` from `inbox.requestLog.arrive()`, or 0 for
-    /// the next): the record as logged, and the `request` bus event for the host to publish.
-    public static func logProviderRequest(_ record: ProviderRequestRecord, inbox: inout Inbox) -> (ProviderRequestRecord, [Effect]) {
-        let logged = inbox.requestLog.append(record)
-        return (logged, [.publish(.request(logged))])
+    /// the next): the `request` bus event, with the record as logged, for the host to publish.
+    /// The record is taken, not copied (a copy retains each of its strings).
+    public static func logProviderRequest(_ record: consuming ProviderRequestRecord, inbox: inout Inbox) -> [Effect] {
+        [.publish(.request(inbox.requestLog.append(record)))]
     }
 
     /// A push to a token no device here has, with a team bus: it is its owner's, on another

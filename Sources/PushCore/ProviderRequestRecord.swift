@@ -185,8 +185,7 @@ public struct RequestLog: Sendable, Equatable {
     }
 
     /// Logs an answered request (its `seq` from `arrive`; 0 takes the next one now).
-    public mutating func append(_ record: ProviderRequestRecord) -> ProviderRequestRecord {
-        var record = record
+    public mutating func append(_ record: consuming ProviderRequestRecord) -> ProviderRequestRecord {
         if record.seq <= 0 { record.seq = arrive() }
         packed.append(record)
         return record

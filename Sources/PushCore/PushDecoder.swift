@@ -68,28 +68,32 @@ public struct PushDecoder: Sendable, Equatable {
         try content.readGetui(fields, isAPNs: aps != nil)
         // The push-API bodies (JPush v3 `notification`/`message`, Getui v2 `push_message`/
         // `push_channel`) say themselves which parts go through APNs and which are pass-through.
-        var parts: [(channel: Channel, content: PushContent)] = []
+        // The first part is the push itself, the rest (rare) go along with it; almost every push
+        // has only the one, kept out of an array (each copy of a content retains its strings).
+        var channel: Channel = aps != nil ? .apns : .transparent
+        var rest: [(channel: Channel, content: PushContent)] = []
         if aps == nil {
             content.readCustomMessage(fields)
-            parts = try content.pushAPIParts(fields)
+            rest = try content.pushAPIParts(fields)
+            if !rest.isEmpty { (channel, content) = rest.removeFirst() }
         }
-        if parts.isEmpty { parts = [(aps != nil ? .apns : .transparent, content)] }
         // A request that names the channel takes the part on that channel (one message), or the
         // payload's first part on it.
-        if let channel = request.channel {
-            let part = parts.first { $0.channel == channel } ?? parts[0]
-            parts = [(channel, part.content)]
+        if let requested = request.channel {
+            if channel != requested, let part = rest.first(where: { $0.channel == requested }) { content = part.content }
+            channel = requested
+            rest = []
         }
 
         let named = try Self.app(of: fields)
         let timeToLive = Self.timeToLive(fields)
         // Only the member `push(of:)` needs: capturing all of `fields` copied it, a retain a member.
         let url = fields.url
-        func push(of part: (channel: Channel, content: PushContent)) -> Push {
-            var shown = part.content
+        func push(on channel: Channel, showing content: consuming PushContent) -> Push {
+            var shown = content
             if shown.url == nil { shown.url = PushContent.looseText(url) }
             var push = Push(
-                app: request.app ?? named ?? Self.defaultApp, channel: part.channel,
+                app: request.app ?? named ?? Self.defaultApp, channel: channel,
                 title: shown.title, subtitle: shown.subtitle, body: shown.body, url: shown.url,
                 taskId: shown.taskId, msgId: shown.msgId, offline: request.offline || shown.offline,
                 badge: shown.badge, payload: request.payloadText)
@@ -100,9 +104,8 @@ public struct PushDecoder: Sendable, Equatable {
             Self.present(&push.fields, shown, request: request)
             return push
         }
-        // The first part is the push itself, built in place: almost every push has only it.
-        var first = push(of: parts[0])
-        if parts.count > 1 { first.also = parts.dropFirst().map(push(of:)) }
+        var first = push(on: channel, showing: content)
+        if !rest.isEmpty { first.also = rest.map { push(on: $0.channel, showing: $0.content) } }
         return first
     }
 

@@ -20,16 +20,18 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     public var version: Version
     public var isTLS: Bool
-    /// The peer is a loopback address (set by the gateway for each request; false until then).
-    public var fromLoopback = false
+    /// The peer is a loopback address (its session says, from the connection's peer).
+    public var fromLoopback: Bool
     /// The HTTP/2 stream it came on (0 for HTTP/1.1).
     public var streamID: Int32 = 0
     /// What its routes took ahead of deciding it, while the loop would only have waited
     /// (`GatewayRoutes.prepare`); empty: everything is taken when it is needed.
     public var prepared = PreparedRequest()
-    public init(method: String, path: String, headers: [HTTPHeader], body: [UInt8], version: Version, isTLS: Bool) {
+    public init(
+        method: String, path: String, headers: [HTTPHeader], body: [UInt8], version: Version, isTLS: Bool, fromLoopback: Bool = false
+    ) {
         self.method = method; self.path = path; self.headers = headers; self.body = body
-        self.version = version; self.isTLS = isTLS
+        self.version = version; self.isTLS = isTLS; self.fromLoopback = fromLoopback
     }
     /// Every value of header `name` (lower-case).
     public func values(_ name: String) -> [String] { headers.filter { $0.name == name }.map(\.value) }
@@ -39,12 +41,30 @@ public struct HTTPRequest: Sendable {
 
 /// What a request's routes take ahead of deciding it, from the request alone
 /// (`GatewayRoutes.prepare`): each part is what deciding or summarizing it would compute, the same.
+///
+/// What was taken is kept in one box: a request is copied several times on its way (into the
+/// read-ahead queue, the exchange, the answer's closure), and a copy of a decoded push would
+/// retain each of its strings.
 public struct PreparedRequest: Sendable, Equatable {
+    typealias APNsPush = (token: String, app: String, pushType: APNsPushType, push: PushRequest?)
+    private final class Taken: Sendable {
+        let bodyDigest: String?
+        let apnsPush: APNsPush?
+        init(bodyDigest: String?, apnsPush: APNsPush?) { self.bodyDigest = bodyDigest; self.apnsPush = apnsPush }
+    }
+    private var taken: Taken?
+
     /// The body's digest (`RequestSummary.digest`).
-    public var bodyDigest: String?
+    public var bodyDigest: String? {
+        get { taken?.bodyDigest }
+        set { taken = Taken(bodyDigest: newValue, apnsPush: apnsPush) }
+    }
     /// APNs: the push `check` makes of the payload (nil: unreadable), for the token, app and
     /// push type it was made for.
-    var apnsPush: (token: String, app: String, pushType: APNsPushType, push: PushRequest?)?
+    var apnsPush: APNsPush? {
+        get { taken?.apnsPush }
+        set { taken = Taken(bodyDigest: bodyDigest, apnsPush: newValue) }
+    }
     public init() {}
 
     /// Always equal: what was taken ahead is derived from the request, so two requests are
@@ -208,8 +228,9 @@ public protocol GatewayRoutes: Sendable {
     /// `decision` (its `decide`) already decoded, so the push path decodes nothing twice; from
     /// the request alone when there is no decision (a refusal of the transport, a fault).
     func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary
-    /// What the vendor's answer to `request` said: its reason (nil on success), the ids it assigned.
-    func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary
+    /// What the vendor's answer to a request to `path` said: its reason (nil on success), the ids
+    /// it assigned (an answer is read by itself: its request is not kept until it comes).
+    func summarize(answer response: HTTPResponse, path: String) -> AnswerSummary
     /// The vendor whose request a path is (cheap: no summary).
     func vendor(of path: String) -> Via
     /// The tokens and app a request names, for matching faults: as `summarize` without a

@@ -9,7 +9,6 @@ public struct ProviderExchange: Sendable {
     public let decision: GatewayDecision
     /// The record so far: everything but the answer.
     private let pending: ProviderRequestRecord
-    private let request: HTTPRequest
     private let routes: any GatewayRoutes
 
     /// Decides `request` (its `seq` the log's `arrive()`, `receivedAt` the wall clock at its
@@ -19,11 +18,9 @@ public struct ProviderExchange: Sendable {
     ) -> ProviderExchange {
         let decision = routes.decide(request, context: context)
         let summary = routes.summarize(request, decision: decision)
-        var bodiless = request
-        bodiless.body = []
         var pending = Self.record(of: request, summary, seq: seq, receivedAt: receivedAt)
         pending.fault = fault
-        return ProviderExchange(decision: decision, pending: pending, request: bodiless, routes: routes)
+        return ProviderExchange(decision: decision, pending: pending, routes: routes)
     }
 
     /// What the armed faults make of a request that has just arrived, before its vendor
@@ -36,21 +33,17 @@ public struct ProviderExchange: Sendable {
     ) -> ProviderArrival {
         let vendor = routes.vendor(of: request.path)
         guard let fired = fire(vendor, { routes.target(of: request) }) else { return .decide(fault: nil, delayMs: nil) }
-        func faulted() -> ProviderExchange {
-            var bodiless = request
-            bodiless.body = []
+        func faulted(answer: HTTPResponse = HTTPResponse(status: 0)) -> ProviderExchange {
             var pending = Self.record(of: request, routes.summarize(request, decision: nil), seq: seq, receivedAt: receivedAt)
             pending.fault = fired.id
-            return ProviderExchange(decision: .respond(HTTPResponse(status: 0)), pending: pending, request: bodiless, routes: routes)
+            return ProviderExchange(decision: .respond(answer), pending: pending, routes: routes)
         }
         switch fired.action {
         case .latency(let milliseconds):
             return .decide(fault: fired.id, delayMs: milliseconds)
         case .status(let status, let reason, let retryAfter, let latency):
             let response = routes.faultResponse(status, reason: reason, retryAfter: retryAfter, to: request, now: receivedAt)
-            var exchange = faulted()
-            exchange = ProviderExchange(decision: .respond(response), pending: exchange.pending, request: exchange.request, routes: routes)
-            return .refuse(exchange, delayMs: latency)
+            return .refuse(faulted(answer: response), delayMs: latency)
         case .close:
             return .close(faulted().unanswered(at: receivedAt))
         case .goaway(_, let shutdown):
@@ -72,7 +65,7 @@ public struct ProviderExchange: Sendable {
 
     /// The record of the request, answered with `response` at `answeredAt`.
     public func record(answer response: HTTPResponse, at answeredAt: Date) -> ProviderRequestRecord {
-        Self.answered(pending, response, answer: routes.summarize(answer: response, to: request), at: answeredAt)
+        Self.answered(pending, response, answer: routes.summarize(answer: response, path: pending.path), at: answeredAt)
     }
 
     /// The record of a request the transport refused (`response`, its vendor's answer): what
@@ -82,7 +75,7 @@ public struct ProviderExchange: Sendable {
     ) -> ProviderRequestRecord {
         let summary = routes.summarize(refusal.request, decision: nil)
         let pending = record(of: refusal.request, summary, seq: seq, receivedAt: now)
-        return answered(pending, response, answer: routes.summarize(answer: response, to: refusal.request), at: now)
+        return answered(pending, response, answer: routes.summarize(answer: response, path: refusal.request.path), at: now)
     }
 
     private static func record(of request: HTTPRequest, _ summary: RequestSummary, seq: Int, receivedAt: Date) -> ProviderRequestRecord {

@@ -39,11 +39,7 @@ extension RequestSummary {
     /// The first 16 hex digits of the SHA-256 of `bytes` (OpenSSL): what tells one payload from
     /// another in a notification key.
     public static func digest(_ bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = bytes.withUnsafeBytes { raw in EVP_Digest(raw.baseAddress, raw.count, &digest, &length, EVP_sha256(), nil) }
-        guard ok == 1 else { return "" }
-        return String(GetuiSessions.hex(Array(digest.prefix(8))))
+        SHA256Digest.of(bytes).map { lowercaseHex($0.prefix(8)) } ?? ""
     }
 
     /// `digest` of the request's body: the one its routes took ahead, else now.
@@ -94,7 +90,7 @@ extension APNsRoutes {
     }
 
     /// `{"reason":…}` on a refusal; the apns-id the answer gave (the request's, or a new one).
-    public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
+    public func summarize(answer response: HTTPResponse, path _: String) -> AnswerSummary {
         var answer = AnswerSummary()
         if let id = response.headers.first(where: { $0.name == "apns-id" })?.value { answer.ids["apns-id"] = id }
         guard response.status != 200 else { return answer }
@@ -145,7 +141,7 @@ extension JPushRoutes {
 
     /// `{"error":{"code":…}}` on a refusal: the code, as text; the `msg_id` a push's answer
     /// assigned (JPush REST API v3 Push: `{"sendno":"0","msg_id":"…"}` on success).
-    public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
+    public func summarize(answer response: HTTPResponse, path _: String) -> AnswerSummary {
         guard response.status != 200 else {
             return AnswerSummary(ids: answerObject(response)?["msg_id"]?.stringValue.map { ["msg_id": $0] } ?? [:])
         }
@@ -199,7 +195,7 @@ extension GetuiRoutes {
     }
 
     /// `{"code":…,"msg":…}` with a code other than 0: `CODE MSG`.
-    public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
+    public func summarize(answer response: HTTPResponse, path _: String) -> AnswerSummary {
         let body = answerObject(response)
         let code = body?["code"]?.intValue
         if response.status == 200 && (code ?? 0) == 0 { return AnswerSummary() }
@@ -276,7 +272,7 @@ extension FCMRoutes {
     /// Google's error: FCM's `errorCode` when it gives one, else the gRPC `status`; the message
     /// `name` a send's answer assigned (read off the bytes when the route wrote it, as it
     /// does: parsing the answer the route had just made was a fiftieth of a send).
-    public func summarize(answer response: HTTPResponse, to _: HTTPRequest) -> AnswerSummary {
+    public func summarize(answer response: HTTPResponse, path _: String) -> AnswerSummary {
         if response.status == 200, let name = Self.sentName(response.body) { return AnswerSummary(ids: ["name": name]) }
         let body = answerObject(response)
         guard response.status != 200 else {
@@ -300,7 +296,7 @@ extension ProviderRoutes {
         routes(for: request.path).summarize(request, decision: decision)
     }
 
-    public func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary {
-        routes(for: request.path).summarize(answer: response, to: request)
+    public func summarize(answer response: HTTPResponse, path: String) -> AnswerSummary {
+        routes(for: path).summarize(answer: response, path: path)
     }
 }

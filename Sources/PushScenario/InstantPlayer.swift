@@ -189,9 +189,8 @@ public struct InstantPlayer {
     }
 
     /// Logs a gateway step's request as the server logs the gateway's (its bus event carried out).
-    private mutating func log(_ record: ProviderRequestRecord) {
-        let (_, effects) = Engine.logProviderRequest(record, inbox: &inbox)
-        carryOut(effects)
+    private mutating func log(_ record: consuming ProviderRequestRecord) {
+        carryOut(Engine.logProviderRequest(record, inbox: &inbox))
     }
 
     /// The HTTP request a backend would send: `POST /3/device/{token}` with the step's headers,

@@ -46,9 +46,8 @@ extension Server {
     public func arriveProviderRequest() -> Int { inbox.requestLog.arrive() }
 
     /// Logs a gateway request as answered, and publishes its `request` bus event.
-    public func logProviderRequest(_ record: ProviderRequestRecord) {
-        let (_, effects) = Engine.logProviderRequest(record, inbox: &inbox)
-        carryOut(effects)
+    public func logProviderRequest(_ record: consuming ProviderRequestRecord) {
+        carryOut(Engine.logProviderRequest(record, inbox: &inbox))
     }
 
     /// The armed fault that answers a gateway request, fired on the server's clock (or nil).

@@ -171,7 +171,7 @@ final class GatewayInLoop: AttachedGateway, GatewaySink {
         expects.start(query, server: server, completion: completion)
     }
     func arriveProviderRequest() -> Int { server.arriveProviderRequest() }
-    func logProviderRequest(_ record: ProviderRequestRecord) { server.logProviderRequest(record) }
+    func logProviderRequest(_ record: consuming ProviderRequestRecord) { server.logProviderRequest(record) }
     func fireFault(vendor: Via, path: String, streamIndex: Int, summary: () -> (tokens: [String], app: String?)) -> FiredFault? {
         server.fireFault(vendor: vendor, path: path, streamIndex: streamIndex, summary: summary)
     }

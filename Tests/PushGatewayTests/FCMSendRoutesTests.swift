@@ -174,12 +174,12 @@ func fcmRefusal(_ decision: GatewayDecision) -> (status: Int, grpc: String?, cod
         let response = FCMRoutes.sent(name)
         #expect(response == FCMRoutes.json(.object(["name": .string(name)])))
         #expect(try JSON.parse(response.body) == .object(["name": .string(name)]))
-        #expect(FCMRoutes().summarize(answer: response, to: fcmRequest(FCMSendRoutesTests.send, body: "")).ids == ["name": name])
+        #expect(FCMRoutes().summarize(answer: response, path: FCMSendRoutesTests.send).ids == ["name": name])
     }
 
     @Test(arguments: [#"{"name":"a"} "#, #" {"name":"a"}"#, #"{"name":"a","x":1}"#, #"{"name":"a\"b"}"#, #"{"name":"\u0061"}"#, "{}", ""])
     func otherAnswersAreParsed(body: String) {
-        let answer = FCMRoutes().summarize(answer: HTTPResponse(status: 200, body: Array(body.utf8)), to: fcmRequest(FCMSendRoutesTests.send, body: ""))
+        let answer = FCMRoutes().summarize(answer: HTTPResponse(status: 200, body: Array(body.utf8)), path: FCMSendRoutesTests.send)
         let parsed = (try? JSON.parse(Array(body.utf8)))?.objectValue?["name"]?.stringValue
         #expect(answer.ids == (parsed.map { ["name": $0] } ?? [:]), "\(body)")
         #expect(FCMRoutes.sentName(Array(body.utf8)) == nil || body == #"{"name":"a"}"#)

@@ -93,4 +93,20 @@ import TestSupport
             #expect(request.prepared.bodyDigest == RequestSummary.digest(body), "\(path)")
         }
     }
+
+    /// A body's digest is the first 16 hex digits of its SHA-256 (`sha256sum`'s answers), and
+    /// both parts a request can take ahead are kept when the second is taken.
+    @Test func theDigestIsSHA256sFirstEightBytesAndBothPartsAreKept() {
+        #expect(RequestSummary.digest(Array("abc".utf8)) == "ba7816bf8f01cfea")
+        #expect(RequestSummary.digest([]) == "e3b0c44298fc1c14")
+        var prepared = PreparedRequest()
+        #expect(prepared.bodyDigest == nil)
+        prepared.bodyDigest = "ba7816bf8f01cfea"
+        let copy = prepared
+        prepared.bodyDigest = "e3b0c44298fc1c14"
+        #expect(copy.bodyDigest == "ba7816bf8f01cfea" && prepared.bodyDigest == "e3b0c44298fc1c14")
+        prepared.apnsPush = (token: "ab", app: "com.example.news", pushType: .alert, push: nil)
+        #expect(prepared.bodyDigest == "e3b0c44298fc1c14" && prepared.apnsPush?.app == "com.example.news")
+        #expect(copy.apnsPush == nil)
+    }
 }

@@ -55,7 +55,7 @@ import Testing
             receivedAt: t0, answeredAt: t0.addingTimeInterval(0.004), vendor: .apns, method: "POST", path: "/3/device/\(startToken)",
             tokens: [startToken], app: "com.example.food", status: 410, reason: "Unregistered", ids: ["apns-id": "7f2c1e4a-0000-4000-8000-000000000001"],
             notificationKey: "apns-id 7f2c1e4a-0000-4000-8000-000000000001")
-        for case .publish(let event) in Engine.logProviderRequest(answered, inbox: &inbox).1 { events.append(event) }
+        for case .publish(let event) in Engine.logProviderRequest(answered, inbox: &inbox) { events.append(event) }
         return events
     }
 

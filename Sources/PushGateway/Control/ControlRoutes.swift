@@ -160,7 +160,7 @@ public struct ControlRoutes: GatewayRoutes {
     /// Not a provider's request: the request log and the faults leave it alone.
     public func isProviderRequest(_ path: String) -> Bool { false }
     public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary { RequestSummary(vendor: .socket) }
-    public func summarize(answer response: HTTPResponse, to request: HTTPRequest) -> AnswerSummary { AnswerSummary() }
+    public func summarize(answer response: HTTPResponse, path: String) -> AnswerSummary { AnswerSummary() }
     public func vendor(of path: String) -> Via { .socket }
     public func faultResponse(_ status: Int, reason: String?, retryAfter: Int?, to request: HTTPRequest, now: Date) -> HTTPResponse {
         Self.error(status, reason ?? "HTTP \(status)")
@@ -198,17 +198,8 @@ public struct ControlRoutes: GatewayRoutes {
     /// Compares the SHA-256 digests of the two with OpenSSL's constant-time `CRYPTO_memcmp`: the
     /// time taken says nothing of where they differ, nor of the token's length.
     static func sameSecret(_ given: String, _ secret: String) -> Bool {
-        guard let left = digest(given), let right = digest(secret) else { return false }
+        guard let left = SHA256Digest.of(given), let right = SHA256Digest.of(secret) else { return false }
         return left.withUnsafeBytes { l in right.withUnsafeBytes { r in CRYPTO_memcmp(l.baseAddress, r.baseAddress, 32) == 0 } }
     }
 
-    private static func digest(_ text: String) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        let bytes = Array(text.utf8)
-        let done = bytes.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &out, &length, EVP_sha256(), nil)
-        }
-        return done == 1 && length == 32 ? out : nil
-    }
 }

@@ -48,29 +48,11 @@ public final class GetuiSessions: Sendable {
             var generator = SystemRandomNumberGenerator()
             for index in bytes.indices { bytes[index] = generator.next() }
         }
-        return hex(bytes)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        return lowercaseHex(bytes)
     }
 
     /// SHA-256 of `text`'s UTF-8, lower-case hex (Getui's `sign`), through OpenSSL.
     public static func sha256Hex(_ text: String) -> String {
-        let input = Array(text.utf8)
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        let ok = input.withUnsafeBytes { raw in
-            EVP_Digest(raw.baseAddress, raw.count, &digest, &length, EVP_sha256(), nil)
-        }
-        guard ok == 1 else { return "" }
-        return hex(Array(digest.prefix(Int(length))))
+        SHA256Digest.of(text).map { lowercaseHex($0) } ?? ""
     }
 }

@@ -22,7 +22,7 @@ public protocol GatewaySink: AnyObject {
     /// The request log's seq for a provider request that has just arrived.
     func arriveProviderRequest() -> Int
     /// Logs an answered provider request (and tells the bus).
-    func logProviderRequest(_ record: ProviderRequestRecord)
+    func logProviderRequest(_ record: consuming ProviderRequestRecord)
     /// The armed fault that answers this request, fired (its count spent), or nil: the
     /// request is the `streamIndex`th of its connection; `summary` gives its tokens and app
     /// (asked only when a fault names one).
@@ -397,7 +397,8 @@ public final class Gateway {
         }
         if http2 {
             guard let session = HTTP2Session(
-                limits: configuration.limits, isTLS: connection.isTLS, refusalResponse: refusalResponse, onRequest: onRequest)
+                limits: configuration.limits, isTLS: connection.isTLS, fromLoopback: connection.peerIsLoopback,
+                refusalResponse: refusalResponse, onRequest: onRequest)
             else {
                 drop(connection)
                 return
@@ -405,7 +406,8 @@ public final class Gateway {
             connection.session = session
         } else {
             connection.session = HTTP1Session(
-                limits: configuration.limits, isTLS: connection.isTLS, refusalResponse: refusalResponse, onRequest: onRequest)
+                limits: configuration.limits, isTLS: connection.isTLS, fromLoopback: connection.peerIsLoopback,
+                refusalResponse: refusalResponse, onRequest: onRequest)
         }
     }
 
@@ -452,8 +454,6 @@ public final class Gateway {
         }
         // A request is what keeps a connection from being idle.
         connection.lastActivity = milliseconds()
-        var request = request
-        request.fromLoopback = connection.peerIsLoopback
         guard let sink else {
             var partial = request
             partial.body = []

@@ -10,6 +10,8 @@ final class HTTP1Session: HTTPSession {
     private var settings = http_parser_settings()
     private let limits: GatewayLimits
     private let isTLS: Bool
+    /// The peer is a loopback address: each request says so (the control API's token rule).
+    private let fromLoopback: Bool
     private let onRequest: (HTTPRequest, @escaping Responder) -> Void
     private let refusalResponse: (HTTPRefusal) -> HTTPResponse
 
@@ -35,10 +37,12 @@ final class HTTP1Session: HTTPSession {
 
     /// `refusalResponse` answers what the session refuses (the routes' `refuse`; by default
     /// the status alone).
-    init(limits: GatewayLimits, isTLS: Bool, refusalResponse: @escaping (HTTPRefusal) -> HTTPResponse = HTTPRefusal.plainResponse,
+    init(limits: GatewayLimits, isTLS: Bool, fromLoopback: Bool = false,
+         refusalResponse: @escaping (HTTPRefusal) -> HTTPResponse = HTTPRefusal.plainResponse,
          onRequest: @escaping (HTTPRequest, @escaping Responder) -> Void) {
         self.limits = limits
         self.isTLS = isTLS
+        self.fromLoopback = fromLoopback
         self.refusalResponse = refusalResponse
         self.onRequest = onRequest
         parser = .allocate(capacity: 1)
@@ -178,7 +182,7 @@ final class HTTP1Session: HTTPSession {
         let method = String(cString: pushdeck_http_method_name(parser))
         let request = HTTPRequest(
             method: method, path: String(decoding: target, as: UTF8.self), headers: headers, body: body,
-            version: .http1_1, isTLS: isTLS)
+            version: .http1_1, isTLS: isTLS, fromLoopback: fromLoopback)
         let keepAlive = http_should_keep_alive(parser) != 0
         let slot = firstSlot + slots.count
         slots.append(nil)
@@ -213,7 +217,7 @@ final class HTTP1Session: HTTPSession {
         let method = kind == .badMethod || target.isEmpty ? "" : String(cString: pushdeck_http_method_name(parser))
         let partial = HTTPRequest(
             method: method, path: String(decoding: target, as: UTF8.self), headers: headers, body: [],
-            version: .http1_1, isTLS: isTLS)
+            version: .http1_1, isTLS: isTLS, fromLoopback: fromLoopback)
         slots.append(Self.encode(refusalResponse(HTTPRefusal(kind, request: partial)), close: true))
         lastSlot = firstSlot + slots.count - 1
     }

@@ -31,6 +31,8 @@ final class HTTP2Session: HTTPSession {
     private var session: OpaquePointer?
     private let limits: GatewayLimits
     private let isTLS: Bool
+    /// The peer is a loopback address: each request says so (the control API's token rule).
+    private let fromLoopback: Bool
     private let onRequest: (HTTPRequest, @escaping Responder) -> Void
     private let refusalResponse: (HTTPRefusal) -> HTTPResponse
     /// Requests timed out: the session ends once their answers (and what else it owes) are out.
@@ -52,10 +54,12 @@ final class HTTP2Session: HTTPSession {
 
     /// `refusalResponse` answers what the session refuses (the routes' `refuse`; by default
     /// the status alone).
-    init?(limits: GatewayLimits, isTLS: Bool, refusalResponse: @escaping (HTTPRefusal) -> HTTPResponse = HTTPRefusal.plainResponse,
+    init?(limits: GatewayLimits, isTLS: Bool, fromLoopback: Bool = false,
+          refusalResponse: @escaping (HTTPRefusal) -> HTTPResponse = HTTPRefusal.plainResponse,
           onRequest: @escaping (HTTPRequest, @escaping Responder) -> Void) {
         self.limits = limits
         self.isTLS = isTLS
+        self.fromLoopback = fromLoopback
         self.refusalResponse = refusalResponse
         self.onRequest = onRequest
         var callbacks: OpaquePointer?
@@ -333,7 +337,7 @@ final class HTTP2Session: HTTPSession {
             return
         }
         var request = HTTPRequest(method: stream.method, path: stream.path, headers: stream.headers, body: stream.body,
-                                  version: .http2, isTLS: isTLS)
+                                  version: .http2, isTLS: isTLS, fromLoopback: fromLoopback)
         request.streamID = streamID
         stream.headers = []
         stream.body = []
@@ -355,7 +359,7 @@ final class HTTP2Session: HTTPSession {
     /// it came (pseudo-headers come first, so its method and path are known).
     private func refuse(_ streamID: Int32, _ stream: Stream, _ kind: HTTPRefusal.Kind) {
         let partial = HTTPRequest(method: stream.method, path: stream.path, headers: stream.headers, body: [],
-                                  version: .http2, isTLS: isTLS)
+                                  version: .http2, isTLS: isTLS, fromLoopback: fromLoopback)
         stream.headers = []
         stream.body = []
         answer(streamID, refusalResponse(HTTPRefusal(kind, request: partial)))
