@@ -7,9 +7,34 @@ import PushCore
 public struct ProviderExchange: Sendable {
     /// What the routes decided.
     public let decision: GatewayDecision
-    /// The record so far: everything but the answer.
-    private let pending: ProviderRequestRecord
-    private let routes: any GatewayRoutes
+    /// What logging the answer takes: all a closure waiting for the answer keeps (the decision
+    /// holds the decoded push, and its answer closure).
+    public let log: PendingLog
+
+    /// A decided request's record so far, to be completed by its answer.
+    public struct PendingLog: Sendable {
+        /// The record so far: everything but the answer.
+        fileprivate let pending: ProviderRequestRecord
+        fileprivate let routes: any GatewayRoutes
+
+        /// The record of the request, answered with `response` at `answeredAt`.
+        public func record(answer response: HTTPResponse, at answeredAt: Date) -> ProviderRequestRecord {
+            ProviderExchange.answered(pending, response, answer: routes.summarize(answer: response, path: pending.path), at: answeredAt)
+        }
+
+        /// The record of a request that got no answer (its connection was closed or went away):
+        /// status 0.
+        public func unanswered(at now: Date) -> ProviderRequestRecord {
+            var record = pending
+            record.answeredAt = max(now, pending.receivedAt)
+            return record
+        }
+    }
+
+    private init(decision: GatewayDecision, pending: ProviderRequestRecord, routes: any GatewayRoutes) {
+        self.decision = decision
+        self.log = PendingLog(pending: pending, routes: routes)
+    }
 
     /// Decides `request` (its `seq` the log's `arrive()`, `receivedAt` the wall clock at its
     /// arrival; `fault` the latency fault that delayed it, if one did).
@@ -53,11 +78,7 @@ public struct ProviderExchange: Sendable {
 
     /// The record of a request that got no answer (its connection was closed or went away):
     /// status 0.
-    public func unanswered(at now: Date) -> ProviderRequestRecord {
-        var record = pending
-        record.answeredAt = max(now, pending.receivedAt)
-        return record
-    }
+    public func unanswered(at now: Date) -> ProviderRequestRecord { log.unanswered(at: now) }
 
     /// APNs' GOAWAY debug data when its server shuts down ("Handling error responses from
     /// APNs": reason Shutdown, "The server is shutting down").
@@ -65,7 +86,7 @@ public struct ProviderExchange: Sendable {
 
     /// The record of the request, answered with `response` at `answeredAt`.
     public func record(answer response: HTTPResponse, at answeredAt: Date) -> ProviderRequestRecord {
-        Self.answered(pending, response, answer: routes.summarize(answer: response, path: pending.path), at: answeredAt)
+        log.record(answer: response, at: answeredAt)
     }
 
     /// The record of a request the transport refused (`response`, its vendor's answer): what
@@ -85,7 +106,7 @@ public struct ProviderExchange: Sendable {
             notificationKey: summary.notificationKey)
     }
 
-    private static func answered(
+    fileprivate static func answered(
         _ pending: ProviderRequestRecord, _ response: HTTPResponse, answer: AnswerSummary, at answeredAt: Date
     ) -> ProviderRequestRecord {
         var record = pending

@@ -527,11 +527,12 @@ public final class Gateway {
         let exchange = ProviderExchange.decide(
             request, routes: routes, context: sink.gatewayContext(), seq: seq, receivedAt: receivedAt, fault: fault)
         // Every answer is logged as it is handed to the session.
+        let log = exchange.log
         let answered: (HTTPResponse) -> Void = { [weak self, weak sink] response in
             respond(response)
             self?.dirty.insert(fd)
             guard let sink else { return }
-            sink.logProviderRequest(exchange.record(answer: response, at: sink.gatewayNow()))
+            sink.logProviderRequest(log.record(answer: response, at: sink.gatewayNow()))
         }
         carryOut(exchange.decision, of: request, sink: sink, answered: answered)
     }

@@ -38,6 +38,9 @@ final class HTTP2Session: HTTPSession {
     /// Requests timed out: the session ends once their answers (and what else it owes) are out.
     private var timedOut = false
     private var streams: [Int32: Stream] = [:]
+    /// The stream whose HEADERS are arriving: nghttp2 hands a header block's fields one after
+    /// another, and looking the stream up for each was a hash a field.
+    private var receiving: (id: Int32, stream: Stream)?
     private var failed = false
     /// The `now` of the bytes being fed.
     private var now: Int64 = 0
@@ -246,6 +249,7 @@ final class HTTP2Session: HTTPSession {
         let stream = Stream()
         stream.startedAt = now
         streams[frame.hd.stream_id] = stream
+        receiving = (frame.hd.stream_id, stream)
         return 0
     }
 
@@ -259,21 +263,32 @@ final class HTTP2Session: HTTPSession {
     }
 
     private func header(_ frame: nghttp2_frame, _ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Int32 {
-        guard let stream = streams[frame.hd.stream_id], !stream.requested else { return 0 }
+        let id = frame.hd.stream_id
+        let found: Stream?
+        if let receiving, receiving.id == id { found = receiving.stream } else { found = streams[id] }
+        guard let stream = found, !stream.requested else { return 0 }
         stream.headerBytes += name.count + value.count + 32
         if stream.headerBytes > limits.maxHeaderBytes { stream.refusal = .headersTooLarge(limit: limits.maxHeaderBytes) }
         guard stream.refusal == nil else { return 0 }
-        let nameText = String(decoding: name, as: UTF8.self)
         let valueText = String(decoding: Self.trimmingWhitespace(value), as: UTF8.self)
-        switch nameText {
-        case ":method": stream.method = valueText
-        case ":path": stream.path = valueText
-        // RFC 9113 §8.3.1: `:authority` stands for HTTP/1.1's `Host`; routes read it as `host`.
-        case ":authority": stream.headers.append(HTTPHeader("host", valueText))
-        case ":scheme": break
-        default: stream.headers.append(HTTPHeader(nameText, valueText))
+        // Pseudo-headers are told apart on their bytes: no string is made of their names.
+        if Self.matches(name, ":method") {
+            stream.method = valueText
+        } else if Self.matches(name, ":path") {
+            stream.path = valueText
+        } else if Self.matches(name, ":authority") {
+            // RFC 9113 §8.3.1: `:authority` stands for HTTP/1.1's `Host`; routes read it as `host`.
+            stream.headers.append(HTTPHeader("host", valueText))
+        } else if !Self.matches(name, ":scheme") {
+            stream.headers.append(HTTPHeader(String(decoding: name, as: UTF8.self), valueText))
         }
         return 0
+    }
+
+    /// True when `bytes` are those of `literal`.
+    private static func matches(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        return memcmp(base, literal.utf8Start, bytes.count) == 0
     }
 
     private func data(_ streamID: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
@@ -304,6 +319,7 @@ final class HTTP2Session: HTTPSession {
     private func streamClosed(_ streamID: Int32) {
         // Reset or refused before its request was handled: what it held goes back to the
         // connection's window (the stream's own no longer matters).
+        if receiving?.id == streamID { receiving = nil }
         if let stream = streams.removeValue(forKey: streamID), stream.unconsumed > 0 {
             nghttp2_session_consume_connection(session, stream.unconsumed)
         }
