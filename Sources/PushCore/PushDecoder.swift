@@ -161,103 +161,110 @@ public struct PushDecoder: Sendable, Equatable {
     }
 }
 
-/// The top-level members a payload is read by, found in one pass over it: each is the last
-/// member with its name, as `payload[name]` would find it (a lookup each was a pass each).
+/// The members of an object named in a table, found in one pass over it: each is the last
+/// member with its name, as `object[name]` would find it (a lookup each was a pass each). Kept
+/// as the document and positions (`-1`: absent) in the table's order, copied without a retain
+/// (a view a member retained the document once each); a member's name is matched against the
+/// table in one call that checks lengths first.
+struct NamedMembers<let count: Int> {
+    private let object: JSONView
+    private let positions: InlineArray<count, Int>
+
+    init(of object: JSONView, named names: [StaticString]) {
+        var positions = InlineArray<count, Int>(repeating: -1)
+        object.forEachMemberPosition { name, value in
+            if let index = name.position(in: names) { positions[index] = value }
+        }
+        self.object = object
+        self.positions = positions
+    }
+
+    /// The member named `names[index]`, or nil.
+    subscript(_ index: Int) -> JSONView? {
+        let position = positions[index]
+        return position < 0 ? nil : object.value(at: position)
+    }
+}
+
+/// The top-level members a payload is read by (each accessor reads the index of its name in
+/// `names`).
 struct PayloadFields {
-    /// The names looked for; a member's position in the document is kept at its name's index
-    /// (each accessor below reads the index of its name here).
     private static let names: [StaticString] = [
         "aps", "taskId", "msgId", "_j_msgid", "payload", "offLine", "autoBadge", "url", "Simulator Target Bundle",
         "Simulate Target Bundle", "appId", "appKey", "title", "subtitle", "content", "message", "alert", "body",
         "extras", "push_message", "notification", "push_channel", "options", "settings", "offLineExpireTime",
     ]
-    private let object: JSONView
-    /// Positions (`-1`: absent) in `names` order: copied without a retain, where a view a
-    /// member retained the document once each.
-    private let positions: InlineArray<25, Int>
+    private let members: NamedMembers<25>
+    init(_ payload: JSONView) { members = NamedMembers(of: payload, named: Self.names) }
 
-    init(_ object: JSONView) {
-        var positions = InlineArray<25, Int>(repeating: -1)
-        object.forEachMemberPosition { name, value in
-            if let index = name.position(in: Self.names) { positions[index] = value }
-        }
-        self.object = object
-        self.positions = positions
-    }
-
-    private func member(_ index: Int) -> JSONView? {
-        let position = positions[index]
-        return position < 0 ? nil : object.value(at: position)
-    }
-
-    var aps: JSONView? { member(0) }
-    var taskId: JSONView? { member(1) }
-    var msgId: JSONView? { member(2) }
-    var jpushMessageId: JSONView? { member(3) }
-    var getuiMessage: JSONView? { member(4) }
-    var offLine: JSONView? { member(5) }
-    var autoBadge: JSONView? { member(6) }
-    var url: JSONView? { member(7) }
+    var aps: JSONView? { members[0] }
+    var taskId: JSONView? { members[1] }
+    var msgId: JSONView? { members[2] }
+    var jpushMessageId: JSONView? { members[3] }
+    var getuiMessage: JSONView? { members[4] }
+    var offLine: JSONView? { members[5] }
+    var autoBadge: JSONView? { members[6] }
+    var url: JSONView? { members[7] }
     /// `PushDecoder.appKeys`, in order.
-    var simulatorTargetBundle: JSONView? { member(8) }
-    var simulateTargetBundle: JSONView? { member(9) }
-    var appId: JSONView? { member(10) }
-    var appKey: JSONView? { member(11) }
+    var simulatorTargetBundle: JSONView? { members[8] }
+    var simulateTargetBundle: JSONView? { members[9] }
+    var appId: JSONView? { members[10] }
+    var appKey: JSONView? { members[11] }
     /// JPush and push-API bodies (payloads without `aps`).
-    var title: JSONView? { member(12) }
-    var subtitle: JSONView? { member(13) }
-    var content: JSONView? { member(14) }
-    var message: JSONView? { member(15) }
-    var alert: JSONView? { member(16) }
-    var body: JSONView? { member(17) }
-    var extras: JSONView? { member(18) }
-    var pushMessage: JSONView? { member(19) }
-    var notification: JSONView? { member(20) }
+    var title: JSONView? { members[12] }
+    var subtitle: JSONView? { members[13] }
+    var content: JSONView? { members[14] }
+    var message: JSONView? { members[15] }
+    var alert: JSONView? { members[16] }
+    var body: JSONView? { members[17] }
+    var extras: JSONView? { members[18] }
+    var pushMessage: JSONView? { members[19] }
+    var notification: JSONView? { members[20] }
     /// Getui v2's per-vendor settings (`push_channel.ios` is the APNs notification).
-    var pushChannel: JSONView? { member(21) }
+    var pushChannel: JSONView? { members[21] }
     /// JPush `options` (`apns_collapse_id`, `time_to_live`).
-    var options: JSONView? { member(22) }
+    var options: JSONView? { members[22] }
     /// The vendors' time to live: Getui v2 `settings` (`ttl`), Getui's `offLineExpireTime`.
-    var settings: JSONView? { member(23) }
-    var offLineExpireTime: JSONView? { member(24) }
+    var settings: JSONView? { members[23] }
+    var offLineExpireTime: JSONView? { members[24] }
 }
 
-/// The members of `aps.alert` an APNs payload is shown by, found in one pass.
+/// The members of `aps.alert` an APNs payload is shown by (each accessor reads the index of its
+/// name in `names`).
 struct AlertFields {
-    /// The names looked for; a member's position in the document is kept at its name's index
-    /// (each accessor below reads the index of its name here).
     private static let names: [StaticString] = [
         "title", "subtitle", "body", "title-loc-key", "title-loc-args", "subtitle-loc-key", "subtitle-loc-args",
         "loc-key", "loc-args",
     ]
-    private let object: JSONView
-    /// Positions (`-1`: absent) in `names` order: copied without a retain, where a view a
-    /// member retained the document once each.
-    private let positions: InlineArray<9, Int>
+    private let members: NamedMembers<9>
+    init(_ alert: JSONView) { members = NamedMembers(of: alert, named: Self.names) }
 
-    init(_ object: JSONView) {
-        var positions = InlineArray<9, Int>(repeating: -1)
-        object.forEachMemberPosition { name, value in
-            if let index = name.position(in: Self.names) { positions[index] = value }
-        }
-        self.object = object
-        self.positions = positions
-    }
+    var title: JSONView? { members[0] }
+    var subtitle: JSONView? { members[1] }
+    var body: JSONView? { members[2] }
+    var titleLocKey: JSONView? { members[3] }
+    var titleLocArgs: JSONView? { members[4] }
+    var subtitleLocKey: JSONView? { members[5] }
+    var subtitleLocArgs: JSONView? { members[6] }
+    var locKey: JSONView? { members[7] }
+    var locArgs: JSONView? { members[8] }
+}
 
-    private func member(_ index: Int) -> JSONView? {
-        let position = positions[index]
-        return position < 0 ? nil : object.value(at: position)
-    }
+/// The members of an `aps` (or a JPush `notification.ios`) a push is shown by (each accessor
+/// reads the index of its name in `names`).
+struct APSFields {
+    private static let names: [StaticString] = [
+        "alert", "badge", "thread-id", "relevance-score", "content-available", "interruption-level",
+    ]
+    private let members: NamedMembers<6>
+    init(_ aps: JSONView) { members = NamedMembers(of: aps, named: Self.names) }
 
-    var title: JSONView? { member(0) }
-    var subtitle: JSONView? { member(1) }
-    var body: JSONView? { member(2) }
-    var titleLocKey: JSONView? { member(3) }
-    var titleLocArgs: JSONView? { member(4) }
-    var subtitleLocKey: JSONView? { member(5) }
-    var subtitleLocArgs: JSONView? { member(6) }
-    var locKey: JSONView? { member(7) }
-    var locArgs: JSONView? { member(8) }
+    var alert: JSONView? { members[0] }
+    var badge: JSONView? { members[1] }
+    var threadId: JSONView? { members[2] }
+    var relevanceScore: JSONView? { members[3] }
+    var contentAvailable: JSONView? { members[4] }
+    var interruptionLevel: JSONView? { members[5] }
 }
 
 /// What a payload shows and how it moves the badge, gathered from whichever shapes it has.
@@ -284,11 +291,13 @@ struct PushContent {
 
     /// `thread-id`, `content-available` (1 or true), `interruption-level` of an `aps` or a JPush
     /// `notification.ios` (custom data: never refused, an unknown level is ignored).
-    mutating func readPresentation(_ dictionary: JSONView) {
-        if threadId == nil { threadId = Self.looseText(dictionary["thread-id"]) }
-        if relevance == nil, let score = dictionary["relevance-score"]?.number?.double, score.isFinite { relevance = score }
-        if let flag = dictionary["content-available"], flag.bool == true || flag.number?.int == 1 { contentAvailable = true }
-        if interruption == nil, let level = dictionary["interruption-level"]?.string { interruption = InterruptionLevel(rawValue: level) }
+    mutating func readPresentation(_ dictionary: JSONView) { readPresentation(APSFields(dictionary)) }
+
+    mutating func readPresentation(_ fields: APSFields) {
+        if threadId == nil { threadId = Self.looseText(fields.threadId) }
+        if relevance == nil, let score = fields.relevanceScore?.number?.double, score.isFinite { relevance = score }
+        if let flag = fields.contentAvailable, flag.bool == true || flag.number?.int == 1 { contentAvailable = true }
+        if interruption == nil, let level = fields.interruptionLevel?.string { interruption = InterruptionLevel(rawValue: level) }
     }
 
     mutating func fill(title: String? = nil, subtitle: String? = nil, body: String? = nil, url: String? = nil) {
@@ -301,13 +310,10 @@ struct PushContent {
     // MARK: APNs
 
     mutating func readAPNs(_ aps: JSONView) throws(WireError) {
-        var alertAt = -1, badgeAt = -1
-        aps.forEachMemberPosition { name, value in
-            if name == "alert" { alertAt = value } else if name == "badge" { badgeAt = value }
-        }
-        let alert = alertAt < 0 ? nil : aps.value(at: alertAt)
-        let badgeValue = badgeAt < 0 ? nil : aps.value(at: badgeAt)
-        readPresentation(aps)
+        let fields = APSFields(aps)
+        let alert = fields.alert
+        let badgeValue = fields.badge
+        readPresentation(fields)
         if let alert, !alert.isNull {
             switch alert.kind {
             case .string:

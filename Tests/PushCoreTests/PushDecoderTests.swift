@@ -41,6 +41,12 @@ struct PushDecoderTests {
         #expect(push.app == "com.example.shop" && push.taskId == "t-1" && push.msgId == "m-1")
         let nonASCII = try decode(#"{"aps":{"alert":"x"},"appId":"\u00e9t\u00e9","Simulate Target Bundle":"été"}"#)
         #expect(nonASCII.app == "été")
+        let presented = try decode(#"""
+            {"aps":{"alert":"x","thread-id":"first","thread-\u0069d":"orders","interruption-level":"passive",
+             "interruption-level":"time-sensitive","content-available":1,"relevance-score":0.5}}
+            """#)
+        #expect(presented.threadId == "orders" && presented.interruption == .timeSensitive)
+        #expect(presented.relevance == 0.5 && !presented.silent)
     }
 
     @Test func theRequestCanMarkItOffline() throws {
