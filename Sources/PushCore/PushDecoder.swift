@@ -87,7 +87,6 @@ public struct PushDecoder: Sendable, Equatable {
 
         let named = try Self.app(of: fields)
         let timeToLive = Self.timeToLive(fields)
-        // Only the member `push(of:)` needs: capturing all of `fields` copied it, a retain a member.
         let url = fields.url
         func push(on channel: Channel, showing content: consuming PushContent) -> Push {
             var shown = content

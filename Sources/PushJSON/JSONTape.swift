@@ -124,12 +124,13 @@ public final class JSONTape: Sendable {
                 return keys.firstIndex { self == $0 }
             }
             let count = entry.text.count
-            for (position, key) in keys.enumerated() where key.utf8CodeUnitCount == count {
-                guard key.hasPointerRepresentation && key.isASCII else {
-                    if self == key { return position }
-                    continue
+            for (position, key) in keys.enumerated() {
+                if key.hasPointerRepresentation && key.isASCII {
+                    guard key.utf8CodeUnitCount == count else { continue }
+                    if count == 0 || memcmp(base + entry.text.lowerBound, key.utf8Start, count) == 0 { return position }
+                } else if self == key {
+                    return position
                 }
-                if count == 0 || memcmp(base + entry.text.lowerBound, key.utf8Start, count) == 0 { return position }
             }
             return nil
         }

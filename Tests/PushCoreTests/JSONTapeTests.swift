@@ -34,6 +34,16 @@ struct JSONTapeTests {
         #expect(try root("{}")["a"] == nil)
     }
 
+    /// A member's name is found in a table of names as `==` compares them: byte for byte when
+    /// both are plain ASCII, as Swift compares strings otherwise (escapes, canonical equivalence).
+    @Test func aMemberNameIsFoundInATableAsSwiftComparesStrings() throws {
+        let value = try root("{\"a\":1,\"bb\":2,\"\\u0063\":3,\"\u{212A}\":4,\"e\u{301}\":5,\"\":6,\"zz\":7}")
+        let keys: [StaticString] = ["", "a", "c", "K", "bb", "\u{E9}"]
+        var found: [Int?] = []
+        value.forEachMemberPosition { name, _ in found.append(name.position(in: keys)) }
+        #expect(found == [1, 4, 2, 3, 5, 0, nil])
+    }
+
     @Test func anObjectBuildsItsTreeAroundAMemberReadInPlace() throws {
         let text = #"{"op":"push","payload":{"aps":{"alert":"订单"}},"app":"com.example.shop","payload":{"late":[1,2]},"n":1}"#
         let value = try root(text)
