@@ -77,7 +77,9 @@ let package = Package(
             swiftSettings: strict),
 
         // MARK: - Tests (one target per module, plus end-to-end through the real binary)
-        .target(name: "TestSupport", dependencies: ["PushJSON", "PushCore", "PushSystem", "PushServer", "PushClient", "PushTUI"], path: "Tests/TestSupport",
+        // CSpawn: pipe2 and posix_spawn's closefrom for the tests' process runner (both need _GNU_SOURCE).
+        .target(name: "CSpawn", path: "Tests/CSpawn"),
+        .target(name: "TestSupport", dependencies: ["PushJSON", "PushCore", "PushSystem", "PushServer", "PushClient", "PushTUI", "CSpawn"], path: "Tests/TestSupport",
                 swiftSettings: strict),
         .testTarget(name: "PushBusTests", dependencies: ["PushBus", "PushCore", "PushJSON", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushCoreTests", dependencies: ["PushJSON", "PushCore", "TestSupport"], swiftSettings: strict),

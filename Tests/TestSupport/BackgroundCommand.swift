@@ -9,6 +9,7 @@ public final class BackgroundCommand: @unchecked Sendable {
     private let errPath: String
 
     public init(_ arguments: [String], socket: String, folder: TempFolder, name: String = "background") throws {
+        RunWatchdog.arm()
         outPath = folder.file("\(name).out")
         errPath = folder.file("\(name).err")
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)

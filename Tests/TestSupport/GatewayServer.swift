@@ -121,7 +121,8 @@ public enum TestVenv {
     /// Runs `make_venv.sh` for `folder` (and `requirements`, default the pinned file); its python.
     public static func ensure(folder: String, requirements: String? = nil) throws -> String {
         let command = ["bash", script, folder] + (requirements.map { [$0] } ?? [])
-        let result = try runProgram(command)
+        // pip fetching and building the pinned clients takes minutes on a slow machine.
+        let result = try runProgram(command, timeout: 1800)
         let python = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard result.status == 0, FileManager.default.isExecutableFile(atPath: python) else {
             throw SpawnError(message: "could not make the test virtualenv: '\(command.joined(separator: " "))' exited \(result.status):\n\(result.stdout)\(result.stderr)")

@@ -16,9 +16,9 @@ public struct CommandResult: Sendable {
 /// not change what the tests see (a test that wants a config file passes its own XDG_CONFIG_HOME).
 public let isolatedConfigHome = "/nonexistent/pushdeck-tests-config"
 
-/// Runs the real `pushdeck` binary to completion. With `timeout`, a command still running after
-/// that many seconds is killed (SIGKILL) and the result's status is -1: a test of something that
-/// must exit at once fails instead of hanging.
+/// Runs the real `pushdeck` binary to completion. A command still running after `timeout`
+/// seconds (default `Spawn.deadline`) is killed (SIGKILL) and the result's status is -1: a test of
+/// something that must exit at once fails instead of hanging.
 public func runPushdeck(
     _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double? = nil
 ) throws -> CommandResult {
@@ -27,61 +27,32 @@ public func runPushdeck(
     env["PUSHDECK_DB"] = nil
     env["XDG_CONFIG_HOME"] = isolatedConfigHome
     for (key, value) in environment { env[key] = value }
-    return try runToCompletion(PackagePaths.pushdeckBinary, arguments, environment: env, stdin: stdin, timeout: timeout)
+    return try runToCompletion([PackagePaths.pushdeckBinary] + arguments, environment: env, stdin: stdin, timeout: timeout)
 }
 
 /// Runs any program (found on `PATH`) to completion with extra environment variables; stdout and
-/// stderr apart.
-public func runProgram(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws -> CommandResult {
-    try runToCompletion(
-        "/usr/bin/env", arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdin: stdin)
-}
-
-/// The one way tests run a program and keep what it wrote: `stdin` written and closed, both
-/// pipes read while it runs (so neither fills up), and with `timeout` a SIGKILL after that many
-/// seconds (status -1).
-func runToCompletion(
-    _ executable: String, _ arguments: [String], environment: [String: String], stdin: Data?, timeout: Double? = nil
+/// stderr apart. `timeout` as `runPushdeck`'s.
+public func runProgram(
+    _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, timeout: Double? = nil
 ) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = environment
-    let out = Pipe()
-    let err = Pipe()
-    let input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(stdin) }
-    try input.fileHandleForWriting.close()
-    let group = DispatchGroup()
-    let box = OutputBox()
-    DispatchQueue.global().async(group: group) { box.setOut(out.fileHandleForReading.readDataToEndOfFile()) }
-    DispatchQueue.global().async(group: group) { box.setErr(err.fileHandleForReading.readDataToEndOfFile()) }
-    var timedOut = false
-    if let timeout {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
-        if process.isRunning {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-        }
-    }
-    process.waitUntilExit()
-    group.wait()
-    return CommandResult(
-        status: timedOut ? -1 : process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
-        stderr: String(decoding: box.err, as: UTF8.self), stdoutBytes: Array(box.out), stderrBytes: Array(box.err))
+    try runToCompletion(
+        ["/usr/bin/env"] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdin: stdin, timeout: timeout)
 }
 
-private final class OutputBox: @unchecked Sendable {
-    // @unchecked: each field is written once by its reader before `group.wait()` returns.
-    var out = Data()
-    var err = Data()
-    func setOut(_ data: Data) { out = data }
-    func setErr(_ data: Data) { err = data }
+/// The one way tests run a program and keep what it wrote (`Spawn.collect`): `stdin` written and
+/// closed, both outputs read while it runs. The status is the exit code, or the signal's number
+/// when a signal ended it (as Foundation's `terminationStatus` says), or -1 when it was killed at
+/// its deadline; a killed program's stderr says so.
+func runToCompletion(_ arguments: [String], environment: [String: String], stdin: Data?, timeout: Double?) throws -> CommandResult {
+    let limit = timeout ?? Spawn.deadline
+    let finished = try Spawn.collect(arguments, environment: environment, stdin: stdin.map { Array($0) } ?? [], timeout: limit)
+    var stderr = finished.stderr
+    if finished.timedOut && timeout == nil {
+        stderr += Array("\n[\(arguments.joined(separator: " ")): killed, still running after \(Int(limit)) s]\n".utf8)
+    }
+    return CommandResult(
+        status: finished.timedOut ? -1 : finished.signal ?? finished.status, stdout: String(decoding: finished.stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self), stdoutBytes: finished.stdout, stderrBytes: stderr)
 }
 
 /// A `pushdeck serve` process on a private socket and database, stopped when dropped.
@@ -100,6 +71,7 @@ public final class ServerProcess: @unchecked Sendable {
         folder: TempFolder = TempFolder(), extraArguments: [String] = [], memory: Bool = false, shellPrefix: String? = nil,
         environment: [String: String] = [:]
     ) throws {
+        RunWatchdog.arm()
         self.folder = folder
         socket = folder.file("s.sock")
         database = folder.file("inbox.sqlite")
@@ -143,11 +115,18 @@ public final class ServerProcess: @unchecked Sendable {
         return try runPushdeck([command, "--socket", socket] + arguments.dropFirst(), stdin: stdin)
     }
 
-    /// SIGTERM and wait: a clean shutdown.
+    /// SIGTERM and wait: a clean shutdown. A server still running 30 s later is killed (its status
+    /// is then SIGKILL's), so a shutdown that hangs fails its test instead of the run.
     @discardableResult
     public func stop() -> Int32 {
         if process.isRunning {
             process.terminate()
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < deadline { usleep(5_000) }
+            if process.isRunning {
+                FileHandle.standardError.write(Data("pushdeck serve (\(socket)) still running 30 s after SIGTERM: killed\n".utf8))
+                kill9()
+            }
             process.waitUntilExit()
         }
         return process.terminationStatus

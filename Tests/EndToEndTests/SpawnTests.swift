@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The tests' own process runner: every program a test runs ends by its deadline, takes what it
+/// is given on stdin whatever it writes meanwhile, and holds nothing of another test's.
+@Suite struct SpawnTests {
+    @Test func aProgramStillRunningAtItsDeadlineIsKilledAndSaysSo() throws {
+        let started = Date()
+        let finished = try Spawn.collect(["sh", "-c", "echo begun; exec sleep 60"], timeout: 1)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(finished.timedOut && finished.status == -1)
+        #expect(String(decoding: finished.stdout, as: UTF8.self) == "begun\n")
+        let result = try Spawn.run(["sleep", "60"], captureOutput: true, timeout: 1)
+        #expect(result.status == -1 && result.output.contains("sleep 60: killed, still running after 1 s"), "\(result.output)")
+    }
+
+    /// A grandchild left holding the output keeps its end open: the wait for end of file ends at
+    /// the deadline all the same, with what was written.
+    @Test func aGrandchildHoldingTheOutputDoesNotHoldTheTest() throws {
+        let started = Date()
+        let finished = try Spawn.collect(["sh", "-c", "sleep 60 & echo left"], timeout: 1)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(String(decoding: finished.stdout, as: UTF8.self) == "left\n")
+        #expect(finished.timedOut)
+    }
+
+    /// Four megabytes in while the program writes them back: neither side waits for the other.
+    @Test func stdinIsWrittenWhileBothOutputsAreRead() throws {
+        let input = (0..<4_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let finished = try Spawn.collect(["sh", "-c", "tee /dev/stderr"], stdin: input, timeout: 60)
+        #expect(finished.status == 0 && !finished.timedOut)
+        #expect(finished.stdout == input && finished.stderr == input)
+        // A program that stops reading early gets what it read; the rest is dropped, not a hang.
+        let head = try Spawn.collect(["head", "-c", "10"], stdin: input, timeout: 60)
+        #expect(head.status == 0 && head.stdout == Array(input.prefix(10)))
+    }
+
+    @Test func exitCodesAndSignalsAreTold() throws {
+        #expect(try Spawn.collect(["sh", "-c", "exit 3"]).status == 3)
+        let killed = try Spawn.collect(["sh", "-c", "kill -TERM $$"])
+        #expect(killed.status == 128 + SIGTERM && killed.signal == SIGTERM)
+        // runPushdeck and runProgram say a signal's number, as Foundation's terminationStatus does.
+        #expect(try runProgram(["sh", "-c", "kill -TERM $$"]).status == SIGTERM)
+        #expect(throws: SpawnError.self) { try Spawn.collect(["/nonexistent/program"]) }
+    }
+
+    /// A long-lived program started while another test holds a pipe (not close-on-exec, as
+    /// Foundation makes them) has only its standard descriptors.
+    @Test func aStartedProgramHoldsNoDescriptorOfAnotherTests() throws {
+        let other = Pipe()
+        defer { try? other.fileHandleForWriting.close() }
+        let pid = try Spawn.start(["sleep", "60"])
+        defer {
+            kill(pid, SIGKILL)
+            _ = Spawn.wait(pid)
+        }
+        let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").sorted()
+        #expect(held == ["0", "1", "2"], "\(held)")
+        #expect(RunWatchdog.children().contains { $0.pid == pid && $0.command.hasPrefix("sleep 60") })
+    }
+}
