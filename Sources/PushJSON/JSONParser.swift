@@ -453,7 +453,7 @@ public struct JSONParser {
     /// below 0x20 (for bytes < 0x80 the subtraction borrows exactly there); the same with
     /// `w ^ 0x22…` and `w ^ 0x5C…` minus `0x01…`, a byte equal to `"` or `\`. A borrow can only
     /// make a later byte look flagged, never hide one, so a clean word is clean.
-    static func plainASCIIPrefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    package static func plainASCIIPrefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = bytes.baseAddress else { return start }
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080

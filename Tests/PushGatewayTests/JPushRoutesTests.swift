@@ -225,6 +225,32 @@ extension String {
         #expect(jpushCode(JPushRoutes().decide(jpushRequest(body: body(2001 - 18)), context: Self.context)) == (400, 1005))
     }
 
+    /// The compact size is counted eight bytes at a time through plain text: texts of every
+    /// length, with quotes, escapes and multi-byte characters anywhere (across the eight-byte
+    /// blocks), each piece's compact size known.
+    @Test func theCompactSizeIsCountedWhereverEscapesFall() throws {
+        let pieces: [(text: String, size: Int)] = [
+            (#"\""#, 2), (#"\\"#, 2), (#"\n"#, 2), (#"\u00e9"#, 2), (#"\u6df1"#, 3), (#"\ud83d\ude00"#, 4),
+            (#"\u0022"#, 2), (#"\u000a"#, 6), (#"\u0041"#, 1), ("深", 3), ("😀", 4),
+        ]
+        var random = SeededRandom(seed: 25)
+        for _ in 0..<500 {
+            var text = ""
+            var size = 2
+            for _ in 0..<Int(random.next() % 12) {
+                let run = Int(random.next() % 20)
+                text += String(repeating: "x", count: run)
+                size += run
+                let piece = pieces[Int(random.next() % UInt64(pieces.count))]
+                text += piece.text
+                size += piece.size
+            }
+            let document = #"{ "alert" :  ""# + text + #"" }"#
+            let tape = try JSONTape.parse(Array(document.utf8))
+            #expect(JPushRoutes.compactBytes(tape.root, in: tape) == #"{"alert":}"#.utf8.count + size, "\(document)")
+        }
+    }
+
     @Test func aRegisteredKeyChecksTheMasterSecret() {
         var inbox = Inbox()
         inbox.providerKeys[jpushKey] = ProviderKey(id: jpushKey, vendor: .jpush, secret: jpushSecret)

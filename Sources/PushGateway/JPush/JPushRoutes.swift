@@ -240,6 +240,14 @@ public struct JPushRoutes: GatewayRoutes {
             let end = value.sourceRange.upperBound
             var inString = false
             while index < end {
+                if inString {
+                    // Plain ASCII text, eight bytes at a time as the parser reads it, each byte
+                    // counting one (a long text is nearly all such bytes).
+                    let plainEnd = JSONParser.plainASCIIPrefixEnd(UnsafeBufferPointer(rebasing: bytes[..<end]), from: index)
+                    count += plainEnd - index
+                    index = plainEnd
+                    guard index < end else { break }
+                }
                 let byte = bytes[index]
                 if !inString {
                     if byte == 0x22 { inString = true }
