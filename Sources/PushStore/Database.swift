@@ -16,6 +16,7 @@ public final class Database {
     /// Opens the database at `path`, creating it when missing unless `create` is false (a second
     /// connection to a file the writer made must never make a new, empty one in its place).
     public init(path: String, create: Bool = true) throws(SQLiteError) {
+        Self.configureLibrary
         var connection: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &connection, flags, nil)
@@ -30,6 +31,12 @@ public final class Database {
     }
 
     deinit { close() }
+
+    /// Library settings, made once before the first connection opens SQLite (later they are
+    /// refused, harmlessly, with SQLITE_MISUSE). Memory statistics off: on, they take a mutex
+    /// shared by every thread around each of SQLite's allocations and frees (a dozen a stored
+    /// push), and nothing reads them.
+    private static let configureLibrary: Void = { _ = pd_sqlite_disable_memory_statistics() }()
 
     /// Finalizes every statement and closes the connection. Safe to call more than once.
     public func close() {
