@@ -221,7 +221,7 @@ extension Request {
         }
         // The common request, a bare payload, is read in place; the few with an op as a tree.
         guard root["op"] != nil else {
-            return .push(PushRequest(payloadText: String(decoding: frame, as: UTF8.self), parsed: root))
+            return .push(PushRequest(payloadText: tape.text, parsed: root))
         }
         // A push's payload is read in place below: only the members around it become a tree.
         guard let object = root.object(readingInPlace: "payload"), let opValue = object["op"] else {
@@ -240,9 +240,8 @@ extension Request {
             guard case .object = payload, let view = root["payload"] else {
                 throw WireError("\"payload\" must be a JSON object (the push payload); got \(payload.kindName)")
             }
-            let text = frame.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[view.sourceRange]), as: UTF8.self) }
             return .push(PushRequest(
-                payloadText: text, app: try fields.app("app"), channel: try Channel.requested(fields.choice("channel", Channel.self)),
+                payloadText: view.sourceText, app: try fields.app("app"), channel: try Channel.requested(fields.choice("channel", Channel.self)),
                 offline: try fields.bool("offline") ?? false, parsed: view,
                 collapseId: try fields.text("collapseId", expected: "a string of at most 64 bytes (apns-collapse-id)", maxBytes: 64),
                 pushType: try fields.text("pushType", expected: "alert, background, voip, complication, fileprovider, mdm, liveactivity, location or pushtotalk", among: Request.pushTypes),

@@ -34,6 +34,18 @@ public final class JSONTape: Sendable {
     /// The document's value.
     public var root: JSONView { JSONView(tape: self, index: 0) }
 
+    /// The whole document as text, whitespace around the value included. It is well-formed
+    /// UTF-8 (the parser took nothing else), so the `String` is made without checking it again.
+    public var text: String {
+        bytes.withUnsafeBufferPointer { Reader.text($0, isASCII: false) }
+    }
+
+    /// A value's text as written in the document (its `sourceRange`), made as `text` is.
+    func sourceText(of index: Int) -> String {
+        let entry = entries[index]
+        return bytes.withUnsafeBufferPointer { Reader.text(UnsafeBufferPointer(rebasing: $0[entry.start..<entry.end]), isASCII: false) }
+    }
+
     /// Calls `body` with a reader over the tape's storage.
     func read<Result>(_ body: (Reader) -> Result) -> Result {
         bytes.withUnsafeBufferPointer { buffer in
@@ -184,12 +196,22 @@ public final class JSONTape: Sendable {
         let unescaped: [UInt8]
 
         /// The text of the string entry at `index`.
+        ///
+        /// Made without checking its UTF-8 again: the parser took a string only once every byte
+        /// of it was a well-formed sequence, and wrote each escape's character as UTF-8, so the
+        /// check `String(decoding:)` makes (a third of the time of making a CJK title) would
+        /// find nothing.
         func string(at index: Int) -> String {
             let entry = entries[index]
             if entry.isUnescaped {
-                return unescaped.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[entry.text]), as: UTF8.self) }
+                return unescaped.withUnsafeBufferPointer { Self.text(UnsafeBufferPointer(rebasing: $0[entry.text]), isASCII: false) }
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[entry.text]), as: UTF8.self)
+            return Self.text(UnsafeBufferPointer(rebasing: bytes[entry.text]), isASCII: entry.isPlainASCII)
+        }
+
+        /// `utf8` as a String, unchecked: only for bytes the parser took.
+        static func text(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
+            String(copying: UTF8Span(unchecked: utf8.span, isKnownASCII: isASCII))
         }
 
         /// The number entry's text, as written.

@@ -107,4 +107,7 @@ public struct JSONView: Sendable {
 
     /// Where the value's text is in the document's bytes (a string's quotes included).
     public var sourceRange: Range<Int> { entry.start..<entry.end }
+
+    /// The value's text as written in the document (`sourceRange`'s bytes).
+    public var sourceText: String { tape.sourceText(of: index) }
 }

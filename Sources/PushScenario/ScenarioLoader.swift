@@ -304,7 +304,7 @@ private struct Reader {
             }
             if let view {
                 // The payload's own bytes, as a socket push keeps them.
-                text = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[view.sourceRange]), as: UTF8.self) }
+                text = view.sourceText
             } else {
                 text = payload.compactText
             }

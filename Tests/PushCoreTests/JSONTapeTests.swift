@@ -80,6 +80,24 @@ struct JSONTapeTests {
         #expect(value.sourceRange == 0..<bytes.count)
     }
 
+    /// Texts are made without a second UTF-8 check: they must be the same strings a checked
+    /// decoding makes, ASCII or not, escaped or not, whole document or one value.
+    @Test func textsAreTheStringsACheckedDecodingMakes() throws {
+        let text = " {\"t\":\"訂單 已發貨\",\"e\":\"tab\\t \\u6df1\\ud83d\\ude00 é\",\"a\":\"plain\",\"o\":{\"k\":\"ﬁ😀\"}} \n"
+        let bytes = Array(text.utf8)
+        let tape = try JSONTape.parse(bytes)
+        #expect(tape.text == text && tape.text.utf8.elementsEqual(bytes))
+        #expect(tape.root["t"]?.string == "訂單 已發貨")
+        #expect(tape.root["e"]?.string == "tab\t 深😀 é")
+        #expect(tape.root["a"]?.string == "plain")
+        #expect(tape.root["o"]?.sourceText == #"{"k":"ﬁ😀"}"#)
+        #expect(tape.root["o"]?["k"]?.string == "ﬁ😀")
+        // Compared and hashed as any other string: equal strings, one set entry.
+        let made = try #require(tape.root["t"]?.string)
+        #expect(Set([made, String(decoding: Array("訂單 已發貨".utf8), as: UTF8.self)]).count == 1)
+        #expect(tape.root["a"]?.string?.utf8.count == 5)
+    }
+
     @Test func refusesWhatTheParserRefuses() {
         for text in ["", "{", #"{"a":}"#, "[1 2]", "\"\u{1}\"", "{\"a\":1} x"] {
             let tapeError = #expect(throws: JSONError.self) { try JSONTape.parse(Array(text.utf8)) }

@@ -160,7 +160,7 @@ extension APNsRoutes {
         var kept: [String: String] = [:]
         for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
         var push = PushRequest(
-            payloadText: String(decoding: request.body, as: UTF8.self), app: app, channel: .apns, parsed: tape.root,
+            payloadText: tape.text, app: app, channel: .apns, parsed: tape.root,
             pushType: pushType, priority: Int(priority), via: .apns, headers: kept)
         push.broadcastChannel = channel.id
         return .request(.push(push)) { reply in

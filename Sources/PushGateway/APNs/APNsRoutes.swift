@@ -252,7 +252,7 @@ public struct APNsRoutes: GatewayRoutes {
         for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
         guard let tape = try? JSONTape.parse(request.body) else { return nil }
         var push = PushRequest(
-            payloadText: String(decoding: request.body, as: UTF8.self), app: app, channel: .apns, parsed: tape.root,
+            payloadText: tape.text, app: app, channel: .apns, parsed: tape.root,
             collapseId: kept["apns-collapse-id"], pushType: kept["apns-push-type"],
             priority: kept["apns-priority"].flatMap { Int($0) }, via: .apns, token: token, headers: kept)
         if pushType == .liveactivity {

@@ -52,7 +52,7 @@ extension FCMRoutes {
         case .failure(let invalid): return .respond(Self.refusal(invalid).response)
         case .success(let decoded): message = decoded
         }
-        let messageText = String(decoding: tape.bytes[messageView.sourceRange], as: UTF8.self)
+        let messageText = messageView.sourceText
 
         // The devices the message goes to, each with its registration when it is new.
         var targets: [(device: Device, register: Bool)] = []

@@ -69,7 +69,7 @@ public struct GetuiRoutes: GatewayRoutes {
             return .respond(GetuiRefusal(.tokenInvalid).response)
         }
         if endpoint == .batch { return batch(appId: appId, body: body, path: path, context: context) }
-        switch check(endpoint, appId: appId, body: body, text: String(decoding: request.body, as: UTF8.self), parsed: tape.root,
+        switch check(endpoint, appId: appId, body: body, text: tape.text, parsed: tape.root,
                      path: path, context: context) {
         case .failure(let refusal):
             return .respond(refusal.response)

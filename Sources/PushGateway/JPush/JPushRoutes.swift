@@ -206,9 +206,8 @@ public struct JPushRoutes: GatewayRoutes {
         if let overrideMsgId { kept["override_msg_id"] = overrideMsgId }
         if !registrationIds.isEmpty { kept["registration_id"] = registrationIds.joined(separator: ",") }
         // One device shows the push once; it is recorded under the first id it reaches.
-        let payloadText = String(decoding: request.body, as: UTF8.self)
         var push = PushRequest(
-            payloadText: payloadText, app: appKey, parsed: tape.root, via: .jpush, token: registrationIds.first, headers: kept)
+            payloadText: tape.text, app: appKey, parsed: tape.root, via: .jpush, token: registrationIds.first, headers: kept)
         do {
             // Decoded once, here, and handed on: the inbox takes it as it is.
             push.decoded = try PushDecoder().decode(push)
