@@ -103,7 +103,8 @@ public enum Spawn {
         while input != nil || outputs.contains(where: { $0 != nil }) {
             var remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 {
-                // Killed at its deadline; what a left-behind grandchild still holds gets one more second.
+                // Killed at its deadline: one more poll (up to a second) takes what it wrote last;
+                // an output a left-behind grandchild still holds is not waited for.
                 guard !timedOut else { break }
                 timedOut = true
                 kill(pid, SIGKILL)
