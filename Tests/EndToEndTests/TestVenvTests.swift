@@ -17,7 +17,8 @@ import TestSupport
             """
         let result = try runProgram(
             ["bash", "-c", both, TestVenv.script, folder.path],
-            environment: ["PUSHDECK_TEST_VENV": folder.file("venv"), "PUSHDECK_TEST_REQUIREMENTS": folder.file("requirements.txt")])
+            environment: ["PUSHDECK_TEST_VENV": folder.file("venv"), "PUSHDECK_TEST_REQUIREMENTS": folder.file("requirements.txt")],
+            timeout: 1800)  // pip from the package index: as long as making the test venv may take
         #expect(result.status == 0, "\(result.stderr)")
         return try ["a", "b"].map { name in
             let read = { (suffix: String) in try String(contentsOfFile: folder.file("\(name).\(suffix)"), encoding: .utf8) }
