@@ -105,6 +105,35 @@ public struct JSONView: Sendable {
         return JSONObject(members)
     }
 
+    /// How many bytes the value takes written as compact JSON (nothing between tokens), counted
+    /// from what the parser recorded rather than by reading the bytes again: a number, a literal
+    /// and a string without escapes count as written, a container its two brackets and one byte
+    /// for each comma and colon. A string with escapes is measured by `escaped`, given its bytes
+    /// as written, quotes included: what an escape stands for is the caller's rule.
+    public func compactSize(escaped: (UnsafeBufferPointer<UInt8>) -> Int) -> Int {
+        let entries = tape.entries
+        let end = entries[index].next
+        return tape.bytes.withUnsafeBufferPointer { bytes in
+            var size = 0
+            // Every value but this one follows a comma, a colon or its container's bracket: one
+            // byte each, less the first value of each container that has any.
+            var separators = end - index - 1
+            for position in index..<end {
+                let entry = entries[position]
+                switch entry.kind {
+                case .object, .array:
+                    size += 2
+                    if entry.next != position + 1 { separators -= 1 }
+                case .string where entry.isUnescaped:
+                    size += escaped(UnsafeBufferPointer(rebasing: bytes[entry.start..<entry.end]))
+                default:
+                    size += entry.end - entry.start
+                }
+            }
+            return size + separators
+        }
+    }
+
     /// Where the value's text is in the document's bytes (a string's quotes included).
     public var sourceRange: Range<Int> { entry.start..<entry.end }
 

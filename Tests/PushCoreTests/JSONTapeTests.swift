@@ -98,6 +98,35 @@ struct JSONTapeTests {
         #expect(tape.root["a"]?.string?.utf8.count == 5)
     }
 
+    /// The compact size, counted from the tape, is the length of the value written compactly:
+    /// whatever the whitespace, for every value inside too (nested and empty containers, every
+    /// kind); a string with escapes is the caller's to measure, given its bytes as written.
+    @Test func theCompactSizeIsTheCompactTextsLength() throws {
+        let documents = [
+            #" { "s" : "深圳 plain 😀", "n" : -12.50e+3 , "t":true,"f" : false, "z" :null, "a" : [ 1 , [ ], { } , [[]] ], "o" : { "k" : "v" } , } "#,
+            "[]", "{}", "0", #""""#, #" [ [ [ 1 ] , 2 ] , { "a" : { "b" : [ ] } } ] "#,
+        ]
+        var checked = 0
+        func check(_ value: JSONView) {
+            #expect(value.compactSize { _ in Issue.record("no string here has escapes"); return 0 } == value.json.compactText.utf8.count,
+                    "\(value.sourceText)")
+            checked += 1
+            value.forEachMember { _, member in check(member) }
+            value.elements.forEach(check)
+        }
+        for document in documents { check(try root(document)) }
+        #expect(checked == 26)
+        // A string with escapes: measured by the closure, from its quote to its quote.
+        var given: [String] = []
+        let value = try root(#" [ "a\nb" , { "k\u00e9" : 1 } ] "#)
+        let size = value.compactSize { bytes in
+            given.append(String(decoding: bytes, as: UTF8.self))
+            return 100
+        }
+        #expect(given == [#""a\nb""#, #""k\u00e9""#])
+        #expect(size == 2 + 100 + 1 + 2 + 100 + 1 + 1)
+    }
+
     @Test func refusesWhatTheParserRefuses() {
         for text in ["", "{", #"{"a":}"#, "[1 2]", "\"\u{1}\"", "{\"a\":1} x"] {
             let tapeError = #expect(throws: JSONError.self) { try JSONTape.parse(Array(text.utf8)) }

@@ -212,7 +212,7 @@ extension String {
         // "ios":{"alert":"…"} is 18 bytes around the text.
         func iosBytes(_ notification: String) throws -> Int {
             let tape = try JSONTape.parse(Array(notification.utf8))
-            return JPushRoutes.iosNotificationBytes(tape.root, in: tape)
+            return JPushRoutes.iosNotificationBytes(tape.root)
         }
         #expect(try iosBytes(#"{"alert":"abc"}"#) == #""ios":{"alert":"abc"}"#.utf8.count)
         #expect(try iosBytes(#"{"alert":"abc","ios":{"badge":1}}"#) == #""ios":{"badge":1,"alert":"abc"}"#.utf8.count)
@@ -247,7 +247,7 @@ extension String {
             }
             let document = #"{ "alert" :  ""# + text + #"" }"#
             let tape = try JSONTape.parse(Array(document.utf8))
-            #expect(JPushRoutes.compactBytes(tape.root, in: tape) == #"{"alert":}"#.utf8.count + size, "\(document)")
+            #expect(JPushRoutes.compactBytes(tape.root) == #"{"alert":}"#.utf8.count + size, "\(document)")
         }
     }
 

@@ -145,11 +145,11 @@ public struct JPushRoutes: GatewayRoutes {
         }
         // 1005 as JPush's table words the iOS limits: `"ios":{…}` at most 2000 bytes, the message
         // at most 4000.
-        let iosBytes = Self.iosNotificationBytes(notification, in: tape)
+        let iosBytes = Self.iosNotificationBytes(notification)
         guard iosBytes <= Self.maxIOSNotificationBytes else {
             return .failure(JPushRefusal(.tooLarge, "the iOS notification (\"ios\":{…}) holds \(iosBytes) bytes; the limit is \(Self.maxIOSNotificationBytes)"))
         }
-        let messageBytes = message.map { Self.compactBytes($0, in: tape) } ?? 0
+        let messageBytes = message.map { Self.compactBytes($0) } ?? 0
         guard messageBytes <= Self.maxMessageBytes else {
             return .failure(JPushRefusal(.tooLarge, "the message holds \(messageBytes) bytes; the limit is \(Self.maxMessageBytes)"))
         }
@@ -220,66 +220,55 @@ public struct JPushRoutes: GatewayRoutes {
     /// The bytes of `"ios":{…}` as JPush hands it on for iOS: `notification.ios`, its `alert`
     /// taken from `notification.alert` when it has none; compact JSON in UTF-8 (JPush: "一个汉字
     /// 占用 3 个字节").
-    static func iosNotificationBytes(_ notification: JSONView?, in tape: JSONTape) -> Int {
+    static func iosNotificationBytes(_ notification: JSONView?) -> Int {
         guard let notification, notification.kind == .object else { return 0 }
         let label = #""ios":"#.utf8.count
-        let alert = notification["alert"].map { #","alert":"#.utf8.count + compactBytes($0, in: tape) } ?? 0
+        let alert = notification["alert"].map { #","alert":"#.utf8.count + compactBytes($0) } ?? 0
         guard let ios = notification["ios"] else { return alert == 0 ? 0 : label + 2 + alert - 1 }
-        return label + compactBytes(ios, in: tape) + (ios.kind == .object && ios["alert"] == nil ? alert : 0)
+        return label + compactBytes(ios) + (ios.kind == .object && ios["alert"] == nil ? alert : 0)
     }
 
-    /// How many bytes `value` takes written as compact JSON with its text in UTF-8, counted on
-    /// the document's bytes (already parsed and checked by the tape): whitespace outside strings
-    /// is not counted, and a `\uXXXX` escape counts as the UTF-8 of its character — what a
-    /// backend's JSON library wrote (Python's escapes every CJK character) does not change it.
-    static func compactBytes(_ value: JSONView, in tape: JSONTape) -> Int {
-        tape.bytes.withUnsafeBufferPointer { bytes in
-            var count = 0
-            var index = value.sourceRange.lowerBound
-            let end = value.sourceRange.upperBound
-            var inString = false
-            while index < end {
-                if inString {
-                    // Plain ASCII text, eight bytes at a time as the parser reads it, each byte
-                    // counting one (a long text is nearly all such bytes).
-                    let plainEnd = JSONParser.plainASCIIPrefixEnd(UnsafeBufferPointer(rebasing: bytes[..<end]), from: index)
-                    count += plainEnd - index
-                    index = plainEnd
-                    guard index < end else { break }
+    /// How many bytes `value` takes written as compact JSON with its text in UTF-8: whitespace
+    /// outside strings is not counted, and a `\uXXXX` escape counts as the UTF-8 of its
+    /// character — what a backend's JSON library wrote (Python's escapes every CJK character)
+    /// does not change it. Only strings with escapes are read again (`escapedStringBytes`).
+    static func compactBytes(_ value: JSONView) -> Int {
+        value.compactSize(escaped: escapedStringBytes)
+    }
+
+    /// The compact UTF-8 size of a string written with escapes, from its bytes as written
+    /// (quotes included, already checked by the parser): `\"`, `\\` and the one-letter escapes
+    /// stay two bytes, a `\uXXXX` counts as its character's UTF-8 (a surrogate pair's two escapes
+    /// make 4 bytes) but stays an escape for a control character, `"` or `\`.
+    private static func escapedStringBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        var index = 0
+        let end = bytes.count
+        while index < end {
+            // Plain ASCII text, eight bytes at a time as the parser reads it, each byte counting one.
+            let plainEnd = JSONParser.plainASCIIPrefixEnd(bytes, from: index)
+            count += plainEnd - index
+            index = plainEnd
+            guard index < end else { break }
+            if bytes[index] == 0x5C, index + 5 < end, bytes[index + 1] == 0x75 {
+                let unit = hexValue(bytes, index + 2)
+                switch unit {
+                case 0..<0x80: count += unit == 0x22 || unit == 0x5C ? 2 : unit < 0x20 ? 6 : 1
+                case 0x80..<0x800: count += 2
+                case 0xD800..<0xDC00: count += 4
+                case 0xDC00..<0xE000: break
+                default: count += 3
                 }
-                let byte = bytes[index]
-                if !inString {
-                    if byte == 0x22 { inString = true }
-                    if byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 { count += 1 }
-                    index += 1
-                    continue
-                }
-                switch byte {
-                case 0x22:
-                    inString = false
-                    count += 1
-                    index += 1
-                case 0x5C where index + 1 < end && bytes[index + 1] == 0x75 && index + 5 < end:
-                    // \uXXXX: the character's UTF-8 (a surrogate pair's two escapes make 4 bytes).
-                    let unit = hexValue(bytes, index + 2)
-                    switch unit {
-                    case 0..<0x80: count += unit == 0x22 || unit == 0x5C ? 2 : unit < 0x20 ? 6 : 1
-                    case 0x80..<0x800: count += 2
-                    case 0xD800..<0xDC00: count += 4
-                    case 0xDC00..<0xE000: break
-                    default: count += 3
-                    }
-                    index += 6
-                case 0x5C:
-                    count += 2
-                    index += 2
-                default:
-                    count += 1
-                    index += 1
-                }
+                index += 6
+            } else if bytes[index] == 0x5C {
+                count += 2
+                index += 2
+            } else {
+                count += 1
+                index += 1
             }
-            return count
         }
+        return count
     }
 
     private static func hexValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
