@@ -107,6 +107,21 @@ extension JSON {
     }
 }
 
+extension JSON {
+    /// Appends an object whose members are all strings as compact JSON, straight from its pairs:
+    /// the text `JSON.object` of the same members writes, without building the tree first.
+    public static func writeObject(strings members: some Sequence<(key: String, value: String)>, into bytes: inout [UInt8]) {
+        bytes.append(ascii("{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { bytes.append(ascii(",")) }
+            writeString(member.key, into: &bytes)
+            bytes.append(ascii(":"))
+            writeString(member.value, into: &bytes)
+        }
+        bytes.append(ascii("}"))
+    }
+}
+
 extension JSONObject {
     /// Appends the object as compact JSON.
     public func write(into bytes: inout [UInt8]) {

@@ -152,6 +152,19 @@ struct JSONTextTests {
         #expect(value.compactText == #"{"a":"x/y \"q\" \\ \u0001\u001F\n\t\r\b\f 中文 😀","b":[1,true,null],"c":{}}"#)
     }
 
+    /// Headers are kept as the tree of them would be written, sorted by name, whatever their text
+    /// holds (quotes, control characters, CJK, what a terminal must not get raw).
+    @Test func anObjectOfStringsIsWrittenAsItsTreeIs() {
+        let headers = ["apns-topic": "com.example.shop", "apns-collapse-id": "订单 \"17\"\n", "x": "\u{202E}\u{1}/\\", "": ""]
+        let tree = JSON.object(Message.headerObject(headers)).compactText
+        #expect(Message.headerText(headers) == tree)
+        #expect(tree.hasPrefix(#"{"":"","apns-collapse-id":"订单 \"17\"\n","#))
+        #expect(Message.headerText([:]) == "{}")
+        var bytes: [UInt8] = []
+        JSON.writeObject(strings: [(key: "b", value: "1"), (key: "a", value: "2"), (key: "b", value: "3")], into: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"b":"1","a":"2","b":"3"}"#)
+    }
+
     @Test func prettyTextIndentsByTwo() {
         let value: JSON = ["aps": ["alert": "Hi", "badge": 1], "list": [1, [:], []], "empty": [:]]
         let expected = """

@@ -67,8 +67,10 @@ public struct JPushRoutes: GatewayRoutes {
 
     /// `{"sendno":"…","msg_id":"…"}`, 200.
     static func success(sendno: String, msgId: String) -> HTTPResponse {
-        let body: JSON = .object(["sendno": .string(sendno), "msg_id": .string(msgId)])
-        return HTTPResponse(status: 200, headers: [HTTPHeader("content-type", "application/json")], body: Array(body.compactText.utf8))
+        var body: [UInt8] = []
+        body.reserveCapacity(32 + sendno.utf8.count + msgId.utf8.count)
+        JSON.writeObject(strings: [(key: "sendno", value: sendno), (key: "msg_id", value: msgId)], into: &body)
+        return HTTPResponse(status: 200, headers: [HTTPHeader("content-type", "application/json")], body: body)
     }
 
     // MARK: - Validation
