@@ -33,7 +33,8 @@ import TestSupport
         let raw = try RawTCP(port: gateway.port)
         let body = Self.payload
         raw.send("GET /nope HTTP/1.1\r\nHost: a\r\n\r\n"
-                 + "POST /3/device/00ff HTTP/1.1\r\nHost: a\r\napns-topic: a.b\r\nauthorization: \(APNsKeys.wellFormedAuthorization)\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)"
+                 // Header names in any case: HTTP/1.1's are case-insensitive.
+                 + "POST /3/device/00ff HTTP/1.1\r\nHost: a\r\nAPNS-Topic: a.b\r\nAuthorization: \(APNsKeys.wellFormedAuthorization)\r\nContent-LENGTH: \(body.utf8.count)\r\n\r\n\(body)"
                  + "GET /again HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
         let text = String(decoding: raw.readUntilClosed().bytes, as: UTF8.self)
         // Bodies have no line end after them: find every status line wherever it starts.

@@ -148,7 +148,10 @@ final class HTTP1Session: HTTPSession {
     }
 
     private func endHeader() {
-        headers.append(HTTPHeader(String(decoding: field, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self)))
+        // A field name is a token (the parser takes ASCII letters, digits and a few marks only),
+        // so lower-casing its ASCII letters is all of it, without Unicode's case tables.
+        for index in field.indices where field[index] &- 0x41 < 26 { field[index] |= 0x20 }
+        headers.append(HTTPHeader(String(decoding: field, as: UTF8.self), String(decoding: value, as: UTF8.self)))
         headerBytes += 32
         field.removeAll(keepingCapacity: true)
         value.removeAll(keepingCapacity: true)
