@@ -63,10 +63,12 @@ extension RequestSummary {
     }
 }
 
-/// The summaries' reading of an answer body: a JSON object, or nil (no body, not JSON).
-func answerObject(_ response: HTTPResponse) -> JSONObject? {
-    guard !response.body.isEmpty, case .object(let object)? = try? JSON.parse(response.body) else { return nil }
-    return object
+/// The summaries' reading of an answer body: a JSON object read in place (a few members are
+/// all a summary wants, and building the tree was a thirtieth of a JPush push), or nil (no
+/// body, not JSON, not an object).
+func answerObject(_ response: HTTPResponse) -> JSONView? {
+    guard !response.body.isEmpty, let root = try? JSONTape.parse(response.body).root, root.kind == .object else { return nil }
+    return root
 }
 
 // MARK: - APNs
@@ -94,7 +96,7 @@ extension APNsRoutes {
         var answer = AnswerSummary()
         if let id = response.headers.first(where: { $0.name == "apns-id" })?.value { answer.ids["apns-id"] = id }
         guard response.status != 200 else { return answer }
-        answer.reason = answerObject(response)?["reason"]?.stringValue ?? "HTTP \(response.status)"
+        answer.reason = answerObject(response)?["reason"]?.string ?? "HTTP \(response.status)"
         return answer
     }
 }
@@ -143,9 +145,9 @@ extension JPushRoutes {
     /// assigned (JPush REST API v3 Push: `{"sendno":"0","msg_id":"…"}` on success).
     public func summarize(answer response: HTTPResponse, path _: String) -> AnswerSummary {
         guard response.status != 200 else {
-            return AnswerSummary(ids: answerObject(response)?["msg_id"]?.stringValue.map { ["msg_id": $0] } ?? [:])
+            return AnswerSummary(ids: answerObject(response)?["msg_id"]?.string.map { ["msg_id": $0] } ?? [:])
         }
-        let code = answerObject(response)?["error"]?.objectValue?["code"]?.intValue
+        let code = answerObject(response)?["error"]?["code"]?.number?.int
         return AnswerSummary(reason: code.map(String.init) ?? "HTTP \(response.status)")
     }
 
@@ -197,10 +199,10 @@ extension GetuiRoutes {
     /// `{"code":…,"msg":…}` with a code other than 0: `CODE MSG`.
     public func summarize(answer response: HTTPResponse, path _: String) -> AnswerSummary {
         let body = answerObject(response)
-        let code = body?["code"]?.intValue
+        let code = body?["code"]?.number?.int
         if response.status == 200 && (code ?? 0) == 0 { return AnswerSummary() }
         guard let code else { return AnswerSummary(reason: "HTTP \(response.status)") }
-        return AnswerSummary(reason: [String(code), body?["msg"]?.stringValue].compactMap { $0 }.joined(separator: " "))
+        return AnswerSummary(reason: [String(code), body?["msg"]?.string].compactMap { $0 }.joined(separator: " "))
     }
 }
 
@@ -276,12 +278,12 @@ extension FCMRoutes {
         if response.status == 200, let name = Self.sentName(response.body) { return AnswerSummary(ids: ["name": name]) }
         let body = answerObject(response)
         guard response.status != 200 else {
-            return AnswerSummary(ids: body?["name"]?.stringValue.map { ["name": $0] } ?? [:])
+            return AnswerSummary(ids: body?["name"]?.string.map { ["name": $0] } ?? [:])
         }
-        guard case .object(let error)? = body?["error"] else { return AnswerSummary(reason: "HTTP \(response.status)") }
-        let fcm = error["details"]?.arrayValue?.compactMap(\.objectValue)
-            .first { $0["@type"] == "type.googleapis.com/google.firebase.fcm.v1.FcmError" }
-        return AnswerSummary(reason: fcm?["errorCode"]?.stringValue ?? error["status"]?.stringValue ?? "HTTP \(response.status)")
+        guard let error = body?["error"], error.kind == .object else { return AnswerSummary(reason: "HTTP \(response.status)") }
+        let fcm = error["details"]?.elements
+            .first { $0.kind == .object && $0["@type"]?.string == "type.googleapis.com/google.firebase.fcm.v1.FcmError" }
+        return AnswerSummary(reason: fcm?["errorCode"]?.string ?? error["status"]?.string ?? "HTTP \(response.status)")
     }
 }
 
