@@ -1,6 +1,7 @@
 import PushCore
 import Testing
 import PushJSON
+import TestSupport
 
 /// What the framer produced, in order.
 enum Framed: Equatable, CustomStringConvertible {
@@ -77,6 +78,29 @@ struct StreamFramerTests {
             #"{"x":"a\\\"}\\\\\"{"}"#,
         ]
         #expect(frame(Array(objects.joined(separator: " ").utf8), chunk: chunk) == objects.map { .frame($0) })
+    }
+
+    /// Strings are skipped eight bytes at a time: texts of every length with quotes, backslashes,
+    /// braces and multi-byte characters anywhere (across the eight-byte blocks and the reads),
+    /// each object framed whole.
+    @Test func stringsOfEveryShapeAreFramedWhole() {
+        let pieces = [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "}", "{", "[", "]", "深", "😀", #"\\\""#]
+        var random = SeededRandom(seed: 8)
+        for _ in 0..<300 {
+            var objects: [String] = []
+            for _ in 0...Int(random.next() % 4) {
+                var text = ""
+                for _ in 0..<Int(random.next() % 10) {
+                    text += String(repeating: "x", count: Int(random.next() % 19))
+                    text += pieces[Int(random.next() % UInt64(pieces.count))]
+                }
+                objects.append(#"{"k\"":""# + text + #"","n":[{"t":""# + text + #""}]}"#)
+            }
+            let stream = Array(objects.joined(separator: "\n").utf8)
+            let chunk = 1 + Int(random.next() % 40)
+            #expect(frame(stream, chunk: chunk) == objects.map { .frame($0) }, "chunk \(chunk): \(objects)")
+            #expect(objects.allSatisfy { (try? JSON.parse($0)) != nil }, "\(objects)")
+        }
     }
 
     @Test("UTF-8 split across reads", arguments: chunkSizes)
