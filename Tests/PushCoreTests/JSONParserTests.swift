@@ -1,5 +1,7 @@
+import Foundation
 import PushCore
 import Testing
+import TestSupport
 @testable import PushJSON
 
 @Suite("JSON parser")
@@ -163,6 +165,29 @@ struct JSONTextTests {
         var bytes: [UInt8] = []
         JSON.writeObject(strings: [(key: "b", value: "1"), (key: "a", value: "2"), (key: "b", value: "3")], into: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"b":"1","a":"2","b":"3"}"#)
+    }
+
+    /// Plain text is skipped sixteen, then eight bytes at a time: strings of every length with
+    /// escapes, multi-byte characters and control characters at every offset of the blocks read
+    /// the same as Foundation's parser reads them, and a raw control character is refused wherever it is.
+    @Test func stringsReadAsFoundationReadsThemWhereverTheirBytesFall() throws {
+        let pieces = [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, #"\ud83d\ude00"#, "é", "深", "😀", "\u{7F}", "\u{1}", "\t"]
+        var random = SeededRandom(seed: 16)
+        for _ in 0..<400 {
+            var text = ""
+            for _ in 0..<Int(random.next() % 6) {
+                text += String(repeating: "x", count: Int(random.next() % 40))
+                text += pieces[Int(random.next() % UInt64(pieces.count))]
+            }
+            text += String(repeating: "y", count: Int(random.next() % 20))
+            let document = Array(#"{"k":""#.utf8) + Array(text.utf8) + Array(#"","n":1}"#.utf8)
+            let foundation = (try? JSONSerialization.jsonObject(with: Data(document))) as? [String: Any]
+            let ours = try? JSON.parse(document)
+            #expect((foundation == nil) == (ours == nil), "\(text.debugDescription)")
+            if let foundation, let ours {
+                #expect(ours.objectValue?["k"]?.stringValue == foundation["k"] as? String, "\(text.debugDescription)")
+            }
+        }
     }
 
     @Test func prettyTextIndentsByTwo() {
