@@ -55,9 +55,12 @@ public final class Gateway {
     private let listener: TCPListener
     private let tls: TLSServerContext
     private weak var sink: (any GatewaySink)?
-    private var connections: [Int32: GatewayConnection] = [:]
+    // The properties marked `@exclusivity(unchecked)` are touched several times per request by
+    // the loop alone, and no access to one of them overlaps another to the same one: the runtime
+    // check each access paid is a thread-local lookup.
+    @exclusivity(unchecked) private var connections: [Int32: GatewayConnection] = [:]
     /// Connections with new output since the last flush (answers came after the commit).
-    private var dirty: Set<Int32> = []
+    @exclusivity(unchecked) private var dirty: Set<Int32> = []
     private var nextID = 0
     private var nextSweep: Int64 = 0
     private let readBuffer: UnsafeMutableRawBufferPointer
@@ -74,12 +77,12 @@ public final class Gateway {
     /// `readAhead`, and those of the one before: the ones it reads — a connection whose answers
     /// just went out has its next requests coming — so that connections idle for longer cost
     /// it nothing, however many there are.
-    private var active: Set<Int32> = []
-    private var recentlyActive: Set<Int32> = []
+    @exclusivity(unchecked) private var active: Set<Int32> = []
+    @exclusivity(unchecked) private var recentlyActive: Set<Int32> = []
     /// True while `readAhead` runs: what comes whole then waits in `ahead`.
     private var readingAhead = false
     /// What came whole while the server committed, for `handleAhead`, in order.
-    private var ahead: [Ahead] = []
+    @exclusivity(unchecked) private var ahead: [Ahead] = []
 
     private enum Ahead {
         case request(HTTPRequest, fd: Int32, connection: Int, respond: Responder)

@@ -5,18 +5,22 @@ import CNGHTTP2
 /// `nghttp2_session_mem_send`.
 final class HTTP2Session: HTTPSession {
     /// One request stream while it arrives and until its answer is sent.
+    ///
+    /// What nghttp2's callbacks touch for every field and DATA frame is `@exclusivity(unchecked)`
+    /// (here and in the session): on the loop's thread alone, no access to one overlaps another
+    /// to the same one, and the runtime's check on each is a thread-local lookup.
     private final class Stream {
         var method = ""
         var path = ""
-        var headers: [HTTPHeader]
-        var body: [UInt8] = []
-        var headerBytes = 0
+        @exclusivity(unchecked) var headers: [HTTPHeader]
+        @exclusivity(unchecked) var body: [UInt8] = []
+        @exclusivity(unchecked) var headerBytes = 0
         var refusal: HTTPRefusal.Kind?
         var requested = false
         /// When its HEADERS began (the `now` of that `receive`).
         var startedAt: Int64 = 0
         /// DATA bytes received and not yet given back to flow control (`nghttp2_session_consume`).
-        var unconsumed = 0
+        @exclusivity(unchecked) var unconsumed = 0
         var response: [UInt8] = []
         var responseOffset = 0
 
@@ -37,16 +41,16 @@ final class HTTP2Session: HTTPSession {
     private let refusalResponse: (HTTPRefusal) -> HTTPResponse
     /// Requests timed out: the session ends once their answers (and what else it owes) are out.
     private var timedOut = false
-    private var streams: [Int32: Stream] = [:]
+    @exclusivity(unchecked) private var streams: [Int32: Stream] = [:]
     /// The stream whose HEADERS are arriving: nghttp2 hands a header block's fields one after
     /// another, and looking the stream up for each was a hash a field.
-    private var receiving: (id: Int32, stream: Stream)?
+    @exclusivity(unchecked) private var receiving: (id: Int32, stream: Stream)?
     private var failed = false
     /// The `now` of the bytes being fed.
     private var now: Int64 = 0
     /// Streams whose request ended during the current `mem_recv`: handled once it returned and
     /// it is known whether nghttp2 meanwhile decided to end the session (see `receive`).
-    private var ended: [Int32] = []
+    @exclusivity(unchecked) private var ended: [Int32] = []
     /// A RST_STREAM came during the current `mem_recv` (what can make nghttp2 queue a GOAWAY
     /// while it goes on reading).
     private var resetReceived = false
