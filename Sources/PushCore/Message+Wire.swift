@@ -44,8 +44,7 @@ extension Message {
     }
 
     /// `headerObject` as compact JSON text (how the store keeps a message's headers), written
-    /// from the sorted pairs: a tree of them built and written for every stored push was a tenth
-    /// of a JPush push's storing.
+    /// from the sorted pairs without building a tree of them first.
     public static func headerText(_ headers: [String: String]) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(headers.reduce(2) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 })

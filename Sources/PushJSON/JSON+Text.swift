@@ -68,18 +68,25 @@ extension JSON {
         }
     }
 
-    /// Appends `string` as a JSON string literal; runs of plain bytes are copied at once.
+    /// Appends `string` as a JSON string literal; runs of plain bytes are copied at once, and
+    /// printable ASCII is passed over sixteen bytes at a time (most of what is written).
     static func writeString(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(ascii("\""))
         var string = string
         string.withUTF8 { utf8 in
             var runStart = 0
-            for index in 0..<utf8.count {
+            var index = 0
+            while true {
+                index = printableASCIIBlocksEnd(utf8, from: index)
+                guard index < utf8.count else { break }
                 let byte = utf8[index]
+                defer { index += 1 }
                 if byte >= 0x7F {
-                    // DEL, or the lead byte of a scalar a terminal must not get raw (C1, bidi, …).
-                    guard byte == 0x7F || TerminalText.mayStartEscape(byte) else { continue }
+                    // DEL or a scalar's lead byte (a String is valid UTF-8): the whole scalar is
+                    // passed over, escaped when a terminal must not get it raw (C1, bidi, …).
                     let length = byte == 0x7F ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+                    defer { index += length - 1 }
+                    guard byte == 0x7F || TerminalText.mayStartEscape(byte) else { continue }
                     let scalar = length == 1 ? 0x7F : TerminalText.decode(utf8, at: index, length: length)
                     guard TerminalText.mustEscape(scalar) else { continue }
                     bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
@@ -105,12 +112,31 @@ extension JSON {
         }
         bytes.append(ascii("\""))
     }
+
+    /// The first index from `start` of a block of sixteen bytes that is not all printable ASCII
+    /// other than `"` and `\` (read as signed bytes, one `< 0x20` finds control characters and
+    /// non-ASCII bytes), or of the last few bytes.
+    @inline(__always)
+    private static func printableASCIIBlocksEnd(_ utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = utf8.baseAddress else { return start }
+        let space = SIMD16<Int8>(repeating: 0x20), quote = SIMD16<Int8>(repeating: 0x22)
+        let backslash = SIMD16<Int8>(repeating: 0x5C), delete = SIMD16<Int8>(repeating: 0x7F)
+        var index = start
+        while index + 16 <= utf8.count {
+            let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<Int8>.self)
+            if any((block .< space) .| (block .== quote) .| (block .== backslash) .| (block .== delete)) { break }
+            index += 16
+        }
+        return index
+    }
 }
 
 extension JSON {
     /// Appends an object whose members are all strings as compact JSON, straight from its pairs:
     /// the text `JSON.object` of the same members writes, without building the tree first.
-    public static func writeObject(strings members: some Sequence<(key: String, value: String)>, into bytes: inout [UInt8]) {
+    /// (An array, not any sequence: a generic function of another module is not specialized
+    /// for its caller, and unspecialized it cost more than the tree.)
+    public static func writeObject(strings members: [(key: String, value: String)], into bytes: inout [UInt8]) {
         bytes.append(ascii("{"))
         for (index, member) in members.enumerated() {
             if index > 0 { bytes.append(ascii(",")) }

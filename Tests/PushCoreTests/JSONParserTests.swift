@@ -190,6 +190,25 @@ struct JSONTextTests {
         }
     }
 
+    /// Printable ASCII is written sixteen bytes at a time: strings with quotes, backslashes,
+    /// control characters, DEL, C1 and bidi controls, CJK and emoji anywhere (across the blocks)
+    /// read back as they were (Foundation's parser), with nothing a terminal must not get raw.
+    @Test func stringsAreWrittenWhateverFallsWhere() throws {
+        let pieces = ["\"", "\\", "\n", "\u{1}", "\u{7F}", "\u{85}", "\u{202E}", "\u{2028}", "é", "深圳", "😀", "/"]
+        var random = SeededRandom(seed: 32)
+        for _ in 0..<400 {
+            var text = ""
+            for _ in 0..<Int(random.next() % 6) {
+                text += String(repeating: "a", count: Int(random.next() % 40))
+                text += pieces[Int(random.next() % UInt64(pieces.count))]
+            }
+            let written = JSON.string(text).compactText
+            let read = try JSONSerialization.jsonObject(with: Data(written.utf8), options: .fragmentsAllowed) as? String
+            #expect(read == text, "\(text.debugDescription) → \(written)")
+            #expect(!written.unicodeScalars.contains { $0.value < 0x20 || TerminalText.mustEscape($0.value) }, "\(written)")
+        }
+    }
+
     @Test func prettyTextIndentsByTwo() {
         let value: JSON = ["aps": ["alert": "Hi", "badge": 1], "list": [1, [:], []], "empty": [:]]
         let expected = """
