@@ -80,18 +80,24 @@ struct StreamFramerTests {
         #expect(frame(Array(objects.joined(separator: " ").utf8), chunk: chunk) == objects.map { .frame($0) })
     }
 
-    /// Strings are skipped eight bytes at a time: texts of every length with quotes, backslashes,
-    /// braces and multi-byte characters anywhere (across the eight-byte blocks and the reads),
+    /// Strings are skipped by words, blocks and `memchr`: texts of every length with quotes,
+    /// backslashes, braces and multi-byte characters anywhere (across the blocks and the reads),
     /// each object framed whole.
     @Test func stringsOfEveryShapeAreFramedWhole() {
-        let pieces = [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "}", "{", "[", "]", "深", "😀", #"\\\""#]
+        // A long plain run too: past 80 bytes of one string the framer searches with memchr.
+        let pieces = [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, "}", "{", "[", "]", "深", "😀", #"\\\""#, String(repeating: "z", count: 100)]
+        let long = String(repeating: "z", count: 100)
+        let escapedAfterALongRun = [#"{"a":""# + long + #"\"}{\\","b":1}"#, #"{"c":""# + long + #"\\"}"#]
+        for chunk in [1, 7, 64, Int.max] {
+            #expect(frame(Array(escapedAfterALongRun.joined().utf8), chunk: chunk) == escapedAfterALongRun.map { .frame($0) })
+        }
         var random = SeededRandom(seed: 8)
         for _ in 0..<300 {
             var objects: [String] = []
             for _ in 0...Int(random.next() % 4) {
                 var text = ""
                 for _ in 0..<Int(random.next() % 10) {
-                    text += String(repeating: "x", count: Int(random.next() % 19))
+                    text += String(repeating: "x", count: Int(random.next() % 41))
                     text += pieces[Int(random.next() % UInt64(pieces.count))]
                 }
                 objects.append(#"{"k\"":""# + text + #"","n":[{"t":""# + text + #""}]}"#)
