@@ -174,12 +174,7 @@ struct JSONTextTests {
         let pieces = [#"\""#, #"\\"#, #"\n"#, #"\u00e9"#, #"\ud83d\ude00"#, "é", "深", "😀", "\u{7F}", "\u{1}", "\t"]
         var random = SeededRandom(seed: 16)
         for _ in 0..<400 {
-            var text = ""
-            for _ in 0..<Int(random.next() % 6) {
-                text += String(repeating: "x", count: Int(random.next() % 40))
-                text += pieces[Int(random.next() % UInt64(pieces.count))]
-            }
-            text += String(repeating: "y", count: Int(random.next() % 20))
+            let text = random.text(pieces, runs: 6, longestRun: 40) + String(repeating: "y", count: Int(random.next() % 20))
             let document = Array(#"{"k":""#.utf8) + Array(text.utf8) + Array(#"","n":1}"#.utf8)
             let foundation = (try? JSONSerialization.jsonObject(with: Data(document))) as? [String: Any]
             let ours = try? JSON.parse(document)
@@ -197,11 +192,7 @@ struct JSONTextTests {
         let pieces = ["\"", "\\", "\n", "\u{1}", "\u{7F}", "\u{85}", "\u{202E}", "\u{2028}", "é", "深圳", "😀", "/"]
         var random = SeededRandom(seed: 32)
         for _ in 0..<400 {
-            var text = ""
-            for _ in 0..<Int(random.next() % 6) {
-                text += String(repeating: "a", count: Int(random.next() % 40))
-                text += pieces[Int(random.next() % UInt64(pieces.count))]
-            }
+            let text = random.text(pieces, runs: 6, longestRun: 40, filler: "a")
             let written = JSON.string(text).compactText
             let read = try JSONSerialization.jsonObject(with: Data(written.utf8), options: .fragmentsAllowed) as? String
             #expect(read == text, "\(text.debugDescription) → \(written)")

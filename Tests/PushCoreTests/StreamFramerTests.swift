@@ -95,11 +95,7 @@ struct StreamFramerTests {
         for _ in 0..<300 {
             var objects: [String] = []
             for _ in 0...Int(random.next() % 4) {
-                var text = ""
-                for _ in 0..<Int(random.next() % 10) {
-                    text += String(repeating: "x", count: Int(random.next() % 41))
-                    text += pieces[Int(random.next() % UInt64(pieces.count))]
-                }
+                let text = random.text(pieces, runs: 10, longestRun: 41)
                 objects.append(#"{"k\"":""# + text + #"","n":[{"t":""# + text + #""}]}"#)
             }
             let stream = Array(objects.joined(separator: "\n").utf8)

@@ -26,3 +26,17 @@ extension SeededRandom {
         return bytes
     }
 }
+
+extension SeededRandom {
+    /// Fewer than `runs` runs of `filler`, each shorter than `longestRun` and followed by one of
+    /// `pieces`: texts where the pieces fall at every offset of whatever blocks the code under
+    /// test reads (its words, its SIMD blocks, its reads).
+    public mutating func text(_ pieces: [String], runs: Int, longestRun: Int, filler: String = "x") -> String {
+        var text = ""
+        for _ in 0..<Int(next() % UInt64(runs)) {
+            text += String(repeating: filler, count: Int(next() % UInt64(longestRun)))
+            text += pieces[Int(next() % UInt64(pieces.count))]
+        }
+        return text
+    }
+}
