@@ -247,7 +247,7 @@ public struct JPushRoutes: GatewayRoutes {
         var index = 0
         let end = bytes.count
         while index < end {
-            // Plain ASCII text, eight bytes at a time as the parser reads it, each byte counting one.
+            // Plain ASCII text, skipped as the parser skips it (by words and blocks), a byte each.
             let plainEnd = JSONParser.plainASCIIPrefixEnd(bytes, from: index)
             count += plainEnd - index
             index = plainEnd
