@@ -64,20 +64,28 @@ public enum FooterView {
     /// shortened first, then the next; when every one is at its shortest, whole hints give way
     /// from the least important up (the most important one always stays, cut if it must be).
     public static func fitting(_ hints: [Hint], width: Int) -> String {
+        // Each form is measured once; a line's columns are its hints' plus the separators' (a
+        // hint never joins the text beside it into one character: they are apart by spaces).
+        let formColumns = hints.map { $0.forms.map(\.columns) }
+        let separatorColumns = separator.columns
         var forms = hints.map { _ in 0 }
-        var kept = Array(hints.indices)
-        func line() -> String {
-            kept.map { hints[$0].forms[forms[$0]] }.joined(separator: separator)
+        var kept = hints.map { _ in true }
+        var keptCount = hints.count
+        func lineColumns() -> Int {
+            var total = max(0, keptCount - 1) * separatorColumns
+            for index in hints.indices where kept[index] { total += formColumns[index][forms[index]] }
+            return total
         }
         // Least important first.
         let byRank = hints.indices.sorted { hints[$0].rank > hints[$1].rank }
-        for index in byRank where line().columns > width {
+        for index in byRank where lineColumns() > width {
             forms[index] = hints[index].forms.count - 1
         }
-        for index in byRank where line().columns > width && kept.count > 1 {
-            kept.removeAll { $0 == index }
+        for index in byRank where lineColumns() > width && keptCount > 1 {
+            kept[index] = false
+            keptCount -= 1
         }
-        return line()
+        return hints.indices.filter { kept[$0] }.map { hints[$0].forms[forms[$0]] }.joined(separator: separator)
     }
 
     public static func render(into grid: inout Grid, area: Rect, screen: Screen) {
