@@ -10,12 +10,13 @@ public enum ListView {
             return
         }
         let columns = Columns(width: area.width)
+        var times = RelativeTime.Describer(now: date, timeZone: screen.timeZone)
         for (index, row) in screen.listRows.enumerated() {
             let y = area.y + index
             guard y < area.maxY else { break }
             let isSelected = screen.rowsOffset + index == screen.selected
             renderRow(row.message, into: &grid, x: area.x, y: y, columns: columns, selected: isSelected,
-                      date: date, timeZone: screen.timeZone, lead: lead(of: row))
+                      times: &times, lead: lead(of: row))
         }
     }
 
@@ -72,7 +73,7 @@ public enum ListView {
     }
 
     private static func renderRow(_ message: Message, into grid: inout Grid, x: Int, y: Int, columns: Columns,
-                                  selected: Bool, date: Date, timeZone: TimeZone, lead: [String]) {
+                                  selected: Bool, times: inout RelativeTime.Describer, lead: [String]) {
         let role: ColorRole = selected ? .selection : .normal
         let plain = Style(role)
         let dim = Style(selected ? .selection : .dim, dim: !selected)
@@ -81,7 +82,7 @@ public enum ListView {
         if !message.read {
             grid.put("●", x: x + 1, y: y, maxWidth: right - x - 1, style: Style(selected ? .selection : .unreadMarker, bold: true))
         }
-        let time = RelativeTime.describe(message.receivedAt, now: date, timeZone: timeZone)
+        let time = times.describe(message.receivedAt)
         grid.put(time, x: x + columns.time, y: y, maxWidth: min(8, right - x - columns.time), style: dim)
         grid.put(Sanitize.inert(message.app), x: x + columns.app, y: y,
                  maxWidth: min(columns.appWidth, right - x - columns.app), style: plain)

@@ -37,5 +37,25 @@ struct ThemeTests {
         #expect(RelativeTime.describe(now.addingTimeInterval(-86_400 - 60), now: now, timeZone: utc) == "Sat")
         #expect(RelativeTime.describe(now.addingTimeInterval(-400 * 86_400), now: now, timeZone: utc) == "Oct 2024")
     }
+
+    /// One describer names a frame's rows; a day it has named is named again without the calendar.
+    @Test func oneDescriberNamesEveryDateAsItsOwnDescriptionDoes() throws {
+        // Both zones change their clocks inside the span (Berlin on Oct 25, New York on Nov 1), and
+        // the span crosses a year and the six-day line between weekdays and dates. Steps of 37
+        // minutes and 3 h 17 min back from now, and 5 h forward from 400 days before it.
+        let now = try #require(ISO8601DateFormatter().date(from: "2026-11-06T10:15:00Z"))
+        for zone in ["UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata"] {
+            let timeZone = try #require(TimeZone(identifier: zone))
+            for step: TimeInterval in [-2_220, -11_820, 18_000] {
+                var describer = RelativeTime.Describer(now: now, timeZone: timeZone)
+                var date = step < 0 ? now : now.addingTimeInterval(-400 * 86_400)
+                for _ in 0..<2_000 {
+                    let expected = RelativeTime.describe(date, now: now, timeZone: timeZone)
+                    #expect(describer.describe(date) == expected, "\(zone) \(date)")
+                    date.addTimeInterval(step)
+                }
+            }
+        }
+    }
 }
 
