@@ -99,7 +99,11 @@ struct UIPhases {
     }
 
     /// A database with `messages` stored messages over five apps, written through the Store API
-    /// in 1000-row transactions, with badges set.
+    /// in 1000-row transactions, with badges set. A title carries its message's id written with
+    /// as many digits as the big inbox's largest, so End and Home differ in as many cells in
+    /// both inboxes (with ids as they come, the big inbox's seven-digit ids against one- and
+    /// two-digit ones moved the rest of every title, and the big inbox's frame took half as much
+    /// again to draw: the page, not the store's size, made the difference).
     func filledInbox(_ name: String, messages: Int) throws -> String {
         let path = folder + "/\(name).sqlite"
         let store = try Store(path: path)
@@ -107,6 +111,11 @@ struct UIPhases {
         let apps = ["com.example.shop", "com.example.news", "com.example.chat", "com.example.bank", "com.example.mail"]
         let payloads = (0..<1000).map { String(decoding: Payloads.apns($0), as: UTF8.self) }
         let start = Date().addingTimeInterval(-Double(messages))
+        let digits = String(settings.uiMessages).count
+        func numbered(_ id: Int64) -> String {
+            let text = String(id)
+            return String(repeating: "0", count: max(0, digits - text.count)) + text
+        }
         var id: Int64 = 1
         while id <= Int64(messages) {
             try store.begin()
@@ -116,7 +125,7 @@ struct UIPhases {
                 let english = index % 2 == 1
                 let message = Message(
                     id: id, app: apps[index % apps.count], channel: english ? .transparent : .apns,
-                    title: english ? "Morning brief #\(id)" : "訂單 \(id) 已發貨",
+                    title: english ? "Morning brief #\(numbered(id))" : "訂單 \(numbered(id)) 已發貨",
                     body: english ? "Markets open higher; the red packet promotion ends tonight." : "您有一條新消息：訂單已發貨，點擊查看物流詳情。",
                     receivedAt: start.addingTimeInterval(Double(id)), payload: payloads[index])
                 try store.apply(.insert(message))
