@@ -76,11 +76,7 @@ extension Server {
     /// clients' and the participants' next requests meanwhile, `readAhead`), else here.
     /// Returns the commit's error, if it failed.
     private func commitTurn() -> (any Error)? {
-        defer {
-            turnWrites.removeAll(keepingCapacity: true)
-            turnHasWrites = false
-            writesOutstanding = false
-        }
+        defer { clearTurnWrites() }
         guard writesOutstanding else {
             writer.apply(turnWrites)
             return writer.commit()
@@ -128,14 +124,104 @@ extension Server {
 
     /// Commits the turn's writes, then hands out its replies and events, then flushes the
     /// clients (closing those that are done or fell too far behind).
+    ///
+    /// A large turn's commit may instead be left to the writer's thread while the loop goes on
+    /// to the next turn (`overlapsCommits`): what the turn sends waits in `committing` until
+    /// that commit is on disk, and at most one turn waits so. Every other end of turn first
+    /// sends what the turn before it held back, so a client's replies keep their order.
+    ///
+    /// Only a turn without gateway answers overlaps: an HTTP client keeps a bounded number of
+    /// requests open and sends the next as answers come, so answers held a turn longer slowed
+    /// it (the APNs gateway's rate fell by a tenth), while a socket client that pipelines has
+    /// already sent what the next turn takes. Nor does a turn with the team bus, whose
+    /// announcements are the turn's until its commit.
     func endTurn() {
-        if turnHasWrites {
-            if let error = commitTurn() { recoverFromFailedCommit(error) }
-            if let failure = store.takeCheckpointFailure() {
-                options.log("store: a background checkpoint failed (\(failure)); the loop checkpoints the WAL itself meanwhile")
+        let wrote = turnHasWrites
+        if wrote && writesOutstanding && overlapsCommits && gatewayAnswers.isEmpty && bus == nil {
+            writer.handOff(turnWrites, commit: true)
+            clearTurnWrites()
+            committing.append(takeOutput())
+            finishCommitting(leaving: 1)
+        } else {
+            finishCommitting()
+            if turnHasWrites, let error = commitTurn() { recoverFromFailedCommit(error) }
+            deliver()
+        }
+        if wrote, let failure = storage.takeCheckpointFailure() {
+            options.log("store: a background checkpoint failed (\(failure)); the loop checkpoints the WAL itself meanwhile")
+        }
+        flushClients()
+    }
+
+    /// Waits for the commits of the turns in `committing`, oldest first, until `count` are
+    /// left, and hands out what each held back. When one failed, the turns after it were
+    /// reduced on top of it (and their writes skipped by the writer): they fail with it, and so
+    /// does what the current turn did so far.
+    func finishCommitting(leaving count: Int = 0) {
+        while committing.count > count {
+            let output = committing.removeFirst()
+            if let error = writer.waitForCommit() {
+                failCommitting(from: output, error)
+                return
+            }
+            sending(output) { deliver() }
+        }
+    }
+
+    private func failCommitting(from first: TurnOutput, _ error: any Error) {
+        let failed = [first] + committing
+        // Each of those commits fails with the first one's error: take their outcomes.
+        for _ in committing { _ = writer.waitForCommit() }
+        committing.removeAll()
+        clearTurnWrites()
+        writer.settle()
+        rollBackAndReload(error)
+        for output in failed {
+            sending(output) {
+                refuseTurn(error)
+                deliver()
             }
         }
+        refuseTurn(error)
+    }
 
+    /// Runs `body` with `output` as the turn's replies, events and answers, the current turn's
+    /// set aside meanwhile; what `body` leaves is added to the current turn's.
+    private func sending(_ output: TurnOutput, _ body: () -> Void) {
+        let current = takeOutput()
+        pending = output.pending
+        pendingBytes = output.bytes
+        gatewayAnswers = output.gatewayAnswers
+        body()
+        let left = takeOutput()
+        pending = current.pending
+        pendingBytes = current.bytes
+        gatewayAnswers = current.gatewayAnswers + left.gatewayAnswers
+        for (fd, line, isReply) in left.pending {
+            let start = pendingBytes.count
+            pendingBytes += left.bytes[line]
+            pending.append((fd, start..<pendingBytes.count, isReply))
+        }
+    }
+
+    /// The turn's replies, events and gateway answers, taken out of it.
+    private func takeOutput() -> TurnOutput {
+        defer {
+            pending = []
+            pendingBytes = []
+            gatewayAnswers = []
+        }
+        return TurnOutput(pending: pending, bytes: pendingBytes, gatewayAnswers: gatewayAnswers)
+    }
+
+    private func clearTurnWrites() {
+        turnWrites.removeAll(keepingCapacity: true)
+        turnHasWrites = false
+        writesOutstanding = false
+    }
+
+    /// Hands out the turn's forwards, gateway answers, replies and events: its commit is on disk.
+    private func deliver() {
         if !turnForwards.isEmpty { publishForwards() }
         if !gatewayAnswers.isEmpty { answerGateway() }
         for (fd, line, _) in pending {
@@ -143,7 +229,11 @@ extension Server {
         }
         pending.removeAll(keepingCapacity: true)
         pendingBytes.removeAll(keepingCapacity: pendingBytes.capacity <= 1 << 20)
+    }
 
+    /// Sends what the clients have waiting; closes those that are done (none while a turn's
+    /// replies wait for its commit) or fell too far behind.
+    func flushClients() {
         for client in Array(clients.values) {
             if client.pendingOutput > 0 {
                 do {
@@ -156,7 +246,9 @@ extension Server {
             if client.topics != nil && client.pendingOutput > options.maxOutputBytes {
                 options.log("dropped a watcher that fell \(client.pendingOutput) bytes behind")
                 close(client)
-            } else if client.closeAfterFlush && client.pendingOutput == 0 && !client.backlog && !client.awaitingBus {
+            } else if client.closeAfterFlush && client.pendingOutput == 0 && !client.backlog && !client.awaitingBus
+                && committing.isEmpty
+            {
                 close(client)
             }
         }
@@ -173,8 +265,15 @@ extension Server {
     /// inbox is reloaded from the store and every reply of the turn becomes an error — an
     /// acknowledgement must never be sent for a change that is not on disk.
     private func recoverFromFailedCommit(_ error: any Error) {
+        rollBackAndReload(error)
+        refuseTurn(error)
+    }
+
+    /// Rolls back what the store holds of the failed turns and reloads the inbox from it.
+    private func rollBackAndReload(_ error: any Error) {
         options.log("store: \(error); the turn's changes were rolled back")
         try? store.rollback()
+        writer.clearFailure()
         if let reloaded = try? Self.loadInbox(from: store, options: options) {
             let banner = inbox.banner
             // The request log and the faults are not stored: they stay as they were.
@@ -185,6 +284,11 @@ extension Server {
             inbox.requestLog = requestLog
             inbox.faults = faults
         }
+    }
+
+    /// Every reply and gateway answer of the turn becomes the error; its events and forwards
+    /// are dropped.
+    private func refuseTurn(_ error: any Error) {
         let start = pendingBytes.count
         let failed = Reply.error("store: \(error); nothing was saved")
         failed.writeLine(into: &pendingBytes)
@@ -195,4 +299,12 @@ extension Server {
         bus?.discardAnnouncements()
         for index in gatewayAnswers.indices { gatewayAnswers[index].reply = failed }
     }
+}
+
+/// What a turn sends once its commit is on disk: its replies and events (each one's client and
+/// where its line is in `bytes`) and its gateway answers.
+struct TurnOutput {
+    var pending: [(fd: Int32, line: Range<Int>, isReply: Bool)]
+    var bytes: [UInt8]
+    var gatewayAnswers: [(reply: Reply, completion: (Reply) -> Void)]
 }

@@ -8,8 +8,10 @@ import PushSystem
 ///
 /// One `poll(2)` loop: each turn reads what every client sent, handles the requests in order
 /// through the reducer, writes every change of the turn in one transaction (group commit), and
-/// only then sends the replies and bus events — so an acknowledged change is on disk. With nothing
-/// due it sleeps in `poll` with no timeout: an idle server uses no CPU.
+/// only then sends the replies and bus events — so an acknowledged change is on disk. A large
+/// turn's commit may be written on the store writer's thread while the loop reads and reduces
+/// the next turn; its replies wait for it (`committing`). With nothing due it sleeps in `poll`
+/// with no timeout: an idle server uses no CPU.
 ///
 /// This file is the loop (poll, accept, read, frame); `Server+Requests.swift` turns a decoded
 /// request into reducer events and a typed `Reply`; `Server+Effects.swift` carries out the
@@ -70,6 +72,12 @@ public final class Server {
     @exclusivity(unchecked) var writesOutstanding = false
     /// Replies of the turn's gateway requests, handed to their completions after the commit.
     var gatewayAnswers: [(reply: Reply, completion: (Reply) -> Void)] = []
+    /// A large turn whose commit the writer's thread is writing while the loop reads and
+    /// reduces the next one: what it sends once that commit is on disk (see `endTurn`).
+    var committing: [TurnOutput] = []
+    /// Whether a large turn's commit may overlap the next turn: in `run` without a host (a
+    /// host reads the store after every turn). A turn driven by hand ends with its commit.
+    var overlapsCommits = false
     /// Others with descriptors in the loop (the gateway).
     private(set) var participants: [any PollParticipant] = []
     /// The provider gateway, when the executable attached one (`--gateway`).
@@ -117,6 +125,7 @@ public final class Server {
     public func run(host: (any ServerHost)? = nil) {
         // The host draws its first frame now, not after the first input or timer.
         host?.turnEnded(server: self, now: time.now)
+        overlapsCommits = host == nil
         while running {
             turn(host: host)
         }
@@ -152,15 +161,24 @@ public final class Server {
             backlog = backlog || (client.backlog && caughtUp)
         }
 
-        // Requests already read are waiting: look at the sockets, but do not sleep.
+        // Requests already read are waiting, or a turn's commit is being written: look at the
+        // sockets, but do not sleep.
         let ahead = participants.contains { $0.hasAhead }
-        let timeout = backlog || ahead ? 0 : pollTimeout(host: host)
+        let timeout = backlog || ahead || !committing.isEmpty ? 0 : pollTimeout(host: host)
         let ready = fds.withUnsafeMutableBufferPointer { buffer in
             poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
         }
         wokeAt = time.now
         if ready < 0 && errno != EINTR {
             options.log("poll: \(SystemError("poll", errno: errno))")
+        }
+        if ready <= 0 && !backlog && !ahead && !committing.isEmpty {
+            // Nothing came to go on with while the writer commits a turn: wait for the commit
+            // and send what the turn held back.
+            finishCommitting()
+            flushClients()
+            for participant in participants { participant.turnEnded(server: self) }
+            return
         }
         if ahead {
             for participant in participants where participant.hasAhead { participant.handleAhead(server: self) }
@@ -376,6 +394,9 @@ public final class Server {
     }
 
     func close(_ client: Connection) {
+        // What a turn still holds for it is dropped: its descriptor's number may be the next
+        // client's before that turn's commit is on disk.
+        for index in committing.indices { committing[index].pending.removeAll { $0.fd == client.fd } }
         if client.topics != nil { subscriberCount -= 1 }
         Glibc.close(client.fd)
         clients[client.fd] = nil
@@ -383,6 +404,7 @@ public final class Server {
     }
 
     private func shutDown() {
+        finishCommitting()
         for client in Array(clients.values) {
             try? client.flush()
             close(client)

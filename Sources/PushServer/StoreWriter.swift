@@ -13,19 +13,28 @@ import PushStore
 ///
 /// The rule that keeps this invisible: the store is used by one thread at a time. The loop
 /// hands writes over in batches and reads only when the thread has nothing left to do
-/// (`settle`), so a lookup sees every write of the turn before it, as before. The commit ends
-/// the turn as before: the loop waits for it before any reply, event or answer of the turn
-/// goes out. A small turn (a single request, a one-at-a-time round trip) never involves the
-/// thread: its writes and commit run on the loop's thread, with no hand-off to wait for.
+/// (`settle`), so a lookup sees every write of the turn before it, as before. Each commit has
+/// its outcome, taken in the order the commits were handed off (`waitForCommit`): nothing of a
+/// turn goes out before its commit is on disk. A small turn (a single request, a one-at-a-time
+/// round trip) never involves the thread: its writes and commit run on the loop's thread, with
+/// no hand-off to wait for.
 ///
 /// After a failed write the rest of the turn's writes are skipped and its commit fails with
-/// that error, as when the loop wrote them itself.
+/// that error, as when the loop wrote them itself. After a failed commit every write and commit
+/// handed off behind it fails with it too (they were reduced on top of the turn that failed),
+/// until the loop has rolled back and reloaded (`clearFailure`).
 final class StoreWriter: @unchecked Sendable {
     /// One write of the turn.
     enum Write: Sendable {
         case change(StoreChange)
         /// A push for another instance and its message as the bus publishes it (`Store.addToOutbox`).
         case outbox(RemotePush, body: String)
+    }
+
+    /// What the thread is handed: a batch of writes, or the commit of the writes before it.
+    private enum Job {
+        case writes([Write])
+        case commit
     }
 
     /// Writes a batch gathers before it is handed off: a turn with fewer stays on the loop's
@@ -38,20 +47,22 @@ final class StoreWriter: @unchecked Sendable {
 
     // Guarded by `condition`.
     private let condition = NSCondition()
-    private var queue: [[Write]] = []
+    private var queue: [Job] = []
     /// Batches the thread has applied, handed back so that the loop frees them (`freeApplied`).
     private var applied: [[Write]] = []
-    private var commitAsked = false
+    /// The outcomes of the commits the thread has finished and nobody has taken yet, oldest first.
+    private var outcomes: [(any Error)?] = []
     private var working = false
     private var stopping = false
     private var started = false
-    private var commitOutcome: (any Error)?
     /// Batches handed to the thread so far (what a test checks a large turn used).
     private(set) var handOffs = 0
 
     // The transaction's state: touched by whichever thread holds the store (see `store`).
     private var inTransaction = false
     private var failure: (any Error)?
+    /// The failed commit's error, while writes and commits behind it fail with it.
+    private var failedCommit: (any Error)?
 
     init(store: Store) {
         self.store = store
@@ -62,7 +73,7 @@ final class StoreWriter: @unchecked Sendable {
     /// Applies `writes` here and now, into the turn's transaction (begun by its first write).
     func apply(_ writes: [Write]) {
         for index in writes.indices {
-            guard failure == nil else { return }
+            guard failure == nil, failedCommit == nil else { return }
             perform(writes[index])
         }
     }
@@ -72,6 +83,11 @@ final class StoreWriter: @unchecked Sendable {
         finishTransaction()
     }
 
+    /// Ends the failure a failed commit left, once the loop has rolled back what followed it.
+    func clearFailure() {
+        failedCommit = nil
+    }
+
     // MARK: - Handing over to the thread
 
     /// Hands `writes` to the thread, with the turn's commit after them when `commit` is true
@@ -79,21 +95,22 @@ final class StoreWriter: @unchecked Sendable {
     func handOff(_ writes: [Write], commit: Bool = false) {
         condition.lock()
         startIfNeeded()
-        queue.append(writes)
+        if !writes.isEmpty { queue.append(.writes(writes)) }
         handOffs += 1
-        if commit { commitAsked = true }
+        if commit { queue.append(.commit) }
         condition.signal()
         freeApplied()
         condition.unlock()
     }
 
-    /// Waits for the commit handed off last; returns its error, if it failed.
+    /// Waits for the oldest commit handed off whose outcome nobody has taken; returns its error,
+    /// if it failed.
     func waitForCommit() -> (any Error)? {
         condition.lock()
         defer { condition.unlock() }
-        waitUntilIdle()
-        defer { commitOutcome = nil }
-        return commitOutcome
+        while outcomes.isEmpty { condition.wait() }
+        freeApplied()
+        return outcomes.removeFirst()
     }
 
     /// Waits until the thread has applied everything handed to it: the store is the loop's again.
@@ -121,7 +138,7 @@ final class StoreWriter: @unchecked Sendable {
 
     /// With `condition` locked, on the loop's thread.
     private func waitUntilIdle() {
-        while working || !queue.isEmpty || commitAsked { condition.wait() }
+        while working || !queue.isEmpty { condition.wait() }
         freeApplied()
     }
 
@@ -138,19 +155,29 @@ final class StoreWriter: @unchecked Sendable {
     private func run() {
         condition.lock()
         while true {
-            while queue.isEmpty && !commitAsked && !stopping { condition.wait() }
-            if queue.isEmpty && !commitAsked { break }
-            let batches = queue
+            while queue.isEmpty && !stopping { condition.wait() }
+            if queue.isEmpty { break }
+            let jobs = queue
             queue.removeAll(keepingCapacity: true)
-            let commit = commitAsked
-            commitAsked = false
             working = true
             condition.unlock()
-            for batch in batches { apply(batch) }
-            let outcome = commit ? finishTransaction() : nil
+            var batches: [[Write]] = []
+            for job in jobs {
+                switch job {
+                case .writes(let writes):
+                    apply(writes)
+                    batches.append(writes)
+                case .commit:
+                    // Its outcome goes out at once: the loop may be waiting to send the turn's replies.
+                    let outcome = finishTransaction()
+                    condition.lock()
+                    outcomes.append(outcome)
+                    condition.broadcast()
+                    condition.unlock()
+                }
+            }
             condition.lock()
             applied += batches
-            if commit { commitOutcome = outcome }
             working = false
             condition.broadcast()
         }
@@ -179,12 +206,14 @@ final class StoreWriter: @unchecked Sendable {
             inTransaction = false
             failure = nil
         }
+        if let failedCommit { return failedCommit }
         guard inTransaction || failure != nil else { return nil }
         do {
             if let failure { throw failure }
             try store.commit()
             return nil
         } catch {
+            failedCommit = error
             return error
         }
     }

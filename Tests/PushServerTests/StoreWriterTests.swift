@@ -149,3 +149,191 @@ import Testing
         #expect(try server.store.page(ListQuery(limit: 1000)).count == 600)
     }
 }
+
+/// A large turn's commit, written by the writer's thread, overlaps the next turn: the loop
+/// reads and reduces what came since while the turn's replies wait for their commit. What a
+/// client is told keeps its order, is on disk when it is told, and a failed commit fails the
+/// turns reduced on top of it too.
+@Suite struct OverlappedCommitTests {
+    func overlappingServer() throws -> (server: Server, client: Int32, database: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-overlap-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let database = folder + "/inbox.sqlite"
+        let server = try Server(store: try Store(path: database), listener: nil, signals: nil)
+        server.overlapsCommits = true
+        return (server, attachClient(to: server).fd, database)
+    }
+
+    func send(_ lines: [String], to client: Int32) {
+        let bytes = lines.map { $0 + "\n" }.joined()
+        #expect(Glibc.send(client, bytes, bytes.utf8.count, 0) == bytes.utf8.count)
+    }
+
+    func push(_ index: Int) -> String {
+        #"{"aps":{"alert":{"title":"order \#(index)","body":"shipped"},"badge":\#(index)},"Simulator Target Bundle":"com.example.shop"}"#
+    }
+
+    func parsed(_ lines: [String]) throws -> [[String: Any]] {
+        try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    @Test func aTurnsRepliesWaitForItsCommitWhileTheNextTurnIsReducedAndComeInOrder() throws {
+        let (server, client, database) = try overlappingServer()
+        defer { close(client) }
+        send((1...300).map { push($0) }, to: client)
+        server.turn(host: nil)
+        #expect(replies(on: client).isEmpty, "a turn's replies went out before its commit was known")
+        #expect(server.committing.count == 1)
+
+        // The next turn is read and reduced while the first commits; its end sends the first's.
+        send((301...600).map { push($0) }, to: client)
+        server.turn(host: nil)
+        var answered = try parsed(replies(on: client))
+        #expect(answered.count == 300)
+        #expect(server.committing.count == 1)
+        // Nothing more came: the loop waits for the second commit and sends its replies.
+        server.turn(host: nil)
+        answered += try parsed(replies(on: client))
+        #expect(server.committing.isEmpty)
+        #expect(answered.map { $0["id"] as? Int } == (1...600).map { $0 })
+        #expect(answered.allSatisfy { $0["ok"] as? Bool == true })
+
+        // What a second connection to the file reads, the moment the replies are out.
+        let reader = try Store(path: database)
+        defer { reader.close() }
+        let inbox = try reader.loadInbox(bannerSeconds: 5)
+        #expect(inbox.nextId == 601)
+        #expect(inbox.unread["com.example.shop"] == 600)
+        #expect(try reader.page(ListQuery(limit: 1000)).count == 600)
+    }
+
+    @Test func aSmallRequestAfterALargeTurnIsAnsweredAfterIt() throws {
+        let (server, client, _) = try overlappingServer()
+        defer { close(client) }
+        send((1...300).map { push($0) }, to: client)
+        server.turn(host: nil)
+        send([#"{"op":"read","ids":[1]}"#], to: client)
+        server.turn(host: nil)
+        let answered = try parsed(replies(on: client))
+        #expect(answered.count == 301)
+        #expect(answered.prefix(300).map { $0["id"] as? Int } == (1...300).map { $0 })
+        #expect(answered.last?["ok"] as? Bool == true && answered.last?["id"] == nil, "\(answered.last ?? [:])")
+        #expect(server.inbox.unread["com.example.shop"] == 299)
+    }
+
+    /// The file removed under the server: the first large turn's commit fails on the writer's
+    /// thread, and the turn reduced on top of it meanwhile fails with it — none of the 600 is
+    /// acknowledged, none is counted.
+    @Test func aFailedCommitFailsTheTurnReducedOnTopOfIt() throws {
+        let (server, client, database) = try overlappingServer()
+        defer { close(client) }
+        send([push(1)], to: client)
+        server.turn(host: nil)
+        #expect(try parsed(replies(on: client)).first?["ok"] as? Bool == true)
+        try FileManager.default.removeItem(atPath: database)
+
+        send((2...301).map { push($0) }, to: client)
+        server.turn(host: nil)
+        send((302...601).map { push($0) }, to: client)
+        server.turn(host: nil)
+        server.turn(host: nil)
+        let answered = try parsed(replies(on: client))
+        #expect(answered.count == 600)
+        #expect(answered.allSatisfy { ($0["error"] as? String)?.contains("deleted or moved") == true }, "\(answered.first ?? [:])")
+        #expect(server.committing.isEmpty)
+        #expect(server.inbox.nextId == 2)
+        #expect(server.inbox.unread["com.example.shop"] == 1)
+        #expect(try server.store.page(ListQuery(limit: 1000)).map(\.title) == ["order 1"])
+    }
+
+    /// Gateway answers are not held past their turn: an HTTP client sends its next requests
+    /// only as answers come.
+    @Test func aLargeTurnOfGatewayRequestsIsAnsweredAtItsEnd() throws {
+        let (server, client, _) = try overlappingServer()
+        defer { close(client) }
+        var answers: [Reply] = []
+        for index in 1...100 {
+            server.submit(try Request.decode(frame: Array(push(index).utf8))) { answers.append($0) }
+        }
+        #expect(server.writer.handOffs > 0, "the turn never used the writer's thread")
+        server.endTurn()
+        #expect(answers.count == 100)
+        #expect(server.committing.isEmpty)
+        #expect(try server.store.page(ListQuery(limit: 1000)).count == 100)
+    }
+
+    /// A connection closed while its turn's replies wait for the commit: they are not sent to
+    /// the next client, which may get the same descriptor number.
+    @Test func repliesHeldForAClosedConnectionGoNowhere() throws {
+        let (server, first, _) = try overlappingServer()
+        defer { close(first) }
+        send((1...300).map { push($0) }, to: first)
+        server.turn(host: nil)
+        let closed = try #require(server.clients.values.first)
+        server.close(closed)
+        let (_, second) = attachClient(to: server)
+        defer { close(second) }
+        server.turn(host: nil)
+        #expect(server.committing.isEmpty)
+        #expect(replies(on: second).isEmpty)
+        #expect(server.inbox.nextId == 301)
+    }
+
+    /// A client that sends a large turn and closes its end gets every reply before the server
+    /// closes the connection, though the turn ended before its commit did.
+    @Test func aClientThatHungUpGetsItsRepliesBeforeItIsClosed() throws {
+        let (server, client, _) = try overlappingServer()
+        defer { close(client) }
+        send((1...300).map { push($0) }, to: client)
+        shutdown(client, Int32(SHUT_WR))
+        var output: [UInt8] = []
+        var closed = false
+        for _ in 0..<10 where !closed {
+            server.turn(host: nil)
+            output += received(on: client)
+            closed = server.clients.isEmpty
+        }
+        output += received(on: client)
+        #expect(closed)
+        let answered = String(decoding: output, as: UTF8.self).split(separator: "\n")
+        #expect(answered.count == 300)
+        var byte: UInt8 = 0
+        #expect(recv(client, &byte, 1, Int32(MSG_DONTWAIT)) == 0, "the connection was not closed after its replies")
+    }
+}
+
+/// The writer's thread on its own: each commit has its outcome, in order, and what was handed
+/// off behind a failed commit fails with it until the failure is cleared.
+@Suite struct StoreWriterQueueTests {
+    func message(_ id: Int64) -> Message {
+        Message(id: id, app: "com.example.shop", channel: .apns, title: "order \(id)", body: "shipped",
+                receivedAt: Date(timeIntervalSince1970: 1_800_000_000), payload: #"{"aps":{}}"#)
+    }
+
+    @Test func whatFollowsAFailedCommitFailsWithItUntilTheFailureIsCleared() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-queue-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = try Store(path: folder + "/inbox.sqlite")
+        defer { store.close() }
+        let writer = StoreWriter(store: store)
+        defer { writer.stop() }
+
+        writer.handOff([.change(.insert(message(1)))], commit: true)
+        // The same id again: the insert fails, and so does its commit.
+        writer.handOff([.change(.insert(message(1)))], commit: true)
+        // A turn reduced on top of the failed one: it must not reach the file.
+        writer.handOff([.change(.insert(message(2)))], commit: true)
+        #expect(writer.waitForCommit() == nil)
+        let failed = try #require(writer.waitForCommit())
+        let behind = try #require(writer.waitForCommit())
+        #expect("\(behind)" == "\(failed)")
+
+        writer.settle()
+        try store.rollback()
+        writer.clearFailure()
+        writer.handOff([.change(.insert(message(3)))], commit: true)
+        #expect(writer.waitForCommit() == nil)
+        writer.settle()
+        #expect(try store.page(ListQuery(limit: 10)).map(\.id) == [3, 1])
+    }
+}
