@@ -8,15 +8,23 @@ import Testing
 /// A large turn's writes go to the writer's thread while the loop handles the rest of the turn:
 /// a lookup still sees every write before it, a failed commit still refuses the whole turn, and
 /// what is acknowledged is in the file.
+/// A server on a SQLite file in a fresh folder, its one client the far end of the socket; with
+/// `overlapping`, a large turn's commit overlaps the next turn (as in `run`).
+func serverWithClient(overlapping: Bool = false) throws -> (server: Server, client: Int32, database: String) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-writer-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let database = folder + "/inbox.sqlite"
+    let server = try Server(store: try Store(path: database), listener: nil, signals: nil)
+    server.overlapsCommits = overlapping
+    return (server, attachClient(to: server).fd, database)
+}
+
+/// A ~130-byte APNs push for com.example.shop, numbered by its title and badge.
+func shopPush(_ index: Int) -> String {
+    #"{"aps":{"alert":{"title":"order \#(index)","body":"shipped"},"badge":\#(index)},"Simulator Target Bundle":"com.example.shop"}"#
+}
+
 @Suite struct StoreWriterTests {
-    /// A server on a SQLite file in a fresh folder, its one client the far end of the socket.
-    func serverWithClient() throws -> (server: Server, client: Int32, database: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-writer-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let database = folder + "/inbox.sqlite"
-        let server = try Server(store: try Store(path: database), listener: nil, signals: nil)
-        return (server, attachClient(to: server).fd, database)
-    }
 
     /// Sends `lines` in one write and runs one turn; returns the replies, parsed.
     func turn(_ server: Server, _ client: Int32, _ lines: [String]) throws -> [[String: Any]] {
@@ -28,14 +36,11 @@ import Testing
         }
     }
 
-    func push(_ index: Int) -> String {
-        #"{"aps":{"alert":{"title":"order \#(index)","body":"shipped"},"badge":\#(index)},"Simulator Target Bundle":"com.example.shop"}"#
-    }
 
     @Test func aLargeTurnIsWrittenByTheThreadAndIsInTheFileWhenAcknowledged() throws {
         let (server, client, database) = try serverWithClient()
         defer { close(client) }
-        let replies = try turn(server, client, (1...300).map { push($0) })
+        let replies = try turn(server, client, (1...300).map { shopPush($0) })
         #expect(replies.count == 300)
         #expect(replies.allSatisfy { $0["ok"] as? Bool == true && $0["delivered"] as? Bool == true })
         #expect(server.writer.handOffs > 0, "the turn never used the writer's thread")
@@ -55,8 +60,8 @@ import Testing
     @Test func aLookupInALargeTurnSeesEveryWriteBeforeIt() throws {
         let (server, client, _) = try serverWithClient()
         defer { close(client) }
-        let plain = (1...100).map { push($0) }
-        let collapsing = (101...200).map { #"{"op":"push","collapseId":"order","payload":\#(push($0))}"# }
+        let plain = (1...100).map { shopPush($0) }
+        let collapsing = (101...200).map { #"{"op":"push","collapseId":"order","payload":\#(shopPush($0))}"# }
         let replies = try turn(server, client, plain + collapsing + [#"{"op":"read","ids":[1,101]}"#])
         #expect(replies.count == 201)
         #expect(replies[100]["delivered"] as? Bool == true && replies[100]["id"] as? Int == 101, "\(replies[100])")
@@ -75,10 +80,10 @@ import Testing
     @Test func aFailedCommitOfALargeTurnRefusesEveryRequestOfIt() throws {
         let (server, client, database) = try serverWithClient()
         defer { close(client) }
-        #expect(try turn(server, client, [push(1)]).first?["ok"] as? Bool == true)
+        #expect(try turn(server, client, [shopPush(1)]).first?["ok"] as? Bool == true)
         try FileManager.default.removeItem(atPath: database)
 
-        let replies = try turn(server, client, (2...301).map { push($0) })
+        let replies = try turn(server, client, (2...301).map { shopPush($0) })
         #expect(replies.count == 300)
         #expect(replies.allSatisfy { ($0["error"] as? String)?.contains("deleted or moved") == true }, "\(replies.first ?? [:])")
         #expect(server.writer.handOffs > 0)
@@ -156,12 +161,7 @@ import Testing
 /// turns reduced on top of it too.
 @Suite struct OverlappedCommitTests {
     func overlappingServer() throws -> (server: Server, client: Int32, database: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-overlap-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let database = folder + "/inbox.sqlite"
-        let server = try Server(store: try Store(path: database), listener: nil, signals: nil)
-        server.overlapsCommits = true
-        return (server, attachClient(to: server).fd, database)
+        try serverWithClient(overlapping: true)
     }
 
     func send(_ lines: [String], to client: Int32) {
@@ -169,9 +169,6 @@ import Testing
         #expect(Glibc.send(client, bytes, bytes.utf8.count, 0) == bytes.utf8.count)
     }
 
-    func push(_ index: Int) -> String {
-        #"{"aps":{"alert":{"title":"order \#(index)","body":"shipped"},"badge":\#(index)},"Simulator Target Bundle":"com.example.shop"}"#
-    }
 
     func parsed(_ lines: [String]) throws -> [[String: Any]] {
         try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -180,13 +177,13 @@ import Testing
     @Test func aTurnsRepliesWaitForItsCommitWhileTheNextTurnIsReducedAndComeInOrder() throws {
         let (server, client, database) = try overlappingServer()
         defer { close(client) }
-        send((1...300).map { push($0) }, to: client)
+        send((1...300).map { shopPush($0) }, to: client)
         server.turn(host: nil)
         #expect(replies(on: client).isEmpty, "a turn's replies went out before its commit was known")
         #expect(server.committing.count == 1)
 
         // The next turn is read and reduced while the first commits; its end sends the first's.
-        send((301...600).map { push($0) }, to: client)
+        send((301...600).map { shopPush($0) }, to: client)
         server.turn(host: nil)
         var answered = try parsed(replies(on: client))
         #expect(answered.count == 300)
@@ -210,7 +207,7 @@ import Testing
     @Test func aSmallRequestAfterALargeTurnIsAnsweredAfterIt() throws {
         let (server, client, _) = try overlappingServer()
         defer { close(client) }
-        send((1...300).map { push($0) }, to: client)
+        send((1...300).map { shopPush($0) }, to: client)
         server.turn(host: nil)
         send([#"{"op":"read","ids":[1]}"#], to: client)
         server.turn(host: nil)
@@ -227,14 +224,14 @@ import Testing
     @Test func aFailedCommitFailsTheTurnReducedOnTopOfIt() throws {
         let (server, client, database) = try overlappingServer()
         defer { close(client) }
-        send([push(1)], to: client)
+        send([shopPush(1)], to: client)
         server.turn(host: nil)
         #expect(try parsed(replies(on: client)).first?["ok"] as? Bool == true)
         try FileManager.default.removeItem(atPath: database)
 
-        send((2...301).map { push($0) }, to: client)
+        send((2...301).map { shopPush($0) }, to: client)
         server.turn(host: nil)
-        send((302...601).map { push($0) }, to: client)
+        send((302...601).map { shopPush($0) }, to: client)
         server.turn(host: nil)
         server.turn(host: nil)
         let answered = try parsed(replies(on: client))
@@ -253,7 +250,7 @@ import Testing
         defer { close(client) }
         var answers: [Reply] = []
         for index in 1...100 {
-            server.submit(try Request.decode(frame: Array(push(index).utf8))) { answers.append($0) }
+            server.submit(try Request.decode(frame: Array(shopPush(index).utf8))) { answers.append($0) }
         }
         #expect(server.writer.handOffs > 0, "the turn never used the writer's thread")
         server.endTurn()
@@ -267,7 +264,7 @@ import Testing
     @Test func repliesHeldForAClosedConnectionGoNowhere() throws {
         let (server, first, _) = try overlappingServer()
         defer { close(first) }
-        send((1...300).map { push($0) }, to: first)
+        send((1...300).map { shopPush($0) }, to: first)
         server.turn(host: nil)
         let closed = try #require(server.clients.values.first)
         server.close(closed)
@@ -284,7 +281,7 @@ import Testing
     @Test func aClientThatHungUpGetsItsRepliesBeforeItIsClosed() throws {
         let (server, client, _) = try overlappingServer()
         defer { close(client) }
-        send((1...300).map { push($0) }, to: client)
+        send((1...300).map { shopPush($0) }, to: client)
         shutdown(client, Int32(SHUT_WR))
         var output: [UInt8] = []
         var closed = false
