@@ -134,10 +134,11 @@ extension Server {
     /// requests open and sends the next as answers come, so answers held a turn longer slowed
     /// it (the APNs gateway's rate fell by a tenth), while a socket client that pipelines has
     /// already sent what the next turn takes. Nor does a turn with the team bus, whose
-    /// announcements are the turn's until its commit.
+    /// announcements are the turn's until its commit, or one whose events an in-process watcher
+    /// heard (`busTap`: the control API's long-polls judge them when the turn ends).
     func endTurn() {
         let wrote = turnHasWrites
-        if wrote && writesOutstanding && overlapsCommits && gatewayAnswers.isEmpty && bus == nil {
+        if wrote && writesOutstanding && overlapsCommits && gatewayAnswers.isEmpty && bus == nil && busTap == nil {
             writer.handOff(turnWrites, commit: true)
             clearTurnWrites()
             committing.append(takeOutput())

@@ -191,7 +191,7 @@ func shopPush(_ index: Int) -> String {
         // Nothing more came: the loop waits for the second commit and sends its replies.
         server.turn(host: nil)
         answered += try parsed(replies(on: client))
-        #expect(server.committing.isEmpty)
+        #expect(server.committing.count == 0)
         #expect(answered.map { $0["id"] as? Int } == (1...600).map { $0 })
         #expect(answered.allSatisfy { $0["ok"] as? Bool == true })
 
@@ -237,7 +237,7 @@ func shopPush(_ index: Int) -> String {
         let answered = try parsed(replies(on: client))
         #expect(answered.count == 600)
         #expect(answered.allSatisfy { ($0["error"] as? String)?.contains("deleted or moved") == true }, "\(answered.first ?? [:])")
-        #expect(server.committing.isEmpty)
+        #expect(server.committing.count == 0)
         #expect(server.inbox.nextId == 2)
         #expect(server.inbox.unread["com.example.shop"] == 1)
         #expect(try server.store.page(ListQuery(limit: 1000)).map(\.title) == ["order 1"])
@@ -255,8 +255,22 @@ func shopPush(_ index: Int) -> String {
         #expect(server.writer.handOffs > 0, "the turn never used the writer's thread")
         server.endTurn()
         #expect(answers.count == 100)
-        #expect(server.committing.isEmpty)
+        #expect(server.committing.count == 0)
         #expect(try server.store.page(ListQuery(limit: 1000)).count == 100)
+    }
+
+    /// An in-process watcher (the control API's long-polls) judges a turn's events when the turn
+    /// ends: that turn ends with its commit.
+    @Test func aTurnWhoseEventsAWatcherHeardEndsWithItsCommit() throws {
+        let (server, client, _) = try overlappingServer()
+        defer { close(client) }
+        var heard = 0
+        server.busTap = { _ in heard += 1 }
+        send((1...300).map { shopPush($0) }, to: client)
+        server.turn(host: nil)
+        #expect(heard >= 300)
+        #expect(server.committing.count == 0)
+        #expect(replies(on: client).count == 300)
     }
 
     /// A connection closed while its turn's replies wait for the commit: they are not sent to
@@ -271,7 +285,7 @@ func shopPush(_ index: Int) -> String {
         let (_, second) = attachClient(to: server)
         defer { close(second) }
         server.turn(host: nil)
-        #expect(server.committing.isEmpty)
+        #expect(server.committing.count == 0)
         #expect(replies(on: second).isEmpty)
         #expect(server.inbox.nextId == 301)
     }
