@@ -26,6 +26,7 @@ struct floor_server {
     int count;
     const char *path;
     int auto_checkpoint;
+    int page_size;
     int failed;
 };
 
@@ -43,6 +44,9 @@ static void *serve(void *argument) {
     if (server->path) {
         unlink(server->path);
         if (!ok(sqlite3_open(server->path, &db), db, "open", server)) goto done;
+        char page_size[64];
+        snprintf(page_size, sizeof page_size, "PRAGMA page_size=%d", server->page_size);
+        if (!ok(sqlite3_exec(db, page_size, 0, 0, 0), db, "page size", server)) goto done;
         if (!ok(sqlite3_exec(db,
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
                 "CREATE TABLE messages (id INTEGER PRIMARY KEY, app TEXT NOT NULL, channel TEXT NOT NULL,"
@@ -161,7 +165,7 @@ static void *send_pushes(void *argument) {
     return NULL;
 }
 
-double pushdeck_bench_floor_concurrent(const char *path, double seconds, int auto_checkpoint, int clients, int bytes) {
+double pushdeck_bench_floor_concurrent(const char *path, double seconds, int auto_checkpoint, int page_size, int clients, int bytes) {
     if (clients < 1 || clients > FLOOR_MAX_CLIENTS || bytes < 64) return -1;
     int ends[FLOOR_MAX_CLIENTS];
     struct floor_client senders[FLOOR_MAX_CLIENTS];
@@ -175,7 +179,7 @@ double pushdeck_bench_floor_concurrent(const char *path, double seconds, int aut
         ends[i] = pair[1];
         senders[i] = (struct floor_client){ pair[0], bytes, seconds, 0 };
     }
-    struct floor_server server = { ends, clients, path, auto_checkpoint, 0 };
+    struct floor_server server = { ends, clients, path, auto_checkpoint, page_size, 0 };
     pthread_t thread, threads[FLOOR_MAX_CLIENTS];
     if (pthread_create(&thread, NULL, serve, &server) != 0) {
         for (int i = 0; i < clients; i++) { close(ends[i]); close(senders[i].fd); }
@@ -200,6 +204,6 @@ double pushdeck_bench_floor_concurrent(const char *path, double seconds, int aut
     return total / elapsed;
 }
 
-double pushdeck_bench_floor_roundtrips(const char *path, double seconds, int auto_checkpoint) {
-    return pushdeck_bench_floor_concurrent(path, seconds, auto_checkpoint, 1, 319);
+double pushdeck_bench_floor_roundtrips(const char *path, double seconds, int auto_checkpoint, int page_size) {
+    return pushdeck_bench_floor_concurrent(path, seconds, auto_checkpoint, page_size, 1, 319);
 }

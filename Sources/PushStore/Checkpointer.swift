@@ -13,18 +13,21 @@ import Synchronization
 ///
 /// One sync stays with the writer: once a checkpoint has copied every frame, the next commit
 /// starts the WAL over and SQLite syncs the new WAL header in that commit (a must for power-loss
-/// safety). That is why the thread waits for `wakeLimit` pages (~16 MB) rather than SQLite's 1000:
+/// safety). That is why the thread waits for `wakeBytes` of pages (16 MiB) rather than SQLite's 1000:
 /// the restarts, each a small fsync on a quiet disk (the thread has just synced), are rare enough
 /// (about one a second at a paced 1000 pushes/s) for the ack p99 to stay under 1 ms.
 ///
 /// A PASSIVE checkpoint cannot start the WAL over while commits keep arriving faster than it
-/// copies (a bulk load): once the WAL passes `writerLimit` pages the writer copies what is left
+/// copies (a bulk load): once the WAL passes `writerBytes` of pages the writer copies what is left
 /// itself, a few milliseconds, after which the next commit starts the WAL over.
 final class Checkpointer: Sendable {
-    /// WAL pages after which a commit wakes the thread.
-    static let wakeLimit: Int32 = 4000
-    /// WAL pages after which the writer checkpoints the rest itself, so the WAL starts over.
-    static let writerLimit: Int32 = 4 * wakeLimit
+    /// WAL bytes after which a commit wakes the thread.
+    static let wakeBytes = 16 << 20
+    /// WAL bytes after which the writer checkpoints the rest itself, so the WAL starts over.
+    static let writerBytes = 4 * wakeBytes
+    /// The two in pages of the database's size (SQLite's WAL hook counts pages).
+    let wakeLimit: Int32
+    let writerLimit: Int32
 
     private struct State {
         var requested = false
@@ -41,11 +44,14 @@ final class Checkpointer: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 
-    /// Starts the thread for the database at `path`; `synchronousPragma` is the writer's, since a
-    /// checkpoint syncs (or not) by the setting of the connection that runs it.
-    init(path: String, synchronousPragma: String) {
+    /// Starts the thread for the database at `path`, whose pages are `pageSize` bytes;
+    /// `synchronousPragma` is the writer's, since a checkpoint syncs (or not) by the setting of
+    /// the connection that runs it.
+    init(path: String, synchronousPragma: String, pageSize: Int) {
         self.path = path
         self.synchronousPragma = synchronousPragma
+        wakeLimit = Int32(Self.wakeBytes / max(512, pageSize))
+        writerLimit = Int32(Self.writerBytes / max(512, pageSize))
         Thread { [self] in run() }.start()
     }
 
@@ -70,10 +76,10 @@ final class Checkpointer: Sendable {
         sqlite3_wal_hook(connection, { context, connection, _, pages in
             guard let context else { return SQLITE_OK }
             let checkpointer = Unmanaged<Checkpointer>.fromOpaque(context).takeUnretainedValue()
-            if pages >= Checkpointer.writerLimit {
+            if pages >= checkpointer.writerLimit {
                 // BUSY while the thread is at it: fine, the next commit tries again.
                 _ = sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            } else if pages >= Checkpointer.wakeLimit {
+            } else if pages >= checkpointer.wakeLimit {
                 checkpointer.request()
             }
             return SQLITE_OK

@@ -29,9 +29,10 @@ extension ServerPhases {
     }
 
     /// `Sources/CBenchFloor`: a socket pair and SQLite's C API committing one row (and its app's
-    /// unread and badge rows) per push, SQLite's checkpoints off, for the phase's seconds.
+    /// unread and badge rows) per push, SQLite's checkpoints off, in pages of pushdeck's size,
+    /// for the phase's seconds.
     func floorRoundTripRate() throws -> Double {
-        let rate = pushdeck_bench_floor_roundtrips(folder + "/floor.sqlite", settings.phaseSeconds, 0)
+        let rate = pushdeck_bench_floor_roundtrips(folder + "/floor.sqlite", settings.phaseSeconds, 0, Int32(Store.pageSize))
         guard rate > 0 else { throw BenchError("the C round-trip floor failed (its error is above)") }
         return rate
     }
@@ -41,7 +42,7 @@ extension GatewayPhases {
     /// `Sources/CBenchFloor` with `clients` connections, one push of `bytes` in flight on each:
     /// what an HTTP/1.1 client without pipelining could get at best, with no HTTP and no JSON.
     func floorConcurrentRate(clients: Int32, bytes: Int) throws -> Double {
-        let rate = pushdeck_bench_floor_concurrent(folder + "/floor-\(clients)x1.sqlite", settings.phaseSeconds, 0, clients, Int32(bytes))
+        let rate = pushdeck_bench_floor_concurrent(folder + "/floor-\(clients)x1.sqlite", settings.phaseSeconds, 0, Int32(Store.pageSize), clients, Int32(bytes))
         guard rate > 0 else { throw BenchError("the C floor of \(clients) connections failed (its error is above)") }
         return rate
     }

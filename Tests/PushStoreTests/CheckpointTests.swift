@@ -12,7 +12,7 @@ import TestSupport
     @Test func aThreadStartingAfterTheFileIsGoneCreatesNothing() throws {
         let folder = TempFolder()
         let path = folder.file("gone.sqlite")
-        let checkpointer = Checkpointer(path: path, synchronousPragma: "NORMAL")
+        let checkpointer = Checkpointer(path: path, synchronousPragma: "NORMAL", pageSize: Store.pageSize)
         let deadline = Date().addingTimeInterval(10)
         while checkpointer.failure == nil && Date() < deadline { usleep(1_000) }
         checkpointer.stop()
@@ -50,7 +50,8 @@ import TestSupport
         defer { store.close() }
         let emptySize = fileSize(path)
         // One commit per message: well past the thread's wake-up limit of WAL pages.
-        for id in Int64(1)...Int64(Checkpointer.wakeLimit) {
+        let commits = Checkpointer.wakeBytes / Store.pageSize
+        for id in Int64(1)...Int64(commits) {
             try store.write([.insert(Samples.message(id, payload: String(repeating: "y", count: 1000)))])
         }
         // The thread was woken by a commit; give it up to 10 s to finish its checkpoint.
@@ -61,7 +62,22 @@ import TestSupport
         #expect(store.takeCheckpointFailure() == nil)
         // The pages are in the database file itself, not only in the WAL.
         #expect(fileSize(path) > emptySize + 1_000_000, "database file is \(fileSize(path)) bytes")
-        #expect(try store.count() == Int(Checkpointer.wakeLimit))
+        #expect(try store.count() == commits)
+    }
+
+    /// The thread is woken after a number of WAL bytes, whatever the database's page size.
+    @Test func theWakeUpIsCountedInBytesOfTheDatabasesPages() throws {
+        let folder = TempFolder()
+        let fresh = try Store(path: folder.file("new.sqlite"))
+        defer { fresh.close() }
+        #expect(fresh.checkpointWakePages == Int32(Checkpointer.wakeBytes / Store.pageSize))
+
+        let old = try Database(path: folder.file("old.sqlite"))
+        try old.execute("PRAGMA page_size = 4096; PRAGMA application_id = \(Schema.applicationId)")
+        old.close()
+        let store = try Store(path: folder.file("old.sqlite"))
+        defer { store.close() }
+        #expect(store.checkpointWakePages == Int32(Checkpointer.wakeBytes / 4096))
     }
 
     @Test func closingStopsTheThreadAndRemovesTheWAL() throws {
@@ -79,7 +95,7 @@ import TestSupport
     }
 
     @Test func aThreadThatCannotOpenItsConnectionSaysSoOnceAndStillStops() throws {
-        let checkpointer = Checkpointer(path: "/nonexistent-pushdeck-folder/inbox.sqlite", synchronousPragma: "NORMAL")
+        let checkpointer = Checkpointer(path: "/nonexistent-pushdeck-folder/inbox.sqlite", synchronousPragma: "NORMAL", pageSize: Store.pageSize)
         // The thread opens its connection as it starts; wait for it (at most 10 s).
         let deadline = Date().addingTimeInterval(10)
         while checkpointer.failure == nil && Date() < deadline { usleep(1_000) }

@@ -15,6 +15,7 @@ import TestSupport
         #expect(try database.scalar("PRAGMA user_version") == String(Schema.version))
         #expect(try database.scalar("PRAGMA application_id") == String(Schema.applicationId))
         #expect(try database.scalar("PRAGMA journal_mode") == "wal")
+        #expect(try database.scalar("PRAGMA page_size") == String(Store.pageSize))
         let tables = try database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
             .rows { $0.string(at: 0) ?? "" }
         #expect(tables == [
@@ -28,6 +29,26 @@ import TestSupport
         #expect(FileManager.default.createFile(atPath: folder.file("inbox.sqlite"), contents: Data()))
         let store = try Store(path: folder.file("inbox.sqlite"))
         #expect(try store.loadInbox() == Inbox())
+        store.close()
+        #expect(try Database(path: folder.file("inbox.sqlite")).scalar("PRAGMA page_size") == String(Store.pageSize))
+    }
+
+    /// A database made with 4 KiB pages (by an older pushdeck) keeps them: SQLite changes a page
+    /// size only by rebuilding the whole file.
+    @Test func aDatabaseWithSmallerPagesKeepsThem() throws {
+        let folder = TempFolder()
+        let path = folder.file("inbox.sqlite")
+        let old = try Database(path: path)
+        try old.execute("PRAGMA page_size = 4096; PRAGMA application_id = \(Schema.applicationId)")
+        old.close()
+
+        let store = try Store(path: path)
+        try store.write([.insert(Samples.message(1, payload: String(repeating: "x", count: 2300)))])
+        store.close()
+        let reopened = try Store(path: path)
+        defer { reopened.close() }
+        #expect(try reopened.count() == 1)
+        #expect(try Database(path: path).scalar("PRAGMA page_size") == "4096")
     }
 
     @Test func aNewerSchemaIsRefused() throws {

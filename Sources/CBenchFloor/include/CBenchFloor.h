@@ -5,10 +5,11 @@
 /// over a Unix socket pair to a thread that commits it as one row into pushdeck's `messages`
 /// schema (with its two always-on indexes) plus its app's unread and badge rows, in a WAL
 /// database with synchronous=NORMAL, then answers. No JSON, no framing, no bus. SQLite's own
-/// checkpoints are off unless `auto_checkpoint` is 1 (pushdeck copies its WAL back on a thread).
+/// checkpoints are off unless `auto_checkpoint` is 1 (pushdeck copies its WAL back on a thread);
+/// the database's pages are `page_size` bytes (pushdeck's own, for like for like).
 /// `path` NULL: the socket alone. Runs for `seconds`; round trips a second, or -1 on an error
 /// (written to stderr).
-double pushdeck_bench_floor_roundtrips(const char *path, double seconds, int auto_checkpoint);
+double pushdeck_bench_floor_roundtrips(const char *path, double seconds, int auto_checkpoint, int page_size);
 
 /// The most connections `pushdeck_bench_floor_concurrent` takes.
 #define FLOOR_MAX_CLIENTS 64
@@ -17,6 +18,6 @@ double pushdeck_bench_floor_roundtrips(const char *path, double seconds, int aut
 /// an HTTP/1.1 client without pipelining does): the thread polls them, and every push ready at
 /// once is committed in one transaction before any of them is answered. Pushes a second over
 /// all connections, or -1 on an error.
-double pushdeck_bench_floor_concurrent(const char *path, double seconds, int auto_checkpoint, int clients, int bytes);
+double pushdeck_bench_floor_concurrent(const char *path, double seconds, int auto_checkpoint, int page_size, int clients, int bytes);
 
 #endif
