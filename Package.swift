@@ -91,7 +91,7 @@ let package = Package(
         // Snapshots/ holds the grid snapshots the tests read by #filePath: not resources, not sources.
         .testTarget(name: "PushTUITests", dependencies: ["PushJSON", "PushTUI", "TestSupport"], exclude: ["Snapshots"],
                     swiftSettings: strict),
-        .testTarget(name: "PushGatewayTests", dependencies: ["PushJSON", "PushGateway", "COpenSSL", "TestSupport"],
+        .testTarget(name: "PushGatewayTests", dependencies: ["PushJSON", "PushGateway", "COpenSSL", "CNGHTTP2", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "PushTerminalTests", dependencies: ["PushTerminal", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "PushUIHostTests", dependencies: ["PushJSON", "PushUIHost", "PushServer", "PushStore", "PushTUI", "TestSupport"],

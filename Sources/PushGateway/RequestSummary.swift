@@ -79,10 +79,7 @@ extension APNsRoutes {
     /// one, else the same token and payload bytes. Nothing of the body is read but its bytes.
     public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary {
         var summary = RequestSummary(vendor: .apns)
-        let path = RequestSummary.path(of: request)
-        // On bytes: `Substring.hasPrefix` compares characters, grapheme by grapheme.
-        guard path.utf8.starts(with: Self.pathPrefix.utf8) else { return summary }
-        let token = String(path.utf8.dropFirst(Self.pathPrefix.utf8.count)) ?? ""
+        guard let token = Self.token(inPath: request.path) else { return summary }
         summary.tokens = token.isEmpty ? [] : [token]
         summary.app = request.value("apns-topic")
         let carried = request.value("apns-id")

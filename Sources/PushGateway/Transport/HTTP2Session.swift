@@ -58,6 +58,11 @@ final class HTTP2Session: HTTPSession {
     private var goawayLastStreamID: Int32?
     /// Output taken from nghttp2 inside `receive` (to learn of a queued GOAWAY), written first.
     private var early: [UInt8] = []
+    /// An answer's header fields while it is submitted (`answer`): their bytes, where each
+    /// field's name ends and its value ends, and nghttp2's entries pointing into the bytes.
+    @exclusivity(unchecked) private var fieldBytes: [UInt8] = []
+    @exclusivity(unchecked) private var fieldEnds: [(nameEnd: Int, end: Int)] = []
+    @exclusivity(unchecked) private var entries: [nghttp2_nv] = []
 
     /// `refusalResponse` answers what the session refuses (the routes' `refuse`; by default
     /// the status alone).
@@ -392,30 +397,29 @@ final class HTTP2Session: HTTPSession {
         guard !failed, let stream = streams[streamID] else { return }
         stream.response = response.body
         stream.responseOffset = 0
-        // Each array sized once: grown append by append, they were a reallocation each.
-        var fields: [(String, String)] = []
-        fields.reserveCapacity(response.headers.count + 2)
-        fields.append((":status", String(response.status)))
-        for header in response.headers { fields.append((header.name.lowercased(), header.value)) }
-        if !response.body.isEmpty { fields.append(("content-length", String(response.body.count))) }
-        // nghttp2 copies names and values during submit: one buffer lives across the call.
-        var text: [UInt8] = []
-        text.reserveCapacity(fields.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count })
-        for (name, value) in fields {
-            text.append(contentsOf: name.utf8)
-            text.append(contentsOf: value.utf8)
+        // The fields' bytes go back to back into one buffer the session keeps (nghttp2 copies
+        // them during submit, and lower-cases the names as it copies them, as RFC 9113 §8.2.1
+        // wants): a tuple array of strings, each name lower-cased into a string of its own, was
+        // 7 000 instructions an answer.
+        fieldBytes.removeAll(keepingCapacity: true)
+        fieldEnds.removeAll(keepingCapacity: true)
+        func field(_ name: String.UTF8View, _ value: String.UTF8View) {
+            fieldBytes.append(contentsOf: name)
+            let nameEnd = fieldBytes.count
+            fieldBytes.append(contentsOf: value)
+            fieldEnds.append((nameEnd, fieldBytes.count))
         }
-        text.withUnsafeMutableBufferPointer { buffer in
-            var offset = 0
-            var entries: [nghttp2_nv] = []
-            entries.reserveCapacity(fields.count)
-            for (name, value) in fields {
-                let nameStart = buffer.baseAddress.unsafelyUnwrapped + offset
-                offset += name.utf8.count
-                let valueStart = buffer.baseAddress.unsafelyUnwrapped + offset
-                offset += value.utf8.count
-                entries.append(nghttp2_nv(name: nameStart, value: valueStart, namelen: name.utf8.count,
-                                          valuelen: value.utf8.count, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+        field(":status".utf8, String(response.status).utf8)
+        for header in response.headers { field(header.name.utf8, header.value.utf8) }
+        if !response.body.isEmpty { field("content-length".utf8, String(response.body.count).utf8) }
+        fieldBytes.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            entries.removeAll(keepingCapacity: true)
+            var start = 0
+            for (nameEnd, end) in fieldEnds {
+                entries.append(nghttp2_nv(name: base + start, value: base + nameEnd, namelen: nameEnd - start,
+                                          valuelen: end - nameEnd, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                start = end
             }
             if response.body.isEmpty {
                 nghttp2_submit_response(session, streamID, entries, entries.count, nil)

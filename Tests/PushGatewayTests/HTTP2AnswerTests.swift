@@ -1,0 +1,68 @@
+import CNGHTTP2
+@testable import PushGateway
+import Testing
+
+/// What the HTTP/2 session writes for an answer, read back with nghttp2's own HPACK decoder:
+/// the status, the route's headers with their names in lower case (RFC 9113 §8.2.1 makes an
+/// upper-case name malformed), a content-length for a body, then the body itself.
+@Suite struct HTTP2AnswerTests {
+    typealias Frame = HTTP2FlowControlTests.Frame
+
+    @Test func anAnswerIsWrittenWithLowerCaseNamesAndItsBodysLength() throws {
+        let body = Array(#"{"reason":"TooManyRequests"}"#.utf8)
+        let answer = HTTPResponse(status: 429, headers: [
+            HTTPHeader("apns-id", "8A7E5D1C-0B9F-4C2E-9D3A-6F1B2C4D5E6F"), HTTPHeader("Retry-After", "30"),
+            HTTPHeader("Content-Type", "application/json"),
+        ], body: body)
+        let session = try #require(HTTP2Session(limits: GatewayLimits(), isTLS: false) { _, respond in respond(answer) })
+        var output: [UInt8] = []
+        for bytes in [Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + Frame.settings(), Frame.settingsAck(), Frame.headers(1, endStream: true)] {
+            #expect(bytes.withUnsafeBytes { session.receive($0, at: 0) })
+            session.produce(into: &output, limit: 1 << 20)
+        }
+
+        var block: [UInt8] = []
+        var data: [UInt8] = []
+        var offset = 0
+        while offset + 9 <= output.count {
+            let length = Int(output[offset]) << 16 | Int(output[offset + 1]) << 8 | Int(output[offset + 2])
+            let stream = Frame.uint32(output, offset + 5) & 0x7FFF_FFFF
+            let payload = output[(offset + 9)..<(offset + 9 + length)]
+            if stream == 1 && output[offset + 3] == 0x1 { block += payload }
+            if stream == 1 && output[offset + 3] == 0x0 { data += payload }
+            offset += 9 + length
+        }
+        #expect(try Self.fields(block) == [
+            ":status: 429", "apns-id: 8A7E5D1C-0B9F-4C2E-9D3A-6F1B2C4D5E6F", "retry-after: 30",
+            "content-type: application/json", "content-length: \(body.count)",
+        ])
+        #expect(data == body)
+    }
+
+    /// The fields of a header block, as `name: value`, decoded by nghttp2's HPACK inflater.
+    static func fields(_ block: [UInt8]) throws -> [String] {
+        var inflater: OpaquePointer?
+        try #require(nghttp2_hd_inflate_new(&inflater) == 0)
+        defer { nghttp2_hd_inflate_del(inflater) }
+        var fields: [String] = []
+        try block.withUnsafeBufferPointer { bytes in
+            var rest = UnsafeBufferPointer(rebasing: bytes[...])
+            while true {
+                var field = nghttp2_nv()
+                var flags: Int32 = 0
+                let used = nghttp2_hd_inflate_hd2(inflater, &field, &flags, rest.baseAddress, rest.count, 1)
+                try #require(used >= 0, "HPACK error \(used)")
+                rest = UnsafeBufferPointer(rebasing: rest[Int(used)...])
+                if flags & Int32(NGHTTP2_HD_INFLATE_EMIT.rawValue) != 0 {
+                    let name = String(decoding: UnsafeBufferPointer(start: field.name, count: field.namelen), as: UTF8.self)
+                    let value = String(decoding: UnsafeBufferPointer(start: field.value, count: field.valuelen), as: UTF8.self)
+                    fields.append("\(name): \(value)")
+                }
+                if flags & Int32(NGHTTP2_HD_INFLATE_FINAL.rawValue) != 0 { break }
+                if used == 0 && flags & Int32(NGHTTP2_HD_INFLATE_EMIT.rawValue) == 0 { break }
+            }
+        }
+        nghttp2_hd_inflate_end_headers(inflater)
+        return fields
+    }
+}
