@@ -72,9 +72,7 @@ import TestSupport
         defer { fresh.close() }
         #expect(fresh.checkpointWakePages == Int32(Checkpointer.wakeBytes / Store.pageSize))
 
-        let old = try Database(path: folder.file("old.sqlite"))
-        try old.execute("PRAGMA page_size = 4096; PRAGMA application_id = \(Schema.applicationId)")
-        old.close()
+        try Samples.database(at: folder.file("old.sqlite"), madeBy: Samples.fourKiBPages)
         let store = try Store(path: folder.file("old.sqlite"))
         defer { store.close() }
         #expect(store.checkpointWakePages == Int32(Checkpointer.wakeBytes / 4096))

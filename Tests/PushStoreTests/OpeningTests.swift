@@ -38,10 +38,7 @@ import TestSupport
     @Test func aDatabaseWithSmallerPagesKeepsThem() throws {
         let folder = TempFolder()
         let path = folder.file("inbox.sqlite")
-        let old = try Database(path: path)
-        try old.execute("PRAGMA page_size = 4096; PRAGMA application_id = \(Schema.applicationId)")
-        old.close()
-
+        try Samples.database(at: path, madeBy: Samples.fourKiBPages)
         let store = try Store(path: path)
         try store.write([.insert(Samples.message(1, payload: String(repeating: "x", count: 2300)))])
         store.close()
@@ -79,9 +76,7 @@ import TestSupport
     @Test func anotherProgramsDatabaseIsRefusedAndLeftAlone() throws {
         let folder = TempFolder()
         let path = folder.file("inbox.sqlite")
-        let other = try Database(path: path)
-        try other.execute("CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('bread')")
-        other.close()
+        try Samples.database(at: path, madeBy: "CREATE TABLE recipes (name TEXT); INSERT INTO recipes VALUES ('bread')")
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let error = #expect(throws: StoreError.self) { try Store(path: path) }

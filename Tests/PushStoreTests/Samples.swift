@@ -1,9 +1,20 @@
 import Foundation
 import PushCore
+import PushStore
 
 /// Test messages with every field filled, at whole milliseconds (what the store keeps).
 enum Samples {
     static let baseMilliseconds: Int64 = 1_764_496_800_000
+
+    /// Makes the database at `path` with `sql` alone, as another program would, not a store.
+    static func database(at path: String, madeBy sql: String) throws {
+        let database = try Database(path: path)
+        defer { database.close() }
+        try database.execute(sql)
+    }
+
+    /// What an older pushdeck left: an empty database of 4 KiB pages, marked as pushdeck's.
+    static let fourKiBPages = "PRAGMA page_size = 4096; PRAGMA application_id = \(Schema.applicationId)"
 
     static func message(
         _ id: Int64, app: String = "com.example.shop", channel: Channel = .apns, read: Bool = false,
