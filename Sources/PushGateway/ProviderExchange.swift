@@ -115,7 +115,13 @@ public struct ProviderExchange: Sendable {
         record.reason = answer.reason
         // RFC 9110 §10.2.3: retry-after is delay-seconds (or a date, which no vendor here sends).
         record.retryAfter = response.headers.first { $0.name == "retry-after" }.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) }
-        for (key, value) in answer.ids where record.ids[key] == nil { record.ids[key] = value }
+        // The request's own ids first; most records have none, and then the answer's are taken
+        // whole (merging key by key hashed each and grew a dictionary a push).
+        if record.ids.isEmpty {
+            record.ids = answer.ids
+        } else {
+            for (key, value) in answer.ids where record.ids[key] == nil { record.ids[key] = value }
+        }
         return record
     }
 }
