@@ -50,7 +50,11 @@ public final class RawTCP {
     public let fd: Int32
 
     public init(port: Int, host: String = "127.0.0.1") throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The descriptor is the object's only once connected: a class whose init throws after
+        // its properties are set is deinitialized, and `deinit` closing a descriptor closed
+        // here already closed whatever another thread of the tests had opened under that number
+        // meanwhile (a store's SQLite file: "disk I/O error", "not an SQLite database").
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -59,9 +63,11 @@ public final class RawTCP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
             close(fd)
-            throw SpawnError(message: "connect to \(host):\(port): \(String(cString: strerror(errno)))")
+            throw SpawnError(message: "connect to \(host):\(port): \(reason)")
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }
