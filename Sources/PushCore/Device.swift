@@ -90,7 +90,7 @@ public struct Device: Sendable, Equatable {
     /// A token as `device` commands take it: APNs hex digits (lower-cased), or a JPush
     /// registration id / Getui cid (letters, digits, `-`, `_`; up to 128, kept as written).
     public static func normalizedToken(_ text: String) -> String? {
-        if isHexToken(text) { return text.lowercased() }
+        if isHexToken(text) { return lowercasedHex(text) }
         let isVendorToken = !text.isEmpty && text.utf8.count <= 128 && text.utf8.allSatisfy { byte in
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
@@ -106,6 +106,15 @@ public struct Device: Sendable, Equatable {
             (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":")
         }
+    }
+
+    /// A hex token in lower case (how pushdeck keeps APNs tokens): `token` itself when it has no
+    /// upper-case digit, as backends nearly always send them — `lowercased()` made a new string
+    /// every time (1 000 instructions a gateway push).
+    public static func lowercasedHex(_ token: String) -> String {
+        var bytes = token
+        let hasUpperCase = bytes.withUTF8 { $0.contains { (0x41...0x5A).contains($0) } }
+        return hasUpperCase ? token.lowercased() : token
     }
 
     /// Whether `text` is a token pushdeck takes: hex digits, an even number of them (APNs tokens

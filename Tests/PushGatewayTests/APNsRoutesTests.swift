@@ -187,6 +187,21 @@ func reasonAndStatus(_ decision: GatewayDecision) -> (status: Int, reason: Strin
         #expect(push.token == simulatorToken)
     }
 
+    @Test func aPushCarriesItsCollapseIdPushTypeAndPriorityAndKeepsItsApnsHeaders() {
+        let request = apnsRequest(headers: adding(
+            HTTPHeader("apns-collapse-id", "orders"), HTTPHeader("apns-push-type", "background"), HTTPHeader("apns-priority", "5"),
+            HTTPHeader("user-agent", "backend/1")))
+        guard case .request(.push(let push), _) = APNsRoutes().decide(request, context: GatewayContext(inbox: Inbox(), now: now))
+        else { Issue.record("refused"); return }
+        #expect(push.collapseId == "orders" && push.pushType == "background" && push.priority == 5)
+        #expect(push.headers.keys.sorted() == ["apns-collapse-id", "apns-id", "apns-priority", "apns-push-type", "apns-topic"])
+
+        let plain = apnsRequest()
+        guard case .request(.push(let bare), _) = APNsRoutes().decide(plain, context: GatewayContext(inbox: Inbox(), now: now))
+        else { Issue.record("refused"); return }
+        #expect(bare.collapseId == nil && bare.pushType == nil && bare.priority == nil)
+    }
+
     @Test func theGivenApnsIdIsAnsweredOnSuccessAndAStoreFailureIs500() {
         let id = "0e5dd5b4-3b2f-4e5a-9c73-0e3c7b3e5f10"
         let request = apnsRequest(headers: adding(HTTPHeader("apns-id", id)))

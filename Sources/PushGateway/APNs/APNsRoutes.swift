@@ -166,7 +166,7 @@ public struct APNsRoutes: GatewayRoutes {
 
         guard !request.body.isEmpty else { return .refused(APNsRefusal(.payloadEmpty)) }
         guard request.body.count <= pushType.payloadLimit else { return .refused(APNsRefusal(.payloadTooLarge)) }
-        let deviceToken = rawToken.lowercased()
+        let deviceToken = Device.lowercasedHex(rawToken)
         let app = Self.app(ofTopic: topic, pushType: pushType)
         let read: PushRequest?
         if let prepared = request.prepared.apnsPush, prepared.token == deviceToken, prepared.app == app, prepared.pushType == pushType {
@@ -258,12 +258,22 @@ public struct APNsRoutes: GatewayRoutes {
         var kept: [String: String] = [:]
         // Sized once for every header: grown as apns- headers came, it was a reallocation each.
         kept.reserveCapacity(request.headers.count)
-        for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
+        // The three the push reads are taken as they pass (the last of a name, as the
+        // dictionary keeps it), not looked up again by hashing their names.
+        var collapseId: String?, pushTypeText: String?, priority: String?
+        for header in request.headers where header.name.hasPrefix("apns-") {
+            kept[header.name] = header.value
+            switch header.name {
+            case "apns-collapse-id": collapseId = header.value
+            case "apns-push-type": pushTypeText = header.value
+            case "apns-priority": priority = header.value
+            default: break
+            }
+        }
         guard let tape = try? JSONTape.parse(request.body) else { return nil }
         var push = PushRequest(
-            payloadText: tape.text, app: app, channel: .apns, parsed: tape.root,
-            collapseId: kept["apns-collapse-id"], pushType: kept["apns-push-type"],
-            priority: kept["apns-priority"].flatMap { Int($0) }, via: .apns, token: token, headers: kept)
+            payloadText: tape.text, app: app, channel: .apns, parsed: tape.root, collapseId: collapseId, pushType: pushTypeText,
+            priority: priority.flatMap { Int($0) }, via: .apns, token: token, headers: kept)
         if pushType == .liveactivity {
             guard tape.root.kind == .object else { return nil }
         } else {
@@ -287,7 +297,7 @@ public struct APNsRoutes: GatewayRoutes {
             pushType = known
         }
         guard request.body.count <= pushType.payloadLimit else { return }
-        let token = rawToken.lowercased()
+        let token = Device.lowercasedHex(rawToken)
         let app = Self.app(ofTopic: topic, pushType: pushType)
         request.prepared.apnsPush = (token, app, pushType, Self.push(of: request, token: token, app: app, pushType: pushType))
     }
