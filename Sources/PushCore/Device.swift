@@ -112,8 +112,8 @@ public struct Device: Sendable, Equatable {
     /// upper-case digit, as backends nearly always send them — `lowercased()` made a new string
     /// every time (1 000 instructions a gateway push).
     public static func lowercasedHex(_ token: String) -> String {
-        var bytes = token
-        let hasUpperCase = bytes.withUTF8 { $0.contains { (0x41...0x5A).contains($0) } }
+        var text = token
+        let hasUpperCase = text.withUTF8 { $0.contains { (0x41...0x5A).contains($0) } }
         return hasUpperCase ? token.lowercased() : token
     }
 
