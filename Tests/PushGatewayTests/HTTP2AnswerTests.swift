@@ -39,6 +39,39 @@ import Testing
         #expect(data == body)
     }
 
+    /// A responder kept past its connection (an answer held for a commit, a fault's delay) neither
+    /// keeps the session alive nor reaches it once it is gone: the answer goes nowhere.
+    @Test func anAnswerAfterItsSessionIsGoneGoesNowhere() throws {
+        var kept: [Responder] = []
+        var session = HTTP2Session(limits: GatewayLimits(), isTLS: false) { _, respond in kept.append(respond) }
+        weak let gone = session
+        do {
+            let live = try #require(session)
+            var output: [UInt8] = []
+            for bytes in [Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + Frame.settings(), Frame.settingsAck(), Frame.headers(1, endStream: true)] {
+                #expect(bytes.withUnsafeBytes { live.receive($0, at: 0) })
+                live.produce(into: &output, limit: 1 << 20)
+            }
+        }
+        try #require(kept.count == 1)
+        session = nil
+        #expect(gone == nil)
+        kept[0](HTTPResponse(status: 200))
+
+        var http1Kept: [Responder] = []
+        var http1: HTTP1Session? = HTTP1Session(limits: GatewayLimits(), isTLS: false) { _, respond in http1Kept.append(respond) }
+        weak let http1Gone = http1
+        let request = Array("POST /v3/push HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n".utf8)
+        do {
+            let live = try #require(http1)
+            #expect(request.withUnsafeBytes { live.receive($0, at: 0) })
+        }
+        try #require(http1Kept.count == 1)
+        http1 = nil
+        #expect(http1Gone == nil)
+        http1Kept[0](HTTPResponse(status: 200))
+    }
+
     /// The fields of a header block, as `name: value`, decoded by nghttp2's HPACK inflater.
     static func fields(_ block: [UInt8]) throws -> [String] {
         var inflater: OpaquePointer?

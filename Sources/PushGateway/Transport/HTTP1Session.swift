@@ -14,6 +14,7 @@ final class HTTP1Session: HTTPSession {
     private let fromLoopback: Bool
     private let onRequest: (HTTPRequest, @escaping Responder) -> Void
     private let refusalResponse: (HTTPRefusal) -> HTTPResponse
+    private let link = SessionLink<HTTP1Session>()
 
     // The message being received. These and the answers' slots are touched by every callback
     // of the parser, on the loop's thread alone, and no access to one overlaps another to the
@@ -65,9 +66,13 @@ final class HTTP1Session: HTTPSession {
         settings.on_headers_complete = { parser in HTTP1Session.of(parser).headersComplete() }
         settings.on_body = { parser, at, length in HTTP1Session.of(parser).appendBody(at, length) }
         settings.on_message_complete = { parser in HTTP1Session.of(parser).messageComplete() }
+        link.session = self
     }
 
-    deinit { parser.deallocate() }
+    deinit {
+        link.session = nil
+        parser.deallocate()
+    }
 
     /// The session behind the parser's context pointer: the session owns the parser and the
     /// parser calls back only inside `receive`, so the unretained pointer is alive.
@@ -196,7 +201,8 @@ final class HTTP1Session: HTTPSession {
             stopped = true
             lastSlot = slot
         }
-        onRequest(request) { [weak self] response in self?.answer(slot, response, close: !keepAlive) }
+        let link = self.link
+        onRequest(request) { response in link.session?.answer(slot, response, close: !keepAlive) }
         if !keepAlive { http_parser_pause(parser, 1) }
         return 0
     }

@@ -38,6 +38,7 @@ final class HTTP2Session: HTTPSession {
     /// The peer is a loopback address: each request says so (the control API's token rule).
     private let fromLoopback: Bool
     private let onRequest: (HTTPRequest, @escaping Responder) -> Void
+    private let link = SessionLink<HTTP2Session>()
     private let refusalResponse: (HTTPRefusal) -> HTTPResponse
     /// Requests timed out: the session ends once their answers (and what else it owes) are out.
     private var timedOut = false
@@ -163,9 +164,13 @@ final class HTTP2Session: HTTPSession {
         ]
         nghttp2_submit_settings(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), &settings, settings.count)
         nghttp2_session_set_local_window_size(created, UInt8(NGHTTP2_FLAG_NONE.rawValue), 0, Int32(clamping: limits.maxBufferedRequestBytes))
+        link.session = self
     }
 
-    deinit { nghttp2_session_del(session) }
+    deinit {
+        link.session = nil
+        nghttp2_session_del(session)
+    }
 
     /// The session behind nghttp2's user-data pointer: nghttp2 calls back only inside
     /// `mem_recv`/`mem_send`/`submit`, which this session calls, so the unretained pointer lives.
@@ -405,7 +410,8 @@ final class HTTP2Session: HTTPSession {
         request.streamID = streamID
         stream.headers = []
         stream.body = []
-        onRequest(request) { [weak self] response in self?.answer(streamID, response) }
+        let link = self.link
+        onRequest(request) { response in link.session?.answer(streamID, response) }
     }
 
     func requestTimedOut(after milliseconds: Int64) {

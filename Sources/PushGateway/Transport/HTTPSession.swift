@@ -1,6 +1,17 @@
 /// Answers one request: called once, on the loop thread, when its response is known.
 typealias Responder = (HTTPResponse) -> Void
 
+/// What a request's responder holds of its session: the session while it lives, nil after (its
+/// `deinit` clears it), so an answer that comes after the connection closed goes nowhere.
+///
+/// Not a `weak` reference: once an object is weakly referenced, Swift keeps its reference counts
+/// in a side table for the rest of its life, and every retain and release of it takes the slow
+/// path — a session is retained in each of nghttp2's callbacks, a dozen and more a request. The
+/// link is read and cleared on the loop thread only, as the session is used.
+final class SessionLink<Session: AnyObject> {
+    unowned(unsafe) var session: Session?
+}
+
 /// One protocol spoken on a connection (HTTP/1.1 through http-parser, HTTP/2 through nghttp2).
 /// It is fed plaintext bytes and produces plaintext output; the connection moves the bytes.
 protocol HTTPSession: AnyObject {
