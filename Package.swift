@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(name: "CNGHTTP2", path: "Sources/CNGHTTP2", providers: [.apt(["libnghttp2-dev"])]),
         .systemLibrary(name: "CHTTPParser", path: "Sources/CHTTPParser", providers: [.apt(["libhttp-parser-dev"])]),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // xxHash: the digest that tells one push body from another (not a secret: no crypto).
+        .systemLibrary(name: "CXXHash", path: "Sources/CXXHash", providers: [.apt(["libxxhash-dev"])]),
         // glibc calls Swift cannot import as they are (struct ucred, flock, a signal's disposition).
         .target(name: "CSystem", path: "Sources/CSystem"),
         // The bench's C floor of a durable round trip (a socket pair and SQLite's C API alone).
@@ -37,7 +39,8 @@ let package = Package(
         //               pipe, peer credentials, the accept pause (descriptor limits)
         // PushStore     the SQLite store and the in-memory store, one protocol      PushCore, CSQLite
         // PushGateway   the providers' HTTP APIs: TLS, HTTP/2, HTTP/1.1, routes     PushCore, PushSystem,
-        //               per vendor                                                  COpenSSL, CNGHTTP2, CHTTPParser
+        //               per vendor                                                  COpenSSL, CNGHTTP2, CHTTPParser,
+        //                                                                           CXXHash
         // PushBus       the MQTT team bus (libmosquitto) in the server's loop:     PushCore, CMosquitto
         //               the outbox, receipts, retained state
         // PushServer    I/O only: the poll loop, framing, one commit a turn,        PushCore, PushStore, PushSystem
@@ -58,7 +61,8 @@ let package = Package(
         .target(name: "PushCore", dependencies: ["PushJSON"], swiftSettings: strict),
         .target(name: "PushSystem", dependencies: ["CSystem"], swiftSettings: strict),
         .target(name: "PushStore", dependencies: ["PushJSON", "PushCore", "CSQLite"], swiftSettings: strict),
-        .target(name: "PushGateway", dependencies: ["PushJSON", "PushCore", "PushSystem", "COpenSSL", "CNGHTTP2", "CHTTPParser"], swiftSettings: strict),
+        .target(name: "PushGateway", dependencies: ["PushJSON", "PushCore", "PushSystem", "COpenSSL", "CNGHTTP2", "CHTTPParser", "CXXHash"],
+                swiftSettings: strict),
         .target(name: "PushBus", dependencies: ["PushJSON", "PushCore", "CMosquitto"], swiftSettings: strict),
         .target(name: "PushServer", dependencies: ["PushJSON", "PushCore", "PushStore", "PushSystem"], swiftSettings: strict),
         .target(name: "PushClient", dependencies: ["PushJSON", "PushCore", "PushSystem"], swiftSettings: strict),

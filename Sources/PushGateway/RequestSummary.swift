@@ -1,4 +1,4 @@
-import COpenSSL
+import CXXHash
 import Foundation
 import PushCore
 import PushJSON
@@ -36,10 +36,16 @@ public struct AnswerSummary: Sendable, Equatable {
 }
 
 extension RequestSummary {
-    /// The first 16 hex digits of the SHA-256 of `bytes` (OpenSSL): what tells one payload from
-    /// another in a notification key.
+    /// The 64-bit XXH3 hash of `bytes` in 16 hex digits (`xxhsum -H3`'s): what tells one
+    /// payload from another in a notification key.
+    ///
+    /// Not a secret and not an adversary's input to collide (a backend's own pushes to one token
+    /// or target), so a fast hash, not a cryptographic one: the SHA-256 it replaced took 1.4 µs
+    /// of a 2.3 KB push's ~19 µs on the gateway's thread, even with the CPU's SHA extensions;
+    /// XXH3 takes 0.14 µs.
     public static func digest(_ bytes: [UInt8]) -> String {
-        SHA256Digest.of(bytes).map { lowercaseHex($0.prefix(8)) } ?? ""
+        let hash = bytes.withUnsafeBytes { XXH3_64bits($0.baseAddress, $0.count) }
+        return withUnsafeBytes(of: hash.bigEndian) { lowercaseHex($0) }
     }
 
     /// `digest` of the request's body: the one its routes took ahead, else now.

@@ -3,8 +3,8 @@ import COpenSSL
 /// SHA-256 through OpenSSL, with the algorithm fetched once.
 ///
 /// `EVP_sha256()` passed to a digest call makes OpenSSL 3 look the algorithm up in its provider
-/// store on every call (a lock and a property query); a gateway that digests every push body
-/// fetches it once. A fetched `EVP_MD` is immutable and reference-counted by OpenSSL: any thread
+/// store on every call (a lock and a property query); Getui's sign, checked on every token
+/// request, and the control token's comparison fetch it once. A fetched `EVP_MD` is immutable and reference-counted by OpenSSL: any thread
 /// may digest with it.
 enum SHA256Digest {
     private struct Algorithm: @unchecked Sendable {
@@ -21,8 +21,6 @@ enum SHA256Digest {
         }
         return out.count == 32 ? out : nil
     }
-
-    static func of(_ bytes: [UInt8]) -> [UInt8]? { bytes.withUnsafeBytes { of($0) } }
 
     static func of(_ text: String) -> [UInt8]? {
         var text = text

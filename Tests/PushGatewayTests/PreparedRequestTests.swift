@@ -94,19 +94,20 @@ import TestSupport
         }
     }
 
-    /// A body's digest is the first 16 hex digits of its SHA-256 (`sha256sum`'s answers), and
-    /// both parts a request can take ahead are kept when the second is taken.
-    @Test func theDigestIsSHA256sFirstEightBytesAndBothPartsAreKept() {
-        #expect(RequestSummary.digest(Array("abc".utf8)) == "ba7816bf8f01cfea")
-        #expect(RequestSummary.digest([]) == "e3b0c44298fc1c14")
+    /// A body's digest is its 64-bit XXH3 in 16 hex digits (`xxhsum -H3`'s answers), and both
+    /// parts a request can take ahead are kept when the second is taken.
+    @Test func theDigestIsXXH3sSixteenHexDigitsAndBothPartsAreKept() {
+        #expect(RequestSummary.digest(Array("abc".utf8)) == "78af5f94892f3950")
+        #expect(RequestSummary.digest([]) == "2d06800538d394c2")
+        #expect(RequestSummary.digest(Array("abd".utf8)) != RequestSummary.digest(Array("abc".utf8)))
         var prepared = PreparedRequest()
         #expect(prepared.bodyDigest == nil)
-        prepared.bodyDigest = "ba7816bf8f01cfea"
+        prepared.bodyDigest = "78af5f94892f3950"
         let copy = prepared
-        prepared.bodyDigest = "e3b0c44298fc1c14"
-        #expect(copy.bodyDigest == "ba7816bf8f01cfea" && prepared.bodyDigest == "e3b0c44298fc1c14")
+        prepared.bodyDigest = "2d06800538d394c2"
+        #expect(copy.bodyDigest == "78af5f94892f3950" && prepared.bodyDigest == "2d06800538d394c2")
         prepared.apnsPush = (token: "ab", app: "com.example.news", pushType: .alert, push: nil)
-        #expect(prepared.bodyDigest == "e3b0c44298fc1c14" && prepared.apnsPush?.app == "com.example.news")
+        #expect(prepared.bodyDigest == "2d06800538d394c2" && prepared.apnsPush?.app == "com.example.news")
         #expect(copy.apnsPush == nil)
     }
 }

@@ -1,0 +1,6 @@
+#ifndef PUSHDECK_CXXHASH_SHIM_H
+#define PUSHDECK_CXXHASH_SHIM_H
+
+#include <xxhash.h>
+
+#endif
