@@ -25,7 +25,7 @@ export SWIFT_BACKTRACE=enable=no
 build=Fuzz/build
 mkdir -p "$build/modules"
 flags=(-swift-version 6 -O -g -parse-as-library -package-name pushdeck -sanitize=fuzzer,address -I "$build/modules" -I Sources/CSQLite
-       -I Sources/COpenSSL -I Sources/CNGHTTP2 -I Sources/CHTTPParser)
+       -I Sources/COpenSSL -I Sources/CNGHTTP2 -I Sources/CHTTPParser -I Sources/CXXHash)
 link=()
 # lld silences ~40 harmless gold warnings about __asan_check_* symbols.
 if command -v ld.lld >/dev/null 2>&1; then link+=(-use-ld=lld); fi
@@ -60,11 +60,11 @@ target framer Fuzz/FramerFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
 target terminal Fuzz/TerminalFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
 target json Fuzz/JSONFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
 target request Fuzz/RequestFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushStore.o" "$build/PushGateway.o" "$build/PushServer.o" "$build/PushSystem.o" "$build/CSystem.o" \
-    -lssl -lcrypto -lnghttp2 -lhttp_parser
-target http1 Fuzz/HTTP1Fuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushSystem.o" "$build/CSystem.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
-target apns Fuzz/APNsFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushSystem.o" "$build/CSystem.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+    -lssl -lcrypto -lnghttp2 -lhttp_parser -lxxhash
+target http1 Fuzz/HTTP1Fuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushSystem.o" "$build/CSystem.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser -lxxhash
+target apns Fuzz/APNsFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushSystem.o" "$build/CSystem.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser -lxxhash
 target fcm Fuzz/FCMFuzz.swift "$build/PushJSON.o" "$build/PushCore.o"
-target vendors Fuzz/VendorFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushSystem.o" "$build/CSystem.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser
+target vendors Fuzz/VendorFuzz.swift "$build/PushJSON.o" "$build/PushCore.o" "$build/PushSystem.o" "$build/CSystem.o" "$build/PushGateway.o" -lssl -lcrypto -lnghttp2 -lhttp_parser -lxxhash
 
 # Seeds: every sample payload and test vector, plus the hand-written request sessions.
 seeds="$build/seeds"
