@@ -147,9 +147,12 @@ final class StoreWriter: @unchecked Sendable {
     private func startIfNeeded() {
         guard !started else { return }
         started = true
-        let thread = Thread { [self] in run() }
-        thread.name = "pushdeck store writer"
-        thread.start()
+        Thread { [self] in
+            // Its name in `top -H`, `perf` and /proc/…/comm, set from the thread itself (Linux
+            // keeps 15 bytes of it).
+            Thread.current.name = "pushdeck writer"
+            run()
+        }.start()
     }
 
     private func run() {

@@ -52,7 +52,11 @@ final class Checkpointer: Sendable {
         self.synchronousPragma = synchronousPragma
         wakeLimit = Int32(Self.wakeBytes / max(512, pageSize))
         writerLimit = Int32(Self.writerBytes / max(512, pageSize))
-        Thread { [self] in run() }.start()
+        Thread { [self] in
+            // Its name in `top -H`, `perf` and /proc/…/comm (Linux keeps 15 bytes of it).
+            Thread.current.name = "pushdeck wal"
+            run()
+        }.start()
     }
 
     /// Checkpoints finished so far, for tests.
