@@ -4,8 +4,8 @@ import COpenSSL
 ///
 /// `EVP_sha256()` passed to a digest call makes OpenSSL 3 look the algorithm up in its provider
 /// store on every call (a lock and a property query); Getui's sign, checked on every token
-/// request, and the control token's comparison fetch it once. A fetched `EVP_MD` is immutable and reference-counted by OpenSSL: any thread
-/// may digest with it.
+/// request, and the control token's comparison fetch it once. A fetched `EVP_MD` is immutable
+/// and reference-counted by OpenSSL: any thread may digest with it.
 enum SHA256Digest {
     private struct Algorithm: @unchecked Sendable {
         let md: OpaquePointer?
