@@ -55,8 +55,21 @@ import TestSupport
             kill(pid, SIGKILL)
             _ = Spawn.wait(pid)
         }
-        let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").sorted()
-        #expect(held == ["0", "1", "2"], "\(held)")
+        // posix_spawn returns once the program is exec'd, but its loader and setlocale then open
+        // (and close) libc and locale files: what it holds is read again until it settles, and
+        // the other test's pipe must never be among it.
+        let otherPipe = try FileManager.default.destinationOfSymbolicLink(
+            atPath: "/proc/self/fd/\(other.fileHandleForReading.fileDescriptor)")
+        var held: [String] = []
+        var targets: [String?] = []
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").sorted()
+            targets = held.map { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+            if held == ["0", "1", "2"] || targets.contains(otherPipe) { break }
+            usleep(1_000)
+        } while Date() < deadline
+        #expect(held == ["0", "1", "2"], "\(held): \(targets)")
         #expect(RunWatchdog.children().contains { $0.pid == pid && $0.command.hasPrefix("sleep 60") })
     }
 }
