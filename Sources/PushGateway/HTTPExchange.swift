@@ -7,6 +7,13 @@ public struct HTTPHeader: Sendable, Equatable {
     public var name: String
     public var value: String
     public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+
+    /// Whether this is header `name` (lower-case). The lengths first: most names a lookup passes
+    /// differ in length, and String's own comparison of two unequal strings is a call into the
+    /// runtime (callgrind: an APNs push, ten lookups, spent half as much in those comparisons).
+    @inline(__always) func named(_ name: String) -> Bool {
+        self.name.utf8.count == name.utf8.count && self.name == name
+    }
 }
 
 /// A whole request, as HTTP/2 (one stream) or HTTP/1.1 (one message) brought it.
@@ -34,9 +41,9 @@ public struct HTTPRequest: Sendable {
         self.version = version; self.isTLS = isTLS; self.fromLoopback = fromLoopback
     }
     /// Every value of header `name` (lower-case).
-    public func values(_ name: String) -> [String] { headers.filter { $0.name == name }.map(\.value) }
+    public func values(_ name: String) -> [String] { headers.filter { $0.named(name) }.map(\.value) }
     /// The first value of header `name` (lower-case), or nil: `values(name).first` without the arrays.
-    public func value(_ name: String) -> String? { headers.first { $0.name == name }?.value }
+    public func value(_ name: String) -> String? { headers.first { $0.named(name) }?.value }
 }
 
 /// What a request's routes take ahead of deciding it, from the request alone
