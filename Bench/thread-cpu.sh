@@ -5,13 +5,14 @@
 #   gateway  N of pushdeck-bench's 2.3 KB APNs pushes through h2load (h2c, -c4 -m32), after
 #            20 000 to warm up;
 #   socket   N of its ~300-byte pushes (the two kinds alternating) in one pipelined stream
-#            through socat, after 2 000 to warm up.
+#            through socat, after 2 000 to warm up;
+#   socket2k N of its 2.3 KB pushes (the gateway's APNs payload) in the same way.
 # Threads go by their names ("pushdeck" is the loop, "pushdeck_writer" the store writer,
 # "pushdeck_wal" the checkpoint thread); one started during the run counts from its start.
 # The kernel's counters tick every 10 ms:
 # run enough pushes (100 000 or more) for a figure to mean anything, and compare builds run in
 # turn, for the machine's speed moves between runs.
-# Usage: Bench/thread-cpu.sh .build/release/pushdeck gateway|socket [N]
+# Usage: Bench/thread-cpu.sh .build/release/pushdeck gateway|socket|socket2k [N]
 set -u
 BIN=$1; LOAD=$2; N=${3:-200000}
 export LANG=C.UTF-8
@@ -34,11 +35,13 @@ gateway)
     }
     load 20000 >/dev/null
     ;;
-socket)
-    python3 - $N >$H/stream <<'PY'
+socket|socket2k)
+    python3 - $N $LOAD >$H/stream <<'PY'
 import sys
 for i in range(int(sys.argv[1])):
-    if i % 2 == 0:
+    if sys.argv[2] == "socket2k":
+        print('{"aps":{"alert":{"title":"Bench","body":"a 2.3 KB payload, the same through the socket and the gateway"},"badge":1},"pad":"' + "x" * 2180 + '"}')
+    elif i % 2 == 0:
         print('{"aps":{"alert":{"title":"訂單 %d 已發貨","subtitle":"官方客服","body":"您有一條新消息：訂單已發貨，點擊查看物流詳情。"},"badge":%d,"sound":"default","thread-id":"orders"},"Simulator Target Bundle":"com.example.shop","orderId":"%d"}' % (1270339 + i, i % 50, i))
     else:
         print('{"aps":{"alert":{"title":"Morning brief #%d","body":"Markets open higher; the red packet promotion ends tonight at 22:00. Tap to read the full story."},"sound":"default","category":"NEWS"},"Simulator Target Bundle":"com.example.news","storyId":"s-%d"}' % (i, i))
@@ -50,7 +53,7 @@ PY
     head -2000 $H/stream | socat -t20 - UNIX-CONNECT:$SOCK >/dev/null
     load() { echo "acknowledged: $(socat -t60 - UNIX-CONNECT:$SOCK <$H/stream | grep -c '"ok":true') of $1"; }
     ;;
-*) echo "usage: $0 PUSHDECK gateway|socket [N]" >&2; exit 2 ;;
+*) echo "usage: $0 PUSHDECK gateway|socket|socket2k [N]" >&2; exit 2 ;;
 esac
 
 snapshot >$H/before
