@@ -1,7 +1,7 @@
 #!/bin/bash
-# CPU a push of each thread of a release `pushdeck serve` (user + kernel, from
-# /proc/PID/task/*/stat), the cores the server and its client used, and the rate, under one of
-# the bench's loads on a private HOME:
+# CPU and bytes written a push of each thread of a release `pushdeck serve` (user + kernel from
+# /proc/PID/task/*/stat, bytes from its io), the cores the server and its client used, and the
+# rate, under one of the bench's loads on a private HOME:
 #   gateway  N of pushdeck-bench's 2.3 KB APNs pushes through h2load (h2c, -c4 -m32), after
 #            20 000 to warm up;
 #   socket   N of its ~300-byte pushes (the two kinds alternating) in one pipelined stream
@@ -19,7 +19,9 @@ export LANG=C.UTF-8
 H=$(mktemp -d); export HOME=$H XDG_RUNTIME_DIR=$H XDG_DATA_HOME=$H/data XDG_CONFIG_HOME=$H/config
 # utime and stime are fields 14 and 15 of /proc/…/stat, counted after the name in parentheses
 # (which may hold spaces).
-snapshot() { for t in /proc/$PID/task/*; do echo "$(basename $t) $(sed 's/.*) //' $t/stat | cut -d' ' -f12,13) $(tr ' ' _ <$t/comm)"; done; }
+# wchar of /proc/…/io: the bytes the thread handed to write(2) and its kin (the WAL's frames for
+# the writer, the database's pages for the checkpoint thread, the replies for the loop).
+snapshot() { for t in /proc/$PID/task/*; do echo "$(basename $t) $(sed 's/.*) //' $t/stat | cut -d' ' -f12,13) $(tr ' ' _ <$t/comm) $(sed -n 's/^wchar: //p' $t/io)"; done; }
 
 case $LOAD in
 gateway)
@@ -66,19 +68,20 @@ kill $PID; wait $PID 2>/dev/null
 python3 - $H/before $H/after $N $start $end $H/client $H/outcome $LOAD <<'PY'
 import sys
 def read(path):
-    return {int(line.split()[0]): (int(line.split()[1]), int(line.split()[2]), line.split()[3]) for line in open(path)}
+    return {int(f[0]): (int(f[1]), int(f[2]), f[3], int(f[4])) for f in (line.split() for line in open(path))}
 before, after = read(sys.argv[1]), read(sys.argv[2])
 n, wall = int(sys.argv[3]), float(sys.argv[5]) - float(sys.argv[4])
 client = sum(map(float, open(sys.argv[6]).read().split()[-2:]))
 tick = 100.0
 rows, total = [], 0.0
 for tid in sorted(after):
-    start = before.get(tid, (0, 0))
+    start = before.get(tid, (0, 0, "", 0))
     user = (after[tid][0] - start[0]) / tick
     kernel = (after[tid][1] - start[1]) / tick
+    written = after[tid][3] - start[3]
     total += user + kernel
     if user + kernel > 0:
-        rows.append(f"{after[tid][2]} ({tid}): {user / n * 1e6:.1f} µs user + {kernel / n * 1e6:.1f} µs kernel a push")
+        rows.append(f"{after[tid][2]} ({tid}): {user / n * 1e6:.1f} µs user + {kernel / n * 1e6:.1f} µs kernel, {written / n:.0f} bytes written a push")
 print(f"{sys.argv[8]}: {n / wall:.0f} pushes/s ({open(sys.argv[7]).read().strip()})")
 for row in rows: print("  " + row)
 print(f"  server: {total / wall:.2f} cores; client: {client / wall:.2f} cores ({client / n * 1e6:.1f} µs a push)")
