@@ -70,6 +70,15 @@ import TestSupport
             usleep(1_000)
         } while Date() < deadline
         #expect(held == ["0", "1", "2"], "\(held): \(targets)")
-        #expect(RunWatchdog.children().contains { $0.pid == pid && $0.command.hasPrefix("sleep 60") })
+        // The watchdog's list of this process's children names it; /proc is read again (for at most
+        // 10 s) if one reading misses it, and a miss says what /proc held for it.
+        var listed = false
+        let listedBy = Date().addingTimeInterval(10)
+        repeat {
+            listed = RunWatchdog.children().contains { $0.pid == pid && $0.command.hasPrefix("sleep 60") }
+            if !listed { usleep(10_000) }
+        } while !listed && Date() < listedBy
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "unreadable"
+        #expect(listed, "running: \(Spawn.isRunning(pid)), stat: \(stat)")
     }
 }
