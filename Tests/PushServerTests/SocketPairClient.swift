@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 @testable import PushServer
@@ -23,6 +24,21 @@ func received(on fd: Int32) -> [UInt8] {
         bytes += buffer[0..<count]
     }
     return bytes
+}
+
+/// Whether the other end of `fd` closes within `timeout` seconds, with nothing more to read
+/// first. The server's close is not always the socket's: a program another test starts at that
+/// moment holds a copy of every descriptor until it has closed them before its `exec`, and
+/// the end of file comes when that copy goes too.
+func closesByItsPeer(_ fd: Int32, timeout: Double = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    var byte: UInt8 = 0
+    while true {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let waited = poll(&entry, 1, Int32(max(0, deadline.timeIntervalSinceNow) * 1000))
+        if waited > 0 { return recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) == 0 }
+        if waited == 0 || errno != EINTR { return false }
+    }
 }
 
 /// The reply lines waiting on `fd` now.
