@@ -70,8 +70,10 @@ import TestSupport
             usleep(1_000)
         } while Date() < deadline
         #expect(held == ["0", "1", "2"], "\(held): \(targets)")
-        // The watchdog's list of this process's children names it; /proc is read again (for at most
-        // 10 s) if one reading misses it, and a miss says what /proc held for it.
+        // The watchdog's list of this process's children names it. posix_spawn returns once the
+        // program's exec has let go of this process's memory, before the kernel has put the new
+        // arguments in place: until then its /proc/PID/cmdline is empty. So the list is read
+        // again (for at most 10 s) until it names it, and a miss says what /proc held for it.
         var listed = false
         let listedBy = Date().addingTimeInterval(10)
         repeat {
