@@ -85,6 +85,9 @@ struct Results {
         Swift.print("  " + Results.row(key, String(format: "%.2f", value), unit))
     }
 
+    /// The value recorded under `key`, if one was.
+    func value(_ key: String) -> Double? { entries.last { $0.key == key }?.value }
+
     /// One table row; padded by hand, as Foundation's `%-28@` does not pad on Linux.
     static func row(_ key: String, _ value: String, _ unit: String) -> String {
         key.padding(toLength: 28, withPad: " ", startingAt: 0)

@@ -40,6 +40,7 @@ struct GatewayPhases {
         if let nghttpd = try nghttpdRate(["-c4", "-m32", "-D\(duration)", "-d", payload] + headers, path: "/3/device/\(Self.token)", into: &results) {
             results.record("nghttpd_msgs_per_s", nghttpd, "msgs/s")
             results.record("gateway_nghttpd_ratio", throughput / nghttpd, "x")
+            Self.recordCeiling(into: &results)
         }
 
         // The same with 100 armed faults that match nothing (APNs faults for other tokens): what
@@ -175,6 +176,24 @@ struct GatewayPhases {
         var ok = false
         try client.readLines(1) { reply in ok = String(decoding: reply, as: UTF8.self).hasPrefix(#"{"ok":true"#) }
         guard ok else { throw BenchError("the server refused \(line)") }
+    }
+
+    /// `gateway_ratio_ceiling`: the most `gateway_ratio` could be on this machine in this run,
+    /// with the two cores busy, if the gateway did nothing a socket push does not except what an
+    /// HTTP/2 server and its client must: the socket's 2.3 KB push (server and client CPU) over
+    /// the socket's server CPU plus nghttpd's a request (nghttp2's own server answering the same
+    /// h2load run) plus h2load's in the gateway run. The ratio of two rates on busy cores is the
+    /// inverse ratio of their CPU a push, so no gateway built on that HTTP/2 and measured with
+    /// that client gets past it. `gateway_ceiling_share` is `gateway_ratio` over it: how much of
+    /// what the machine leaves the gateway reaches.
+    static func recordCeiling(into results: inout Results) {
+        guard let socketServer = results.value("ingest_2k_server_us"), let socketClient = results.value("ingest_2k_client_us"),
+              let http2Server = results.value("nghttpd_server_us"), let http2Client = results.value("gateway_client_us"),
+              let measured = results.value("gateway_ratio"), socketServer + http2Server + http2Client > 0
+        else { return }
+        let ceiling = (socketServer + socketClient) / (socketServer + http2Server + http2Client)
+        results.record("gateway_ratio_ceiling", ceiling, "x")
+        results.record("gateway_ceiling_share", measured / ceiling, "x")
     }
 
     func gatewayPort(_ socket: String) throws -> Int {
