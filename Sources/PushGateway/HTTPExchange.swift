@@ -74,6 +74,11 @@ public struct PreparedRequest: Sendable, Equatable {
     }
     public init() {}
 
+    /// Both parts at once, in one box.
+    init(bodyDigest: String?, apnsPush: APNsPush?) {
+        if bodyDigest != nil || apnsPush != nil { taken = Taken(bodyDigest: bodyDigest, apnsPush: apnsPush) }
+    }
+
     /// Always equal: what was taken ahead is derived from the request, so two requests are
     /// equal for what they are, not for what was computed of them.
     public static func == (_: PreparedRequest, _: PreparedRequest) -> Bool { true }

@@ -20,8 +20,8 @@ public struct APNsRoutes: GatewayRoutes {
     /// The request path's prefix; the token follows it.
     public static let pathPrefix = "/3/device/"
     /// The headers Apple refuses to see twice (`DuplicateHeaders`). A list, not a set: each of
-    /// a request's headers is looked up, and comparing a short name with seven costs less than
-    /// hashing it.
+    /// a request's headers is looked up, and comparing a short name with seven, length first,
+    /// costs less than hashing it.
     static let singleHeaders: [String] = [
         "authorization", "apns-id", "apns-topic", "apns-push-type", "apns-priority", "apns-expiration",
         "apns-collapse-id",
@@ -115,12 +115,14 @@ public struct APNsRoutes: GatewayRoutes {
     /// Every check of one request, in order: path, method, duplicates, provider token, headers,
     /// payload, then the device.
     func check(_ request: HTTPRequest, context: GatewayContext) -> Outcome {
-        guard var rawToken = Self.token(inPath: request.path) else { return .refused(APNsRefusal(.badPath)) }
+        guard var rawToken = Self.token(inPath: request.path, known: request.prepared.apnsPush?.token) else {
+            return .refused(APNsRefusal(.badPath))
+        }
         guard !rawToken.withUTF8({ $0.contains(UInt8(ascii: "/")) }) else { return .refused(APNsRefusal(.badPath)) }
         guard request.method == "POST" else { return .refused(APNsRefusal(.methodNotAllowed)) }
         guard !rawToken.isEmpty else { return .refused(APNsRefusal(.missingDeviceToken)) }
 
-        if Self.repeatsHeader(in: request, where: { Self.singleHeaders.contains($0) }) {
+        if Self.repeatsHeader(in: request, where: { name in Self.singleHeaders.contains { $0.utf8.count == name.utf8.count && $0 == name } }) {
             return .refused(APNsRefusal(.duplicateHeaders))
         }
         func header(_ name: String) -> String? { request.value(name) }
@@ -205,9 +207,28 @@ public struct APNsRoutes: GatewayRoutes {
     /// start so. Dropped on the bytes: `dropFirst` on a String goes Character by Character, and
     /// comparing a `Substring`'s bytes with `starts(with:)` cost more than `hasPrefix` (2 000
     /// instructions a request on this path, callgrind).
-    static func token(inPath path: String) -> String? {
+    ///
+    /// `known`, when the token's bytes are its own: the token of the push already made of the
+    /// request, so neither the check nor the request log makes one more string of the same 64
+    /// digits (each a new allocation and a UTF-8 check).
+    static func token(inPath path: String, known: String? = nil) -> String? {
         guard path.hasPrefix(pathPrefix) else { return nil }
+        if let known, Self.path(path, namesToken: known) { return known }
         return String(Substring(HTTPRequest.withoutQuery(path).utf8.dropFirst(pathPrefix.utf8.count)))
+    }
+
+    /// Whether `path` is the device path of `token` (its query aside), compared as bytes.
+    private static func path(_ path: String, namesToken token: String) -> Bool {
+        let start = pathPrefix.utf8.count
+        return path.utf8.withContiguousStorageIfAvailable { path in
+            token.utf8.withContiguousStorageIfAvailable { token in
+                let end = start + token.count
+                guard path.count == end || (path.count > end && path[end] == UInt8(ascii: "?")),
+                      let pathBytes = path.baseAddress, let tokenBytes = token.baseAddress
+                else { return false }
+                return memcmp(pathBytes + start, tokenBytes, token.count) == 0
+            } ?? false
+        } ?? false
     }
 
     /// Apple's "Sending notification requests to APNs": a `liveactivity` push's `apns-topic` is
@@ -289,17 +310,22 @@ public struct APNsRoutes: GatewayRoutes {
     /// make `check` refuse first is left as it is.
     public func prepare(_ request: inout HTTPRequest) {
         guard let rawToken = Self.token(inPath: request.path) else { return }
-        if request.value("apns-id") == nil { request.prepared.bodyDigest = RequestSummary.digest(request.body) }
-        guard let topic = request.value("apns-topic"), !topic.isEmpty, !request.body.isEmpty else { return }
+        let digest = request.value("apns-id") == nil ? RequestSummary.digest(request.body) : nil
+        request.prepared = PreparedRequest(bodyDigest: digest, apnsPush: Self.preparedPush(of: request, rawToken: rawToken))
+    }
+
+    /// `prepare`'s push: nil when the headers make `check` refuse the request first.
+    private static func preparedPush(of request: HTTPRequest, rawToken: String) -> PreparedRequest.APNsPush? {
+        guard let topic = request.value("apns-topic"), !topic.isEmpty, !request.body.isEmpty else { return nil }
         var pushType = APNsPushType.alert
         if let text = request.value("apns-push-type") {
-            guard let known = APNsPushType(rawValue: text) else { return }
+            guard let known = APNsPushType(rawValue: text) else { return nil }
             pushType = known
         }
-        guard request.body.count <= pushType.payloadLimit else { return }
+        guard request.body.count <= pushType.payloadLimit else { return nil }
         let token = Device.lowercasedHex(rawToken)
-        let app = Self.app(ofTopic: topic, pushType: pushType)
-        request.prepared.apnsPush = (token, app, pushType, Self.push(of: request, token: token, app: app, pushType: pushType))
+        let app = app(ofTopic: topic, pushType: pushType)
+        return (token, app, pushType, push(of: request, token: token, app: app, pushType: pushType))
     }
 
     /// The app (bundle id) a topic stands for: the push type's suffix taken off.
