@@ -179,10 +179,13 @@ public enum Engine {
     }
 
     /// Logs one answered provider request (its `seq` from `inbox.requestLog.arrive()`, or 0 for
-    /// the next): the `request` bus event, with the record as logged, for the host to publish.
-    /// The record is taken, not copied (a copy retains each of its strings).
-    public static func logProviderRequest(_ record: consuming ProviderRequestRecord, inbox: inout Inbox) -> [Effect] {
-        [.publish(.request(inbox.requestLog.append(record)))]
+    /// the next): the `request` bus event, with the record as logged, for the host to publish —
+    /// unless `announce` is false, as for `handle`: a host with no subscriber skips the event
+    /// (its array and its box were two allocations a gateway request). The record is taken, not
+    /// copied (a copy retains each of its strings).
+    public static func logProviderRequest(_ record: consuming ProviderRequestRecord, inbox: inout Inbox, announce: Bool = true) -> [Effect] {
+        let logged = inbox.requestLog.append(record)
+        return announce ? [.publish(.request(logged))] : []
     }
 
     /// A push to a token no device here has, with a team bus: it is its owner's, on another

@@ -47,7 +47,7 @@ extension Server {
 
     /// Logs a gateway request as answered, and publishes its `request` bus event.
     public func logProviderRequest(_ record: consuming ProviderRequestRecord) {
-        carryOut(Engine.logProviderRequest(record, inbox: &inbox))
+        carryOut(Engine.logProviderRequest(record, inbox: &inbox, announce: announces))
     }
 
     /// The armed fault that answers a gateway request, fired on the server's clock (or nil).

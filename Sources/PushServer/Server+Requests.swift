@@ -42,7 +42,7 @@ extension Server {
             return .clock(elapsed: manual.elapsed)
         default:
             let handled = Engine.handle(
-                request, inbox: &inbox, store: SettledReads(server: self), now: time.now, wallNow: time.wallNow, announce: subscriberCount > 0 || busTap != nil || bus != nil,
+                request, inbox: &inbox, store: SettledReads(server: self), now: time.now, wallNow: time.wallNow, announce: announces,
                 bus: bus?.link ?? .none)
             carryOut(handled.effects)
             return handled.reply

@@ -44,6 +44,9 @@ public final class Server {
     /// watcher: the control API's long-polls). While it is set, events are made even with no
     /// socket subscriber.
     @exclusivity(unchecked) public var busTap: ((BusEvent) -> Void)?
+    /// Whether anyone hears the bus events a turn publishes (a subscriber, the tap, the team
+    /// bus): without one the engine is asked not to build the events only they would read.
+    var announces: Bool { subscriberCount > 0 || busTap != nil || bus != nil }
     var running = true
     /// Counts loop turns (see `Connection.handledTurn`).
     private var turnNumber = 0

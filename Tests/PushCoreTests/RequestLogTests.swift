@@ -78,6 +78,15 @@ import Testing
         #expect(try Reply(wire: Reply.requests([]).wireObject) == .requests([]))
     }
 
+    /// A host nobody listens to (no subscriber, no team bus) gets no event to publish, and the
+    /// record is logged all the same.
+    @Test func unannouncedRecordsAreLoggedWithoutAnEvent() {
+        var inbox = Inbox()
+        let logged = Self.record(seq: inbox.requestLog.arrive())
+        #expect(Engine.logProviderRequest(logged, inbox: &inbox, announce: false).isEmpty)
+        #expect(inbox.requestLog.records == [logged])
+    }
+
     @Test func engineAnswersTheLogPublishesEachRecordAndResetEmptiesIt() {
         var inbox = Inbox()
         let seq = inbox.requestLog.arrive()
