@@ -82,7 +82,7 @@ extension GatewayPhases {
         }
         let cpu = CPUMeter(server: process.processIdentifier)
         let (rate, done) = try h2loadRun(arguments + ["http://127.0.0.1:\(port)" + path])
-        cpu.record("nghttpd", pushes: done, into: &results)
+        cpu.record("nghttpd", pushes: done, loop: false, into: &results)
         return rate
     }
 
