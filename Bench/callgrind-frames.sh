@@ -8,6 +8,8 @@
 set -u
 BIN=$(realpath "$1"); LABEL=$2; DB=$3; N=$4
 W=$(mktemp -d)
+# The run's files (a database of up to gigabytes) go with the script.
+trap 'rm -rf "$W"' EXIT
 cp "$DB" $W/inbox.sqlite
 OUT=/tmp/callgrind-frames-$LABEL
 rm -f $OUT.*

@@ -8,6 +8,8 @@ set -u
 BIN=$1; LABEL=$2; N=$3
 export LANG=C.UTF-8
 H=$(mktemp -d); export HOME=$H XDG_RUNTIME_DIR=$H XDG_DATA_HOME=$H/data XDG_CONFIG_HOME=$H/config
+# The run's files (a database of up to gigabytes) go with the script.
+trap 'rm -rf "$H"' EXIT
 python3 - $N > $H/stream <<'PY'
 import sys
 for i in range(int(sys.argv[1])):

@@ -6,6 +6,7 @@
 serve_under_callgrind() {
   local log=$1; shift
   H=$(mktemp -d); export HOME=$H XDG_RUNTIME_DIR=$H XDG_DATA_HOME=$H/data XDG_CONFIG_HOME=$H/config
+  trap 'rm -rf "$H"' EXIT
   rm -f $OUT.*
   valgrind --tool=callgrind --callgrind-out-file=$OUT.%p $BIN serve --gateway 127.0.0.1:0 "$@" >$log 2>&1 &
   VPID=$!

@@ -10,6 +10,8 @@ set -u
 BIN=$1; LABEL=$2
 export LANG=C.UTF-8
 H=$(mktemp -d); export HOME=$H XDG_RUNTIME_DIR=$H XDG_DATA_HOME=$H/data XDG_CONFIG_HOME=$H/config
+# The run's files (a database of up to gigabytes) go with the script.
+trap 'rm -rf "$H"' EXIT
 $BIN serve --gateway 127.0.0.1:0 >$H/serve.log 2>&1 &
 SPID=$!
 for i in $(seq 1 60); do A=$($BIN gateway 2>/dev/null) && break; sleep 0.5; done

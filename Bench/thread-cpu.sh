@@ -17,6 +17,8 @@ set -u
 BIN=$1; LOAD=$2; N=${3:-200000}
 export LANG=C.UTF-8
 H=$(mktemp -d); export HOME=$H XDG_RUNTIME_DIR=$H XDG_DATA_HOME=$H/data XDG_CONFIG_HOME=$H/config
+# The run's files (a database of up to gigabytes) go with the script.
+trap 'rm -rf "$H"' EXIT
 # utime and stime are fields 14 and 15 of /proc/…/stat, counted after the name in parentheses
 # (which may hold spaces).
 # wchar of /proc/…/io: the bytes the thread handed to write(2) and its kin (the WAL's frames for
