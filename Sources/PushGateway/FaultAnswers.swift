@@ -46,7 +46,7 @@ extension APNsRoutes {
         let timestamp = status == 410 ? Int64(now.timeIntervalSince1970 * 1000) : nil
         let given = request.value("apns-id").flatMap { Self.isEchoable($0) ? $0 : nil }
         var response = APNsRefusal(reason: named, status: status, timestamp: timestamp).response(apnsId: given ?? RandomUUID.text())
-        response.headers.append(HTTPHeader(Self.uniqueIdHeader, RandomUUID.text()))
+        response.headers.append(HTTPHeader(Self.uniqueIdHeader, RandomUUID.text(), unique: true))
         return response.adding(retryAfter: retryAfter)
     }
 }

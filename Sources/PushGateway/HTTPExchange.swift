@@ -6,7 +6,22 @@ import PushJSON
 public struct HTTPHeader: Sendable, Equatable {
     public var name: String
     public var value: String
-    public init(_ name: String, _ value: String) { self.name = name; self.value = value }
+    /// Whether the value names this answer alone (an `apns-id`, an `apns-unique-id`). HTTP/2
+    /// then sends it as a literal never indexed (RFC 7541 §6.2.3) instead of adding it to the
+    /// connection's compression table, where it would never be used again and would push out
+    /// the fields that do recur: that churn was a twentieth of the gateway's work for an APNs
+    /// push. Not part of equality — the field a client reads is the same either way.
+    public var isUnique: Bool
+
+    public init(_ name: String, _ value: String, unique: Bool = false) {
+        self.name = name
+        self.value = value
+        self.isUnique = unique
+    }
+
+    public static func == (left: HTTPHeader, right: HTTPHeader) -> Bool {
+        left.name == right.name && left.value == right.value
+    }
 
     /// Whether this is header `name` (lower-case). The lengths first: most names a lookup passes
     /// differ in length, and String's own comparison of two unequal strings is a call into the

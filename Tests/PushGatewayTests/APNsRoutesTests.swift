@@ -210,10 +210,13 @@ func reasonAndStatus(_ decision: GatewayDecision) -> (status: Int, reason: Strin
         let held = answer(.push(PushReply(.held(id: 1), badge: 0)))
         #expect(held.headers.map(\.name) == ["apns-id", "apns-unique-id"])
         #expect(held.headers.first?.value == id)
+        // Both name this answer alone: HTTP/2 keeps them out of its compression table.
+        #expect(held.headers.allSatisfy { $0.isUnique })
         let failed = answer(Reply.error("store: disk full; nothing was saved"))
         #expect(failed.status == 500)
         #expect(String(decoding: failed.body, as: UTF8.self) == #"{"reason":"InternalServerError"}"#)
         #expect(failed.headers.first { $0.name == "apns-id" }?.value == id)
+        #expect(failed.headers.filter { $0.isUnique }.map(\.name) == ["apns-id"])
     }
 }
 

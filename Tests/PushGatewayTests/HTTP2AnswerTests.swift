@@ -72,12 +72,59 @@ import Testing
         http1Kept[0](HTTPResponse(status: 200))
     }
 
+    /// A value that names one answer alone (an `apns-id`) is sent as a literal never indexed, so
+    /// it does not take the place of the fields that recur in the connection's compression
+    /// table; those stay indexed, and a client keeps decoding answer after answer.
+    @Test func uniqueValuesAreSentNeverIndexed() throws {
+        let ids = ["8A7E5D1C-0B9F-4C2E-9D3A-6F1B2C4D5E6F", "0F6C1E0A-7B2D-4E8F-9A1B-2C3D4E5F6A7B"]
+        var answered = 0
+        let session = try #require(HTTP2Session(limits: GatewayLimits(), isTLS: false) { _, respond in
+            respond(HTTPResponse(status: 200, headers: [
+                HTTPHeader("apns-id", ids[answered], unique: true), HTTPHeader("x-kind", "alert"),
+            ]))
+            answered += 1
+        })
+        var output: [UInt8] = []
+        let frames = [Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8) + Frame.settings(), Frame.settingsAck(),
+                      Frame.headers(1, endStream: true), Frame.headers(3, endStream: true)]
+        for bytes in frames {
+            #expect(bytes.withUnsafeBytes { session.receive($0, at: 0) })
+            session.produce(into: &output, limit: 1 << 20)
+        }
+
+        var blocks: [Int: [UInt8]] = [:]
+        var offset = 0
+        while offset + 9 <= output.count {
+            let length = Int(output[offset]) << 16 | Int(output[offset + 1]) << 8 | Int(output[offset + 2])
+            let stream = Int(Frame.uint32(output, offset + 5) & 0x7FFF_FFFF)
+            if output[offset + 3] == 0x1 { blocks[stream, default: []] += output[(offset + 9)..<(offset + 9 + length)] }
+            offset += 9 + length
+        }
+        var inflater: OpaquePointer?
+        try #require(nghttp2_hd_inflate_new(&inflater) == 0)
+        defer { nghttp2_hd_inflate_del(inflater) }
+        let first = try Self.fields(try #require(blocks[1]), inflater: inflater)
+        let second = try Self.fields(try #require(blocks[3]), inflater: inflater)
+        #expect(first.map(\.field) == [":status: 200", "apns-id: \(ids[0])", "x-kind: alert"])
+        #expect(second.map(\.field) == [":status: 200", "apns-id: \(ids[1])", "x-kind: alert"])
+        #expect((first + second).filter(\.neverIndexed).map(\.field) == ["apns-id: \(ids[0])", "apns-id: \(ids[1])"])
+        // The recurring field went into the table with the first answer: the second names it by
+        // its index alone, one byte, and the whole second block is smaller than the first.
+        #expect(try #require(blocks[3]).count < (try #require(blocks[1])).count)
+    }
+
     /// The fields of a header block, as `name: value`, decoded by nghttp2's HPACK inflater.
     static func fields(_ block: [UInt8]) throws -> [String] {
         var inflater: OpaquePointer?
         try #require(nghttp2_hd_inflate_new(&inflater) == 0)
         defer { nghttp2_hd_inflate_del(inflater) }
-        var fields: [String] = []
+        return try fields(block, inflater: inflater).map(\.field)
+    }
+
+    /// The fields of a header block, decoded by `inflater` (which keeps the connection's table
+    /// from block to block), each with whether it came as a literal never indexed.
+    static func fields(_ block: [UInt8], inflater: OpaquePointer?) throws -> [(field: String, neverIndexed: Bool)] {
+        var fields: [(field: String, neverIndexed: Bool)] = []
         try block.withUnsafeBufferPointer { bytes in
             var rest = UnsafeBufferPointer(rebasing: bytes[...])
             while true {
@@ -89,7 +136,7 @@ import Testing
                 if flags & Int32(NGHTTP2_HD_INFLATE_EMIT.rawValue) != 0 {
                     let name = String(decoding: UnsafeBufferPointer(start: field.name, count: field.namelen), as: UTF8.self)
                     let value = String(decoding: UnsafeBufferPointer(start: field.value, count: field.valuelen), as: UTF8.self)
-                    fields.append("\(name): \(value)")
+                    fields.append(("\(name): \(value)", field.flags & UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) != 0))
                 }
                 if flags & Int32(NGHTTP2_HD_INFLATE_FINAL.rawValue) != 0 { break }
                 if used == 0 && flags & Int32(NGHTTP2_HD_INFLATE_EMIT.rawValue) == 0 { break }

@@ -41,7 +41,7 @@ extension APNsRoutes {
 
     static func channelRefusal(_ refusal: APNsRefusal, requestId: String) -> HTTPResponse {
         var response = refusal.response(apnsId: requestId)
-        response.headers = response.headers.map { $0.name == "apns-id" ? HTTPHeader("apns-request-id", $0.value) : $0 }
+        response.headers = response.headers.map { $0.name == "apns-id" ? HTTPHeader("apns-request-id", $0.value, unique: true) : $0 }
         return response
     }
 
@@ -93,7 +93,7 @@ extension APNsRoutes {
         if management {
             if request.method == "DELETE" {
                 return .request(.channel(.delete(app: app, id: channelId))) { reply in
-                    reply.isOK ? HTTPResponse(status: 204, headers: [HTTPHeader("apns-request-id", requestId)])
+                    reply.isOK ? HTTPResponse(status: 204, headers: [HTTPHeader("apns-request-id", requestId, unique: true)])
                         : Self.channelRefusal(.channelNotRegistered, requestId: requestId)
                 }
             }
@@ -132,7 +132,7 @@ extension APNsRoutes {
                 return Self.channelRefusal(reason, requestId: requestId)
             }
             return HTTPResponse(status: 201, headers: [
-                HTTPHeader("apns-request-id", requestId), HTTPHeader("apns-channel-id", channel.id),
+                HTTPHeader("apns-request-id", requestId, unique: true), HTTPHeader("apns-channel-id", channel.id),
             ])
         }
     }
@@ -170,7 +170,7 @@ extension APNsRoutes {
             }
             // As for a device push in the development environment, `apns-unique-id` names it.
             return HTTPResponse(status: 200, headers: [
-                HTTPHeader("apns-request-id", requestId), HTTPHeader(Self.uniqueIdHeader, RandomUUID.text()),
+                HTTPHeader("apns-request-id", requestId, unique: true), HTTPHeader(Self.uniqueIdHeader, RandomUUID.text(), unique: true),
             ])
         }
     }
@@ -181,7 +181,7 @@ extension APNsRoutes {
     }
 
     static func json(_ status: Int, _ body: JSONObject, requestId: String, channelId: String? = nil) -> HTTPResponse {
-        var headers = [HTTPHeader("apns-request-id", requestId), HTTPHeader("content-type", "application/json")]
+        var headers = [HTTPHeader("apns-request-id", requestId, unique: true), HTTPHeader("content-type", "application/json")]
         if let channelId { headers.append(HTTPHeader("apns-channel-id", channelId)) }
         return HTTPResponse(status: status, headers: headers, body: Array(JSON.object(body).compactText.utf8))
     }

@@ -65,7 +65,7 @@ public struct APNsRoutes: GatewayRoutes {
                 // the development environment sends with an accepted push (to look it up in the
                 // Push Notifications Console's delivery log) — pushdeck is a development server.
                 return HTTPResponse(status: 200, headers: [
-                    HTTPHeader("apns-id", apnsId), HTTPHeader(Self.uniqueIdHeader, RandomUUID.text()),
+                    HTTPHeader("apns-id", apnsId, unique: true), HTTPHeader(Self.uniqueIdHeader, RandomUUID.text(), unique: true),
                 ])
             }
         }
@@ -360,7 +360,7 @@ public struct APNsRefusal: Sendable, Equatable {
         if let timestamp { body["timestamp"] = .number(JSONNumber(timestamp)) }
         return HTTPResponse(
             status: status,
-            headers: [HTTPHeader("apns-id", apnsId), HTTPHeader("content-type", "application/json")],
+            headers: [HTTPHeader("apns-id", apnsId, unique: true), HTTPHeader("content-type", "application/json")],
             body: Array(JSON.object(body).compactText.utf8))
     }
 }

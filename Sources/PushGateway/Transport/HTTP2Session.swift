@@ -69,7 +69,7 @@ final class HTTP2Session: HTTPSession {
     /// An answer's header fields while it is submitted (`answer`): their bytes, where each
     /// field's name ends and its value ends, and nghttp2's entries pointing into the bytes.
     @exclusivity(unchecked) private var fieldBytes: [UInt8] = []
-    @exclusivity(unchecked) private var fieldEnds: [(nameEnd: Int, end: Int)] = []
+    @exclusivity(unchecked) private var fieldEnds: [(nameEnd: Int, end: Int, flags: UInt8)] = []
     @exclusivity(unchecked) private var entries: [nghttp2_nv] = []
 
     /// `refusalResponse` answers what the session refuses (the routes' `refuse`; by default
@@ -448,22 +448,22 @@ final class HTTP2Session: HTTPSession {
         // 7 000 instructions an answer.
         fieldBytes.removeAll(keepingCapacity: true)
         fieldEnds.removeAll(keepingCapacity: true)
-        func field(_ name: String.UTF8View, _ value: String.UTF8View) {
+        func field(_ name: String.UTF8View, _ value: String.UTF8View, unique: Bool = false) {
             fieldBytes.append(contentsOf: name)
             let nameEnd = fieldBytes.count
             fieldBytes.append(contentsOf: value)
-            fieldEnds.append((nameEnd, fieldBytes.count))
+            fieldEnds.append((nameEnd, fieldBytes.count, UInt8(unique ? NGHTTP2_NV_FLAG_NO_INDEX.rawValue : NGHTTP2_NV_FLAG_NONE.rawValue)))
         }
         field(":status".utf8, String(response.status).utf8)
-        for header in response.headers { field(header.name.utf8, header.value.utf8) }
+        for header in response.headers { field(header.name.utf8, header.value.utf8, unique: header.isUnique) }
         if !response.body.isEmpty { field("content-length".utf8, String(response.body.count).utf8) }
         fieldBytes.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             entries.removeAll(keepingCapacity: true)
             var start = 0
-            for (nameEnd, end) in fieldEnds {
+            for (nameEnd, end, flags) in fieldEnds {
                 entries.append(nghttp2_nv(name: base + start, value: base + nameEnd, namelen: nameEnd - start,
-                                          valuelen: end - nameEnd, flags: UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)))
+                                          valuelen: end - nameEnd, flags: flags))
                 start = end
             }
             if response.body.isEmpty {
