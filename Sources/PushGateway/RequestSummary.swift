@@ -75,13 +75,14 @@ extension RequestSummary {
         HTTPRequest.withoutQuery(request.path)
     }
 
-    /// The first push a decision hands the inbox (after a device's registration, if any),
-    /// without copying the others.
-    static func firstPush(of decision: GatewayDecision?) -> PushRequest? {
+    /// What `read` takes from the first push a decision hands the inbox (after a device's
+    /// registration, if any). Nothing else of the pushes is copied: a copy of a push is a
+    /// retain and a release of each of its strings.
+    static func firstPush<Value>(of decision: GatewayDecision?, _ read: (PushRequest) -> Value?) -> Value? {
         switch decision {
-        case .request(.push(let push), _)?: return push
+        case .request(.push(let push), _)?: return read(push)
         case .requests(let requests, _)?:
-            for request in requests { if case .push(let push) = request { return push } }
+            for request in requests { if case .push(let push) = request { return read(push) } }
             return nil
         default: return nil
         }
@@ -114,7 +115,7 @@ extension APNsRoutes {
     /// one, else the same token and payload bytes. Nothing of the body is read but its bytes.
     public func summarize(_ request: HTTPRequest, decision: GatewayDecision?) -> RequestSummary {
         var summary = RequestSummary(vendor: .apns)
-        guard let token = Self.token(inPath: request.path, known: RequestSummary.firstPush(of: decision)?.token) else { return summary }
+        guard let token = Self.token(inPath: request.path, known: RequestSummary.firstPush(of: decision) { $0.token }) else { return summary }
         summary.tokens = token.isEmpty ? [] : [token]
         summary.app = request.value("apns-topic")
         let carried = request.value("apns-id")
@@ -270,7 +271,7 @@ extension FCMRoutes {
     /// A send's target (from the first push `decide` made, else the body's) and notification key.
     private func summarizeSend(_ request: HTTPRequest, decision: GatewayDecision?, into summary: inout RequestSummary) {
         var target: String?
-        if let route = RequestSummary.firstPush(of: decision)?.fcm {
+        if let route = RequestSummary.firstPush(of: decision, { $0.fcm }) {
             target = route.target
         } else if case .object(let body)? = try? JSON.parse(request.body), case .object(let message)? = body["message"] {
             if let token = message["token"]?.stringValue {

@@ -51,8 +51,7 @@ public struct APNsRoutes: GatewayRoutes {
         switch check(request, context: context) {
         case .refused(let refusal):
             return .respond(refusal.response(apnsId: apnsId))
-        case .accepted(let accepted):
-            var push = accepted.push
+        case .accepted(var push):
             push.headers["apns-id"] = apnsId
             // The decoder does not read `apns-id`: the push it decoded gets it as the message keeps it.
             push.decoded?.headers = push.headers
@@ -102,14 +101,10 @@ public struct APNsRoutes: GatewayRoutes {
     // MARK: - Validation
 
     enum Outcome {
-        case accepted(Accepted)
-        case refused(APNsRefusal)
-    }
-
-    struct Accepted {
         /// The push request, decoded (`decoded`) from the body as the check parsed it: the
         /// inbox takes it as it is (its `apns-id` is added by `decide`).
-        var push: PushRequest
+        case accepted(PushRequest)
+        case refused(APNsRefusal)
     }
 
     /// Every check of one request, in order: path, method, duplicates, provider token, headers,
@@ -200,7 +195,7 @@ public struct APNsRoutes: GatewayRoutes {
             return .refused(APNsRefusal(.badDeviceToken))
         }
 
-        return .accepted(Accepted(push: push))
+        return .accepted(push)
     }
 
     /// What follows `/3/device/` in `path` (its query left out), or nil when the path does not
