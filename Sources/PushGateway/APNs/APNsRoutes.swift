@@ -52,8 +52,11 @@ public struct APNsRoutes: GatewayRoutes {
         case .refused(let refusal):
             return .respond(refusal.response(apnsId: apnsId))
         case .accepted(var push):
+            // The decoder does not read `apns-id`: the push it decoded gets it as the message
+            // keeps it. Its copy of the headers is let go first, so that the one dictionary
+            // takes the id in place instead of being copied for it.
+            push.decoded?.headers = [:]
             push.headers["apns-id"] = apnsId
-            // The decoder does not read `apns-id`: the push it decoded gets it as the message keeps it.
             push.decoded?.headers = push.headers
             return .request(.push(push)) { reply in
                 guard reply.isOK else {
