@@ -51,6 +51,13 @@ struct GatewayPhases {
         results.record("gateway_faults100_msgs_per_s", faulted, "msgs/s")
         results.record("gateway_faults100_ratio", faulted / throughput, "x")
 
+        // The same run over TLS (h2 by ALPN, the gateway's own certificate, which h2load does
+        // not verify): APNs clients speak nothing else, so this is the rate a backend's load
+        // test through a real client library sees.
+        let tls = try h2load(["-c4", "-m32", "-D\(duration)", "-d", payload] + headers + ["https://127.0.0.1:\(port)/3/device/\(Self.token)"])
+        results.record("gateway_tls_msgs_per_s", tls, "msgs/s")
+        results.record("gateway_tls_ratio", tls / throughput, "x")
+
         // JPush's Push API v3 as its SDKs call it: HTTP/1.1 keep-alive, 4 connections, one request
         // in flight on each (no pipelining), Basic auth, an iOS notification at JPush's 2000-byte limit.
         let jpushBody = gatewayFolder + "/jpush.json"
