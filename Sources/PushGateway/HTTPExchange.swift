@@ -9,8 +9,8 @@ public struct HTTPHeader: Sendable, Equatable {
     /// Whether the value names this answer alone (an `apns-id`, an `apns-unique-id`). HTTP/2
     /// then sends it as a literal never indexed (RFC 7541 §6.2.3) instead of adding it to the
     /// connection's compression table, where it would never be used again and would push out
-    /// the fields that do recur: that churn was a twentieth of the gateway's work for an APNs
-    /// push. Not part of equality — the field a client reads is the same either way.
+    /// the fields that do recur: that churn was 3 900 of the 123 300 instructions the gateway's
+    /// loop spent on an APNs push. Not part of equality — a client reads the same field.
     public var isUnique: Bool
 
     public init(_ name: String, _ value: String, unique: Bool = false) {

@@ -67,7 +67,8 @@ final class HTTP2Session: HTTPSession {
     /// Output taken from nghttp2 inside `receive` (to learn of a queued GOAWAY), written first.
     private var early: [UInt8] = []
     /// An answer's header fields while it is submitted (`answer`): their bytes, where each
-    /// field's name ends and its value ends, and nghttp2's entries pointing into the bytes.
+    /// field's name ends and its value ends with its flags (never indexed for a unique value),
+    /// and nghttp2's entries pointing into the bytes.
     @exclusivity(unchecked) private var fieldBytes: [UInt8] = []
     @exclusivity(unchecked) private var fieldEnds: [(nameEnd: Int, end: Int, flags: UInt8)] = []
     @exclusivity(unchecked) private var entries: [nghttp2_nv] = []
