@@ -15,24 +15,19 @@ export LANG=C.UTF-8
 H=$(mktemp -d); export HOME=$H XDG_RUNTIME_DIR=$H XDG_DATA_HOME=$H/data XDG_CONFIG_HOME=$H/config
 # The run's files (a database of up to gigabytes) go with the script.
 trap 'rm -rf "$H"' EXIT
-PAYLOAD='{"aps":{"alert":{"title":"Bench","body":"a 2.3 KB payload, the same through the socket and the gateway"},"badge":1},"pad":"'$(printf 'x%.0s' $(seq 2180))'"}'
+. "$(dirname "$0")/apns-load.sh"
+bench_payload $H/payload.json
 OUT=/tmp/callgrind-loop-$LABEL
 rm -f $OUT.*
 case $LOAD in
 gateway)
-    printf '%s' "$PAYLOAD" >$H/payload.json
     valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file=$OUT.%p $BIN serve --gateway 127.0.0.1:0 >$H/serve.log 2>&1 &
     VPID=$!
     for i in $(seq 1 300); do address=$($BIN gateway 2>/dev/null) && break; sleep 0.2; done
-    URL="http://127.0.0.1:${address##*:}/3/device/$(printf 'ab%.0s' $(seq 32))"
-    AUTH="bearer eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl"
-    load() {
-        h2load -c4 -m32 -n$1 -d $H/payload.json -H 'apns-topic: com.example.bench' -H 'apns-push-type: alert' \
-            -H "authorization: $AUTH" $URL | grep -E "^status codes"
-    }
+    load() { apns_h2load ${address##*:} $1 $H/payload.json | grep -E "^status codes"; }
     ;;
 socket2k)
-    for i in $(seq 1 $N); do printf '%s\n' "$PAYLOAD"; done >$H/stream
+    for i in $(seq 1 $N); do cat $H/payload.json; echo; done >$H/stream
     valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file=$OUT.%p $BIN serve >$H/serve.log 2>&1 &
     VPID=$!
     SOCK=$H/pushdeck/pushdeck.sock

@@ -16,15 +16,9 @@ $BIN serve --gateway 127.0.0.1:0 >$H/serve.log 2>&1 &
 SPID=$!
 for i in $(seq 1 60); do A=$($BIN gateway 2>/dev/null) && break; sleep 0.5; done
 PORT=${A##*:}
-PAY=$H/payload.json
-python3 - > $PAY <<'PY'
-head = '{"aps":{"alert":{"title":"Bench","body":"a 2.3 KB payload, the same through the socket and the gateway"},"badge":1},"pad":"'
-tail = '"}'
-print(head + "x" * (2300 - len(head) - len(tail)) + tail, end="")
-PY
-TOKEN=$(printf 'ab%.0s' $(seq 1 32))
-AUTH='bearer eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl'
-send() { h2load -c4 -m32 -n$1 -d $PAY -H 'apns-topic: com.example.bench' -H 'apns-push-type: alert' -H "authorization: $AUTH" "http://127.0.0.1:$PORT/3/device/$TOKEN" | grep -E "^requests:"; }
+. "$(dirname "$0")/apns-load.sh"
+bench_payload $H/payload.json
+send() { apns_h2load $PORT $1 $H/payload.json | grep -E "^requests:"; }
 rss() { awk '/VmRSS/{print $2}' /proc/$SPID/status; }
 echo "$LABEL start: $(rss) kB"
 send 10000; R1=$(rss); echo "$LABEL after 10 000 pushes: $R1 kB"

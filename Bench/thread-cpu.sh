@@ -19,6 +19,7 @@ export LANG=C.UTF-8
 H=$(mktemp -d); export HOME=$H XDG_RUNTIME_DIR=$H XDG_DATA_HOME=$H/data XDG_CONFIG_HOME=$H/config
 # The run's files (a database of up to gigabytes) go with the script.
 trap 'rm -rf "$H"' EXIT
+. "$(dirname "$0")/apns-load.sh"
 # utime and stime are fields 14 and 15 of /proc/…/stat, counted after the name in parentheses
 # (which may hold spaces).
 # wchar of /proc/…/io: the bytes the thread handed to write(2) and its kin (the WAL's frames for
@@ -27,16 +28,11 @@ snapshot() { for t in /proc/$PID/task/*; do echo "$(basename $t) $(sed 's/.*) //
 
 case $LOAD in
 gateway)
-    python3 -c 'import sys; sys.stdout.write("{\"aps\":{\"alert\":{\"title\":\"Bench\",\"body\":\"a 2.3 KB payload, the same through the socket and the gateway\"},\"badge\":1},\"pad\":\"" + "x" * 2180 + "\"}")' >$H/payload.json
+    bench_payload $H/payload.json
     $BIN serve --gateway 127.0.0.1:0 >$H/serve.log 2>&1 &
     PID=$!
     for i in $(seq 1 100); do address=$($BIN gateway 2>/dev/null) && break; sleep 0.1; done
-    URL="http://127.0.0.1:${address##*:}/3/device/$(printf 'ab%.0s' $(seq 32))"
-    AUTH="bearer eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl"
-    load() {
-        h2load -c4 -m32 -n$1 -d $H/payload.json -H 'apns-topic: com.example.bench' -H 'apns-push-type: alert' \
-            -H "authorization: $AUTH" $URL | grep -E "^status codes"
-    }
+    load() { apns_h2load ${address##*:} $1 $H/payload.json | grep -E "^status codes"; }
     load 20000 >/dev/null
     ;;
 socket|socket2k)
