@@ -12,6 +12,27 @@ import Testing
         #expect(parsed.uuidString.lowercased() == text)
     }
 
+    /// Every bit pattern is written as Foundation writes the same 16 bytes (lower-cased):
+    /// the digits of each nibble's 16 values in every place, and random ones.
+    @Test func everyDigitInEveryPlaceIsFoundations() throws {
+        var patterns: [(UInt64, UInt64)] = (0..<16).map { nibble in
+            let repeated = UInt64(nibble) &* 0x1111_1111_1111_1111
+            return (repeated, ~repeated)
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1_000 { patterns.append((generator.next(), generator.next())) }
+        for (high, low) in patterns {
+            let text = RandomUUID.text(high: high, low: low)
+            let versioned = (high & ~0xF000) | 0x4000, varied = (low & ~(0xC000 << 48)) | (0x8000 << 48)
+            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &bytes) { raw in
+                raw.storeBytes(of: versioned.bigEndian, as: UInt64.self)
+                raw.storeBytes(of: varied.bigEndian, toByteOffset: 8, as: UInt64.self)
+            }
+            #expect(text == UUID(uuid: bytes).uuidString.lowercased(), "\(String(high, radix: 16)) \(String(low, radix: 16))")
+        }
+    }
+
     @Test func newOnesAreVersion4AndDistinct() throws {
         let made = (0..<10_000).map { _ in RandomUUID.text() }
         #expect(Set(made).count == made.count)
