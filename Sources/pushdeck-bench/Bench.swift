@@ -38,7 +38,7 @@ enum Bench {
             // gigabytes) is done before anything is timed: on a file system mounted with online
             // `discard` (this machine's ext4) the journal commit after a deletion sends the disk
             // the freed blocks' discards. A run started right after another measured its
-            // ~300-byte ingest at 0.51 of the floor, 0.61–0.64 with these syncs, 0.74–0.85 on a
+            // ~300-byte ingest at 0.51 of the floor, 0.61–0.64 with these syncs, 0.71–0.85 on a
             // settled machine.
             sync()
             let folder = try makeTempFolder()
