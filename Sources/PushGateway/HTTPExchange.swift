@@ -272,9 +272,14 @@ public protocol GatewayRoutes: Sendable {
     /// gives (a payload's decode, the body's digest), into `request.prepared`: the gateway does
     /// it while the loop waits for a commit and can do nothing else with the request.
     func prepare(_ request: inout HTTPRequest)
+    /// The routes that answer every request to `path`: these, or for a table of vendors
+    /// (`ProviderRoutes`) the vendor's own, which each of its methods would look up again. A
+    /// provider request's exchange takes them once (`ProviderExchange`).
+    func routes(for path: String) -> any GatewayRoutes
 }
 
 extension GatewayRoutes {
     public func isProviderRequest(_ path: String) -> Bool { true }
     public func prepare(_ request: inout HTTPRequest) {}
+    public func routes(for path: String) -> any GatewayRoutes { self }
 }

@@ -39,8 +39,10 @@ public struct ProviderExchange: Sendable {
     /// Decides `request` (its `seq` the log's `arrive()`, `receivedAt` the wall clock at its
     /// arrival; `fault` the latency fault that delayed it, if one did).
     public static func decide(
-        _ request: HTTPRequest, routes: any GatewayRoutes, context: GatewayContext, seq: Int, receivedAt: Date, fault: Int? = nil
+        _ request: HTTPRequest, routes table: any GatewayRoutes, context: GatewayContext, seq: Int, receivedAt: Date, fault: Int? = nil
     ) -> ProviderExchange {
+        // The vendor's routes, looked up once for the decision, the summary and the answer's.
+        let routes = table.routes(for: request.path)
         let decision = routes.decide(request, context: context)
         let summary = routes.summarize(request, decision: decision)
         var pending = Self.record(of: request, summary, seq: seq, receivedAt: receivedAt)
@@ -53,9 +55,10 @@ public struct ProviderExchange: Sendable {
     /// names a token or app) its summary, read from the request alone. A faulted request
     /// reaches nothing but the log: no message, no device, no id used up.
     public static func arrive(
-        _ request: HTTPRequest, routes: any GatewayRoutes, seq: Int, receivedAt: Date,
+        _ request: HTTPRequest, routes table: any GatewayRoutes, seq: Int, receivedAt: Date,
         fire: (Via, () -> (tokens: [String], app: String?)) -> FiredFault?
     ) -> ProviderArrival {
+        let routes = table.routes(for: request.path)
         let vendor = routes.vendor(of: request.path)
         guard let fired = fire(vendor, { routes.target(of: request) }) else { return .decide(fault: nil, delayMs: nil) }
         func faulted(answer: HTTPResponse = HTTPResponse(status: 0)) -> ProviderExchange {
