@@ -61,10 +61,15 @@ struct DocSnippetTests {
         let broker = try MosquittoBroker()
         let repo = folder.file("repo")
         let home = folder.file("home")
+        let temporary = folder.file("tmp")
         try Self.copyCheckout(to: repo)
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        for made in [home, temporary] {
+            try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true)
+        }
         let environment: [String: String] = [
             "HOME": home, "XDG_DATA_HOME": home + "/.local/share", "XDG_CONFIG_HOME": home + "/.config",
+            // What a snippet makes with mktemp goes away with the test's folder.
+            "TMPDIR": temporary,
             "XDG_RUNTIME_DIR": "", "PUSHDECK_SOCKET": folder.file("s.sock"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
             "PATH": home + "/.local/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             // The install block builds nothing here: it installs the binary this test run built.

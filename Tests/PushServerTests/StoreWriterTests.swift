@@ -3,17 +3,17 @@ import Glibc
 import PushCore
 import PushStore
 import Testing
+import TestSupport
 @testable import PushServer
 
 /// A large turn's writes go to the writer's thread while the loop handles the rest of the turn:
 /// a lookup still sees every write before it, a failed commit still refuses the whole turn, and
 /// what is acknowledged is in the file.
-/// A server on a SQLite file in a fresh folder, its one client the far end of the socket; with
-/// `overlapping`, a large turn's commit overlaps the next turn (as in `run`).
-func serverWithClient(overlapping: Bool = false) throws -> (server: Server, client: Int32, database: String) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-writer-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let database = folder + "/inbox.sqlite"
+/// A server on a SQLite file in `folder` (the test's own, removed when it ends), its one client
+/// the far end of the socket; with `overlapping`, a large turn's commit overlaps the next turn
+/// (as in `run`).
+func serverWithClient(in folder: TempFolder, overlapping: Bool = false) throws -> (server: Server, client: Int32, database: String) {
+    let database = folder.file("inbox.sqlite")
     let server = try Server(store: try Store(path: database), listener: nil, signals: nil)
     server.overlapsCommits = overlapping
     return (server, attachClient(to: server).fd, database)
@@ -38,7 +38,8 @@ func shopPush(_ index: Int) -> String {
 
 
     @Test func aLargeTurnIsWrittenByTheThreadAndIsInTheFileWhenAcknowledged() throws {
-        let (server, client, database) = try serverWithClient()
+        let folder = TempFolder()
+        let (server, client, database) = try serverWithClient(in: folder)
         defer { close(client) }
         let replies = try turn(server, client, (1...300).map { shopPush($0) })
         #expect(replies.count == 300)
@@ -58,7 +59,8 @@ func shopPush(_ index: Int) -> String {
     /// A push with a collapse id looks up the message it replaces: the one written a moment
     /// ago in the same turn, perhaps still in the writer's hands, after a hundred that went there.
     @Test func aLookupInALargeTurnSeesEveryWriteBeforeIt() throws {
-        let (server, client, _) = try serverWithClient()
+        let folder = TempFolder()
+        let (server, client, _) = try serverWithClient(in: folder)
         defer { close(client) }
         let plain = (1...100).map { shopPush($0) }
         let collapsing = (101...200).map { #"{"op":"push","collapseId":"order","payload":\#(shopPush($0))}"# }
@@ -78,7 +80,8 @@ func shopPush(_ index: Int) -> String {
     /// The file removed under the server: the large turn's commit, on the writer's thread,
     /// fails, and every push of the turn is refused — none is acknowledged, none is counted.
     @Test func aFailedCommitOfALargeTurnRefusesEveryRequestOfIt() throws {
-        let (server, client, database) = try serverWithClient()
+        let folder = TempFolder()
+        let (server, client, database) = try serverWithClient(in: folder)
         defer { close(client) }
         #expect(try turn(server, client, [shopPush(1)]).first?["ok"] as? Bool == true)
         try FileManager.default.removeItem(atPath: database)
@@ -98,12 +101,11 @@ func shopPush(_ index: Int) -> String {
 /// its place.
 @Suite struct ReadAheadTests {
     @Test func requestsReadWhileATurnCommitsAreAnsweredNextTurnInOrder() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-ahead-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = TempFolder()
         var options = ServerOptions()
         // One 64 KiB read a turn: 600 pushes take several turns, each large enough for the thread.
         options.readChunk = 64 * 1024
-        let server = try Server(store: try Store(path: folder + "/inbox.sqlite"), listener: nil, signals: nil, options: options)
+        let server = try Server(store: try Store(path: folder.file("inbox.sqlite")), listener: nil, signals: nil, options: options)
         let (connection, client) = attachClient(to: server)
         defer { close(client) }
 
@@ -160,8 +162,8 @@ func shopPush(_ index: Int) -> String {
 /// client is told keeps its order, is on disk when it is told, and a failed commit fails the
 /// turns reduced on top of it too.
 @Suite struct OverlappedCommitTests {
-    func overlappingServer() throws -> (server: Server, client: Int32, database: String) {
-        try serverWithClient(overlapping: true)
+    func overlappingServer(in folder: TempFolder) throws -> (server: Server, client: Int32, database: String) {
+        try serverWithClient(in: folder, overlapping: true)
     }
 
     func send(_ lines: [String], to client: Int32) {
@@ -175,7 +177,8 @@ func shopPush(_ index: Int) -> String {
     }
 
     @Test func aTurnsRepliesWaitForItsCommitWhileTheNextTurnIsReducedAndComeInOrder() throws {
-        let (server, client, database) = try overlappingServer()
+        let folder = TempFolder()
+        let (server, client, database) = try overlappingServer(in: folder)
         defer { close(client) }
         send((1...300).map { shopPush($0) }, to: client)
         server.turn(host: nil)
@@ -205,7 +208,8 @@ func shopPush(_ index: Int) -> String {
     }
 
     @Test func aSmallRequestAfterALargeTurnIsAnsweredAfterIt() throws {
-        let (server, client, _) = try overlappingServer()
+        let folder = TempFolder()
+        let (server, client, _) = try overlappingServer(in: folder)
         defer { close(client) }
         send((1...300).map { shopPush($0) }, to: client)
         server.turn(host: nil)
@@ -222,7 +226,8 @@ func shopPush(_ index: Int) -> String {
     /// thread, and the turn reduced on top of it meanwhile fails with it — none of the 600 is
     /// acknowledged, none is counted.
     @Test func aFailedCommitFailsTheTurnReducedOnTopOfIt() throws {
-        let (server, client, database) = try overlappingServer()
+        let folder = TempFolder()
+        let (server, client, database) = try overlappingServer(in: folder)
         defer { close(client) }
         send([shopPush(1)], to: client)
         server.turn(host: nil)
@@ -246,7 +251,8 @@ func shopPush(_ index: Int) -> String {
     /// Gateway answers are not held past their turn: an HTTP client sends its next requests
     /// only as answers come.
     @Test func aLargeTurnOfGatewayRequestsIsAnsweredAtItsEnd() throws {
-        let (server, client, _) = try overlappingServer()
+        let folder = TempFolder()
+        let (server, client, _) = try overlappingServer(in: folder)
         defer { close(client) }
         var answers: [Reply] = []
         for index in 1...100 {
@@ -262,7 +268,8 @@ func shopPush(_ index: Int) -> String {
     /// An in-process watcher (the control API's long-polls) judges a turn's events when the turn
     /// ends: that turn ends with its commit.
     @Test func aTurnWhoseEventsAWatcherHeardEndsWithItsCommit() throws {
-        let (server, client, _) = try overlappingServer()
+        let folder = TempFolder()
+        let (server, client, _) = try overlappingServer(in: folder)
         defer { close(client) }
         var heard = 0
         server.busTap = { _ in heard += 1 }
@@ -276,7 +283,8 @@ func shopPush(_ index: Int) -> String {
     /// A connection closed while its turn's replies wait for the commit: they are not sent to
     /// the next client, which may get the same descriptor number.
     @Test func repliesHeldForAClosedConnectionGoNowhere() throws {
-        let (server, first, _) = try overlappingServer()
+        let folder = TempFolder()
+        let (server, first, _) = try overlappingServer(in: folder)
         defer { close(first) }
         send((1...300).map { shopPush($0) }, to: first)
         server.turn(host: nil)
@@ -293,7 +301,8 @@ func shopPush(_ index: Int) -> String {
     /// A client that sends a large turn and closes its end gets every reply before the server
     /// closes the connection, though the turn ended before its commit did.
     @Test func aClientThatHungUpGetsItsRepliesBeforeItIsClosed() throws {
-        let (server, client, _) = try overlappingServer()
+        let folder = TempFolder()
+        let (server, client, _) = try overlappingServer(in: folder)
         defer { close(client) }
         send((1...300).map { shopPush($0) }, to: client)
         shutdown(client, Int32(SHUT_WR))
@@ -321,9 +330,8 @@ func shopPush(_ index: Int) -> String {
     }
 
     @Test func whatFollowsAFailedCommitFailsWithItUntilTheFailureIsCleared() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushdeck-queue-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let store = try Store(path: folder + "/inbox.sqlite")
+        let folder = TempFolder()
+        let store = try Store(path: folder.file("inbox.sqlite"))
         defer { store.close() }
         let writer = StoreWriter(store: store)
         defer { writer.stop() }

@@ -17,5 +17,12 @@ public final class TempFolder: @unchecked Sendable {
 
     public func file(_ name: String) -> String { path + "/" + name }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    /// A process the test started may still be writing or removing a file in the folder while it
+    /// is removed (a shell writing its exit status, a server removing its socket); the removal
+    /// then fails half-way, and is tried again.
+    deinit {
+        for _ in 0..<5 where FileManager.default.fileExists(atPath: path) {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
 }
