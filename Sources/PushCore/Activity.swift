@@ -104,6 +104,30 @@ public struct Activity: Sendable, Equatable {
     }
 }
 
+/// What the store is given when a Live Activity is added or changes: the activity without its
+/// history (the store keeps the history one row a push) and the push the history gained, if it
+/// gained one. Given the whole activity, the store's write shared the history's buffer with the
+/// inbox until the write was done, and the next push to the activity copied all of it (up to
+/// `historyLimit` entries, each with its strings) to add one: two fifths of an update's
+/// instructions.
+public struct ActivityWrite: Sendable, Equatable {
+    /// The activity, its `history` empty (`earlier` as it is).
+    public var activity: Activity
+    /// The push the history gained (its newest entry), nil when the history did not change.
+    public var added: ActivityUpdate?
+    /// `added`'s number among all the pushes the activity's history took, from 1.
+    public var seq: Int64
+
+    /// The write of `activity` as it is now; with `adding`, its newest history entry is new.
+    public init(_ activity: Activity, adding: Bool = true) {
+        seq = Int64(activity.earlier + activity.history.count)
+        added = adding ? activity.history.last : nil
+        var bare = activity
+        bare.history = []
+        self.activity = bare
+    }
+}
+
 /// ActivityKit's `ActivityState` (less `pending`: pushdeck schedules nothing).
 public enum ActivityState: String, Sendable, Equatable, CaseIterable {
     case active

@@ -56,8 +56,8 @@ public enum StoreChange: Sendable, Equatable {
     /// come as their own changes). With `all`, the
     /// store also forgets devices, keys and Getui request ids.
     case reset(app: String?, all: Bool, idFloor: Int64)
-    /// A Live Activity added or changed (by id).
-    indirect case activity(Activity)
+    /// A Live Activity added or changed (by id), and the push its history gained.
+    indirect case activity(ActivityWrite)
     /// A `liveactivity` push that reached no activity (kept, the newest `unmatchedLimit`).
     indirect case activityUnmatched(ActivityUpdate)
     /// A push for another instance, kept until its owner's receipt (the outbox).

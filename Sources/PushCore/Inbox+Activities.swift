@@ -148,7 +148,7 @@ extension Inbox {
         activity.dismissalDate = date
         activity.dismissedByUser = true
         activities.put(activity)
-        outcome.write(.activity(activity))
+        outcome.write(.activity(ActivityWrite(activity, adding: false)))
         outcome.publish(BusEvent(activityChanged: activity, accepted: true, discarded: nil, at: date))
         outcome.reply = .ok
     }
@@ -198,7 +198,7 @@ extension Inbox {
     }
 
     func changed(_ activity: Activity, _ update: ActivityUpdate, at date: Date, into outcome: inout Outcome) {
-        outcome.write(.activity(activity))
+        outcome.write(.activity(ActivityWrite(activity)))
         outcome.publish(BusEvent(activityChanged: activity, accepted: update.accepted, discarded: update.why, at: date))
         outcome.reply = .activityPush(ActivityPushReply(
             activity: activity.id, accepted: update.accepted, why: update.why,

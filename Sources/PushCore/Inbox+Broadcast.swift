@@ -74,7 +74,7 @@ extension Inbox {
                     stored += 1
                     activity.pending = ActivityPending(channel: push.channel, aps: push.aps ?? JSONObject(), at: date)
                     activities.put(activity)
-                    outcome.write(.activity(activity))
+                    outcome.write(.activity(ActivityWrite(activity, adding: false)))
                     continue
                 }
                 update.why = "the device was offline and channel \(push.channel) stores no message (message-storage-policy 0)"

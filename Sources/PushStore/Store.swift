@@ -310,8 +310,8 @@ public final class Store {
             try writes.busSeen.run()
             try writes.pruneBusSeen.bind(at.millisecondsSince1970 - Int64(GetuiRequestIds.window * 1000), at: 1)
             try writes.pruneBusSeen.run()
-        case .activity(let activity):
-            try activityWrite(activity)
+        case .activity(let write):
+            try activityWrite(write)
         case .activityUnmatched(let update):
             try activityUnmatchedWrite(update)
         case .broadcastChannel(let channel):
@@ -359,20 +359,20 @@ public final class Store {
         }
     }
 
-    /// A Live Activity: its stored JSON object without the history, and the newest entry of its
-    /// history as its own row (every change of an activity is one push recorded; writing it again
-    /// is the same row). Writing the whole history each push made an update to an activity with
-    /// 100 behind it cost 9 times an alert (h2load, debug build). Rows past the newest
-    /// `historyLimit` go. The statements are compiled at open and the JSON is written straight
+    /// A Live Activity: its stored JSON object without the history, and the push its history
+    /// gained, if any, as its own row, numbered among all its pushes. Writing the whole history
+    /// each push made an update to an activity with 100 behind it cost 9 times an alert (h2load,
+    /// debug build). Rows past the newest `historyLimit` go. The statements are compiled at open and the JSON is written straight
     /// into the statement's staged bytes: no text is built, hashed or copied per push.
-    private func activityWrite(_ activity: Activity) throws(SQLiteError) {
+    private func activityWrite(_ write: ActivityWrite) throws(SQLiteError) {
+        let activity = write.activity
         let statement = writes.activity
         statement.stage(activity.id, at: 1)
         statement.stage(activity.app, at: 2)
         statement.stage(json: activity.wireJSON(at: nil, history: false), at: 3)
         try statement.runStaged()
-        guard let newest = activity.history.last else { return }
-        let seq = Int64(activity.earlier + activity.history.count)
+        guard let newest = write.added else { return }
+        let seq = write.seq
         let row = writes.activityHistory
         try row.bind(seq, at: 2)
         row.stage(activity.id, at: 1)

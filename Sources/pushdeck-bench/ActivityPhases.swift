@@ -85,7 +85,7 @@ struct ActivityPhases {
                     timestamp: Int64(now.timeIntervalSince1970) - 600 + Int64(push), contentState: ["eta": .number(JSONNumber(push))], accepted: push % 5 != 4,
                     why: push % 5 == 4 ? "timestamp is older than the last applied" : nil))
             }
-            changes.append(.activity(activity))
+            changes.append(.activity(ActivityWrite(activity)))
         }
         try store.write(changes)
         store.close()

@@ -38,7 +38,7 @@ import Testing
         #expect(activity.state(at: at) == .dismissed && activity.dismissedByUser)
         #expect(activity.endedAt == at && activity.dismissalDate == at)
         // Kept and told: one store write, one activity.changed event.
-        #expect(handled.effects.contains(.store(.activity(activity))))
+        #expect(handled.effects.contains(.store(.activity(ActivityWrite(activity, adding: false)))))
         #expect(handled.effects.contains { if case .publish(let event) = $0 { event.topic == .activityChanged } else { false } })
         // The list and the store keep that the user did it.
         #expect(activity.wireJSON(at: at).objectValue?["dismissedByUser"] == .bool(true))

@@ -50,7 +50,7 @@ import Testing
         #expect(reply == .activityPush(ActivityPushReply(activity: "activity-1", accepted: true, pushToken: token)))
         // The token and the activity are written in the push's own writes, and published.
         #expect(effects.contains(.store(.device(Device(token: token, app: Self.app, kind: .activity)))))
-        #expect(effects.contains(.store(.activity(activity))))
+        #expect(effects.contains(.store(.activity(ActivityWrite(activity)))))
         #expect(effects.contains { if case .publish(let event) = $0 { event.topic == .activityChanged } else { false } })
         #expect(activity.state(at: Self.t0) == .active)
         #expect(activity.state(at: Self.t0.addingTimeInterval(1800)) == .stale)
@@ -72,6 +72,28 @@ import Testing
         #expect(activity.discarded == 1)
         // The update carried no stale-date: the new content has none.
         #expect(activity.staleDate == nil)
+    }
+
+    /// What the store is given for a push to an activity: the activity without its history and
+    /// the one entry the push added, numbered among all the activity's pushes — never the whole
+    /// history, which the inbox keeps growing.
+    @Test func anUpdatesStoreWriteCarriesThePushItAddedNotTheHistory() throws {
+        var (inbox, started) = startedInbox()
+        let token = try #require(started.pushToken)
+        let update = push(["timestamp": .int(1_764_547_300), "event": "update", "content-state": ["status": "on the way"]],
+                          to: token, at: Self.t0.addingTimeInterval(100), inbox: &inbox)
+        let writes = update.effects.compactMap { effect -> ActivityWrite? in
+            if case .store(.activity(let write)) = effect { write } else { nil }
+        }
+        let activity = try #require(inbox.activities.byId["activity-1"])
+        #expect(writes.count == 1)
+        let write = try #require(writes.first)
+        #expect(write.activity.history.isEmpty && write.activity.earlier == activity.earlier)
+        #expect(write.added == activity.history.last && write.added?.event == "update")
+        #expect(write.seq == 2)
+        var bare = activity
+        bare.history = []
+        #expect(write.activity == bare)
     }
 
     /// `activity.changed` is built only when read: what it reads is the activity as that push

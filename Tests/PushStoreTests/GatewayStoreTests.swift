@@ -193,9 +193,9 @@ import TestSupport
                                        contentState: nil, accepted: false, why: "no timestamp")
         // As pushes write it: each write of the activity records one more update.
         activity.history = [history[0]]
-        try store.write([.device(startToken), .activity(activity), .activityUnmatched(unmatched)])
+        try store.write([.device(startToken), .activity(ActivityWrite(activity)), .activityUnmatched(unmatched)])
         activity.history = history
-        try store.write([.activity(activity)])
+        try store.write([.activity(ActivityWrite(activity))])
         var inbox = try store.loadInbox()
         #expect(inbox.devices["5a5a"] == startToken)
         #expect(inbox.activities.byId == ["activity-3": activity])
@@ -210,6 +210,29 @@ import TestSupport
 }
 
 extension ActivityStoreTests {
+    /// A change that adds no push (the user's dismissal, an offline device's pending update)
+    /// rewrites the activity and leaves its stored history as it was.
+    @Test func aWriteThatAddsNoPushKeepsTheStoredHistory() throws {
+        let folder = TempFolder()
+        let store = try Store(path: folder.file("inbox.sqlite"))
+        defer { store.close() }
+        let at = Date(millisecondsSince1970: 1_764_547_200_000)
+        var activity = Activity(id: "activity-1", app: "a.b", pushToken: "1ac7", startedAt: at)
+        for number in 0..<3 {
+            activity.record(ActivityUpdate(at: at, token: "1ac7", app: "a.b", event: "update", timestamp: Int64(number),
+                                           contentState: ["n": .number(JSONNumber(number))], accepted: true))
+            try store.write([.activity(ActivityWrite(activity))])
+        }
+        activity.dismissalDate = at.addingTimeInterval(60)
+        activity.dismissedByUser = true
+        try store.write([.activity(ActivityWrite(activity, adding: false))])
+        let loaded = try #require(try store.loadInbox().activities.byId["activity-1"])
+        #expect(loaded == activity)
+        #expect(loaded.history.map(\.timestamp) == [0, 1, 2] && loaded.dismissedByUser)
+    }
+}
+
+extension ActivityStoreTests {
     /// A long-lived activity keeps only its newest updates, on the file as in memory.
     @Test func onlyTheNewestHundredUpdatesAreKept() throws {
         let folder = TempFolder()
@@ -220,7 +243,7 @@ extension ActivityStoreTests {
         for number in 0..<(Activity.historyLimit + 5) {
             activity.record(ActivityUpdate(at: at, token: "1ac7", app: "a.b", event: "update", timestamp: Int64(number),
                                            contentState: ["n": .number(JSONNumber(number))], accepted: true))
-            try store.write([.activity(activity)])
+            try store.write([.activity(ActivityWrite(activity))])
         }
         let loaded = try #require(try store.loadInbox().activities.byId["activity-1"])
         #expect(loaded == activity)

@@ -168,7 +168,7 @@ import TestSupport
         ride.endedAt = wall.addingTimeInterval(-30)
         ride.dismissalDate = wall.addingTimeInterval(2.5)
         let store = try session.store()
-        try store.write([.device(Device(token: token, app: "com.example.food", kind: .activity)), .activity(delivery), .activity(ride)])
+        try store.write([.device(Device(token: token, app: "com.example.food", kind: .activity)), .activity(ActivityWrite(delivery)), .activity(ActivityWrite(ride))])
         store.close()
         let update = #"{"aps":{"timestamp":\#(Int(wall.timeIntervalSince1970) + 10),"event":"update","content-state":{"status":"on the way"}}}"#
         try session.run([
