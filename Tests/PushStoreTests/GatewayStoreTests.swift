@@ -210,41 +210,40 @@ import TestSupport
 }
 
 extension ActivityStoreTests {
+    static let at = Date(millisecondsSince1970: 1_764_547_200_000)
+
+    /// An activity that took `count` updates, each written to `store` as a push writes it.
+    func activity(updatedTimes count: Int, writtenTo store: Store) throws -> Activity {
+        var activity = Activity(id: "activity-1", app: "a.b", pushToken: "1ac7", startedAt: Self.at)
+        for number in 0..<count {
+            activity.record(ActivityUpdate(at: Self.at, token: "1ac7", app: "a.b", event: "update", timestamp: Int64(number),
+                                           contentState: ["n": .number(JSONNumber(number))], accepted: true))
+            try store.write([.activity(ActivityWrite(activity))])
+        }
+        return activity
+    }
+
     /// A change that adds no push (the user's dismissal, an offline device's pending update)
     /// rewrites the activity and leaves its stored history as it was.
     @Test func aWriteThatAddsNoPushKeepsTheStoredHistory() throws {
         let folder = TempFolder()
         let store = try Store(path: folder.file("inbox.sqlite"))
         defer { store.close() }
-        let at = Date(millisecondsSince1970: 1_764_547_200_000)
-        var activity = Activity(id: "activity-1", app: "a.b", pushToken: "1ac7", startedAt: at)
-        for number in 0..<3 {
-            activity.record(ActivityUpdate(at: at, token: "1ac7", app: "a.b", event: "update", timestamp: Int64(number),
-                                           contentState: ["n": .number(JSONNumber(number))], accepted: true))
-            try store.write([.activity(ActivityWrite(activity))])
-        }
-        activity.dismissalDate = at.addingTimeInterval(60)
+        var activity = try activity(updatedTimes: 3, writtenTo: store)
+        activity.dismissalDate = Self.at.addingTimeInterval(60)
         activity.dismissedByUser = true
         try store.write([.activity(ActivityWrite(activity, adding: false))])
         let loaded = try #require(try store.loadInbox().activities.byId["activity-1"])
         #expect(loaded == activity)
         #expect(loaded.history.map(\.timestamp) == [0, 1, 2] && loaded.dismissedByUser)
     }
-}
 
-extension ActivityStoreTests {
     /// A long-lived activity keeps only its newest updates, on the file as in memory.
     @Test func onlyTheNewestHundredUpdatesAreKept() throws {
         let folder = TempFolder()
         let store = try Store(path: folder.file("inbox.sqlite"))
         defer { store.close() }
-        let at = Date(millisecondsSince1970: 1_764_547_200_000)
-        var activity = Activity(id: "activity-1", app: "a.b", pushToken: "1ac7", startedAt: at)
-        for number in 0..<(Activity.historyLimit + 5) {
-            activity.record(ActivityUpdate(at: at, token: "1ac7", app: "a.b", event: "update", timestamp: Int64(number),
-                                           contentState: ["n": .number(JSONNumber(number))], accepted: true))
-            try store.write([.activity(ActivityWrite(activity))])
-        }
+        let activity = try activity(updatedTimes: Activity.historyLimit + 5, writtenTo: store)
         let loaded = try #require(try store.loadInbox().activities.byId["activity-1"])
         #expect(loaded == activity)
         #expect(loaded.earlier == 5 && loaded.history.first?.timestamp == 5 && loaded.history.count == Activity.historyLimit)
