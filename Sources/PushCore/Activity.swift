@@ -44,7 +44,7 @@ public struct Activity: Sendable, Equatable {
     public var dismissalDate: Date?
     public var relevanceScore: Double?
     /// Every push that reached it, oldest first (at most `historyLimit`).
-    public var history: [ActivityUpdate]
+    public var history: ActivityHistory
     /// How many older entries were let go from `history`.
     public var earlier: Int = 0
     /// The broadcast push its channel keeps while its device is offline (policy 1).
@@ -67,7 +67,7 @@ public struct Activity: Sendable, Equatable {
         self.channel = channel
         self.startedAt = startedAt
         self.updatedAt = startedAt
-        self.history = history
+        self.history = ActivityHistory(history)
     }
 
     /// When it ends (or ended): its `end` push, else the 8-hour limit.
@@ -96,11 +96,49 @@ public struct Activity: Sendable, Equatable {
 
     /// Appends to the history, keeping the newest `historyLimit`.
     public mutating func record(_ update: ActivityUpdate) {
-        history.append(update)
-        if history.count > Self.historyLimit {
-            earlier += history.count - Self.historyLimit
-            history.removeFirst(history.count - Self.historyLimit)
+        earlier += history.append(update, keeping: Self.historyLimit)
+    }
+}
+
+/// An activity's newest pushes, oldest first: a ring, so that taking one more when it is full
+/// lets the oldest go without moving the others (an array moved all 99 entries, ~15 KB, at every
+/// update of a long-lived activity).
+public struct ActivityHistory: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable, Equatable {
+    private var storage: [ActivityUpdate]
+    /// Where the oldest entry is in `storage`: 0 until the ring is full and wraps.
+    private var head = 0
+
+    public init(_ updates: [ActivityUpdate] = []) { storage = updates }
+    public init(arrayLiteral updates: ActivityUpdate...) { storage = updates }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.count }
+    public subscript(position: Int) -> ActivityUpdate {
+        let index = head + position
+        return storage[index < storage.count ? index : index - storage.count]
+    }
+
+    /// Appends `update`, keeping the newest `limit` (at least one); returns how many went.
+    public mutating func append(_ update: ActivityUpdate, keeping limit: Int) -> Int {
+        let limit = Swift.max(limit, 1)
+        guard storage.count >= limit else {
+            storage.append(update)
+            return 0
         }
+        var went = 0
+        if storage.count > limit {
+            // More than it keeps, as given: the newest `limit` in order, the ring from the start.
+            went = storage.count - limit
+            storage = Array(suffix(limit))
+            head = 0
+        }
+        storage[head] = update
+        head = head + 1 == storage.count ? 0 : head + 1
+        return went + 1
+    }
+
+    public static func == (left: ActivityHistory, right: ActivityHistory) -> Bool {
+        left.elementsEqual(right)
     }
 }
 

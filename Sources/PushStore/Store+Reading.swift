@@ -73,7 +73,7 @@ extension Store {
             guard let update = (try? JSON.parse(body)).flatMap(ActivityUpdate.init(stored:)) else {
                 throw SQLiteError(code: SQLITE_MISMATCH, message: "a stored Live Activity update is not one: \(body.prefix(80))")
             }
-            inbox.activities.byId[id]?.history.append(update)
+            _ = inbox.activities.byId[id]?.history.append(update, keeping: Activity.historyLimit)
         }
         for body in try database.prepare(
             "SELECT body FROM activity_unmatched ORDER BY seq DESC LIMIT \(ActivityBook.unmatchedLimit)"

@@ -194,7 +194,7 @@ import TestSupport
         // As pushes write it: each write of the activity records one more update.
         activity.history = [history[0]]
         try store.write([.device(startToken), .activity(ActivityWrite(activity)), .activityUnmatched(unmatched)])
-        activity.history = history
+        activity.history = ActivityHistory(history)
         try store.write([.activity(ActivityWrite(activity))])
         var inbox = try store.loadInbox()
         #expect(inbox.devices["5a5a"] == startToken)
