@@ -120,6 +120,24 @@ func reasonAndStatus(_ decision: GatewayDecision) -> (status: Int, reason: Strin
         ("a JSON array", apnsRequest(body: "[1]"), "BadPayload", 400),
     ]
 
+    /// A header APNs takes once, sent twice with values it would take: `400 DuplicateHeaders`,
+    /// whichever it is; `host`, which HTTP/2 clients send as `:authority`, is not one of them.
+    @Test(arguments: APNsRoutes.singleHeaders) func aSingleHeaderTwiceIsRefused(name: String) {
+        let values = [
+            "authorization": unsignedToken, "apns-id": "123E4567-E89B-12D3-A456-426614174000", "apns-topic": "com.example.shop",
+            "apns-push-type": "alert", "apns-priority": "10", "apns-expiration": "0", "apns-collapse-id": "order",
+        ]
+        let value = values[name] ?? "x"
+        #expect(values[name] != nil, "no value to send for \(name)")
+        let once = apnsRequest(headers: replacing(name, with: value))
+        let twice = apnsRequest(headers: replacing(name, with: value) + [HTTPHeader(name, value)])
+        let context = GatewayContext(inbox: Self.inbox, now: now)
+        #expect(reasonAndStatus(APNsRoutes().decide(once, context: context)).status == 200, "\(name) once")
+        #expect(reasonAndStatus(APNsRoutes().decide(twice, context: context)).reason == "DuplicateHeaders", "\(name) twice")
+        let hosts = adding(HTTPHeader("host", "api.sandbox.push.apple.com"), HTTPHeader("host", "api.sandbox.push.apple.com"))
+        #expect(reasonAndStatus(APNsRoutes().decide(apnsRequest(headers: hosts), context: context)).status == 200)
+    }
+
     @Test(arguments: refusals) func refusesAsAppleDoes(name: String, request: HTTPRequest, reason: String, status: Int) {
         let decision = APNsRoutes().decide(request, context: GatewayContext(inbox: Self.inbox, now: now))
         let answer = reasonAndStatus(decision)

@@ -120,15 +120,13 @@ public struct APNsRoutes: GatewayRoutes {
         guard request.method == "POST" else { return .refused(APNsRefusal(.methodNotAllowed)) }
         guard !rawToken.isEmpty else { return .refused(APNsRefusal(.missingDeviceToken)) }
 
-        if Self.repeatsHeader(in: request, where: { name in Self.singleHeaders.contains { $0.utf8.count == name.utf8.count && $0 == name } }) {
-            return .refused(APNsRefusal(.duplicateHeaders))
-        }
-        func header(_ name: String) -> String? { request.value(name) }
+        let headers = APNsHeaders(request.headers)
+        if headers.repeated { return .refused(APNsRefusal(.duplicateHeaders)) }
 
         // Apple's MissingProviderToken: "the authorization header is missing or no provider token
         // is specified" (Handling notification responses from APNs) — so is a `bearer` with
         // nothing after it, or an empty value.
-        guard let authorization = header("authorization"), !Self.namesNoToken(authorization) else {
+        guard let authorization = headers.authorization, !Self.namesNoToken(authorization) else {
             return .refused(APNsRefusal(.missingProviderToken))
         }
         guard let token = tokens.token(authorization) else {
@@ -136,31 +134,31 @@ public struct APNsRoutes: GatewayRoutes {
         }
         if let problem = tokens.problem(
             token, authorization: authorization, keys: context.inbox.apnsKeys, now: context.now,
-            environment: APNsEnvironment.of(host: header("host"))
+            environment: APNsEnvironment.of(host: headers.host)
         ) {
             return .refused(APNsRefusal(problem))
         }
 
         guard Device.isHexToken(rawToken) else { return .refused(APNsRefusal(.badDeviceToken)) }
-        if let id = header("apns-id"), UUID(uuidString: id) == nil { return .refused(APNsRefusal(.badMessageId)) }
-        guard let topic = header("apns-topic"), !topic.isEmpty else { return .refused(APNsRefusal(.missingTopic)) }
+        if let id = headers.id, UUID(uuidString: id) == nil { return .refused(APNsRefusal(.badMessageId)) }
+        guard let topic = headers.topic, !topic.isEmpty else { return .refused(APNsRefusal(.missingTopic)) }
         guard Self.isTopic(topic) else { return .refused(APNsRefusal(.badTopic)) }
         var pushType = APNsPushType.alert
-        if let text = header("apns-push-type") {
+        if let text = headers.pushType {
             guard let known = APNsPushType(rawValue: text) else { return .refused(APNsRefusal(.invalidPushType)) }
             pushType = known
         }
         if let refusal = Self.liveActivityTopicRefusal(topic: topic, pushType: pushType) { return .refused(refusal) }
-        if let priority = header("apns-priority") {
+        if let priority = headers.priority {
             guard ["10", "5", "1"].contains(priority) else { return .refused(APNsRefusal(.badPriority)) }
             // Apple: background pushes always use priority 5; "using priority 10 is an error".
             if pushType == .background && priority == "10" { return .refused(APNsRefusal(.badPriority)) }
         }
-        if let expiration = header("apns-expiration") {
+        if let expiration = headers.expiration {
             guard !expiration.isEmpty, expiration.utf8.allSatisfy({ (0x30...0x39).contains($0) }), Int64(expiration) != nil
             else { return .refused(APNsRefusal(.badExpirationDate)) }
         }
-        if let collapseId = header("apns-collapse-id"), collapseId.utf8.count > Self.maxCollapseIdBytes {
+        if let collapseId = headers.collapseId, collapseId.utf8.count > Self.maxCollapseIdBytes {
             return .refused(APNsRefusal(.badCollapseId))
         }
 
@@ -360,5 +358,44 @@ public struct APNsRefusal: Sendable, Equatable {
             status: status,
             headers: [HTTPHeader("apns-id", apnsId, unique: true), HTTPHeader("content-type", "application/json")],
             body: Array(JSON.object(body).compactText.utf8))
+    }
+}
+
+/// The headers Apple's checks of a push read, taken in one pass over the request's headers
+/// (rather than a pass for each of ten names, and one more for the duplicates), and whether one
+/// that must come once came again. A header's first value is the one read, as
+/// `HTTPRequest.value` reads it.
+struct APNsHeaders {
+    var authorization: String?
+    var host: String?
+    var id: String?
+    var topic: String?
+    var pushType: String?
+    var priority: String?
+    var expiration: String?
+    var collapseId: String?
+    /// One of `APNsRoutes.singleHeaders` came more than once.
+    var repeated = false
+
+    init(_ headers: [HTTPHeader]) {
+        for header in headers {
+            let name = header.name
+            // By length first: a name of another length is never compared.
+            switch name.utf8.count {
+            case 4 where name == "host": if host == nil { host = header.value }
+            case 7 where name == "apns-id": Self.take(header.value, into: &id, &repeated)
+            case 10 where name == "apns-topic": Self.take(header.value, into: &topic, &repeated)
+            case 13 where name == "authorization": Self.take(header.value, into: &authorization, &repeated)
+            case 13 where name == "apns-priority": Self.take(header.value, into: &priority, &repeated)
+            case 14 where name == "apns-push-type": Self.take(header.value, into: &pushType, &repeated)
+            case 15 where name == "apns-expiration": Self.take(header.value, into: &expiration, &repeated)
+            case 16 where name == "apns-collapse-id": Self.take(header.value, into: &collapseId, &repeated)
+            default: break
+            }
+        }
+    }
+
+    private static func take(_ value: String, into field: inout String?, _ repeated: inout Bool) {
+        if field == nil { field = value } else { repeated = true }
     }
 }
