@@ -15,24 +15,12 @@ OUT=/tmp/callgrind-act-$LABEL
 STOREARG=--memory; [ "${STORE:-memory}" = file ] && STOREARG=
 . "$(dirname "$0")/callgrind-measure.sh"
 serve_under_callgrind /tmp/cg-act-$LABEL.log $STOREARG
-AUTH='authorization: bearer eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQzEyM0RFRkcifQ.eyJpc3MiOiJURUFNMTIzNDU2IiwiaWF0IjoxNzAwMDAwMDAwfQ.c2lnbmF0dXJl'
-APP=com.example.bench
-ALERT=$(mktemp); python3 - > $ALERT <<'PY'
-head = '{"aps":{"alert":{"title":"Bench","body":"a 2.3 KB payload, the same through the socket and the gateway"},"badge":1},"pad":"'
-tail = '"}'
-print(head + "x" * (2300 - len(head) - len(tail)) + tail, end="")
-PY
-NOW=$(date +%s)
-UPDATE=$(mktemp)
-printf '{"aps":{"timestamp":%d,"event":"update","content-state":{"status":"on the way","eta":8,"courier":"Ana","stop":3},"stale-date":%d,"relevance-score":50}}' $NOW $((NOW + 3600)) > $UPDATE
-token() { printf 'ac%062x' $1; }
-URLS=()
-for i in $(seq 0 99); do
-  $BIN device add $(token $i) --app $APP --kind activity > /dev/null
-  URLS+=("http://127.0.0.1:$PORT/3/device/$(token $i)")
-done
-alerts() { h2load -c4 -m32 -n$1 -d $ALERT -H "apns-topic: $APP" -H 'apns-push-type: alert' -H "$AUTH" "http://127.0.0.1:$PORT/3/device/$(printf 'ab%.0s' $(seq 1 32))" | grep -E "^requests:|status codes"; }
-updates() { h2load -c4 -m32 -n$1 -d $UPDATE -H "apns-topic: $APP.push-type.liveactivity" -H 'apns-push-type: liveactivity' -H 'apns-priority: 10' -H "$AUTH" "${URLS[@]}" | grep -E "^requests:|status codes"; }
+. "$(dirname "$0")/apns-load.sh"
+ALERT=$(mktemp); bench_payload $ALERT
+UPDATE=$(mktemp); activity_update $UPDATE
+activity_devices $BIN $PORT
+alerts() { apns_h2load $PORT $1 $ALERT; }
+updates() { activity_h2load $1 $UPDATE; }
 alerts 200; updates 10500
 measure alert alerts $N
 measure update updates $N

@@ -6,13 +6,16 @@
 #            20 000 to warm up;
 #   socket   N of its ~300-byte pushes (the two kinds alternating) in one pipelined stream
 #            through socat, after 2 000 to warm up;
-#   socket2k N of its 2.3 KB pushes (the gateway's APNs payload) in the same way.
+#   socket2k N of its 2.3 KB pushes (the gateway's APNs payload) in the same way;
+#   activities  N of its Live Activity updates round robin over 100 activities through h2load
+#            (h2c, -c4 -m32), after 20 000 to warm up (each history then full: every update
+#            lets its activity's oldest entry go).
 # Threads go by their names ("pushdeck" is the loop, "pushdeck_writer" the store writer,
 # "pushdeck_wal" the checkpoint thread); one started during the run counts from its start.
 # The kernel's counters tick every 10 ms:
 # run enough pushes (100 000 or more) for a figure to mean anything, and compare builds run in
 # turn, for the machine's speed moves between runs.
-# Usage: Bench/thread-cpu.sh .build/release/pushdeck gateway|socket|socket2k [N]
+# Usage: Bench/thread-cpu.sh .build/release/pushdeck gateway|socket|socket2k|activities [N]
 set -u
 BIN=$1; LOAD=$2; N=${3:-200000}
 export LANG=C.UTF-8
@@ -35,6 +38,15 @@ gateway)
     load() { apns_h2load ${address##*:} $1 $H/payload.json | grep -E "^status codes"; }
     load 20000 >/dev/null
     ;;
+activities)
+    activity_update $H/update.json
+    $BIN serve --gateway 127.0.0.1:0 >$H/serve.log 2>&1 &
+    PID=$!
+    for i in $(seq 1 100); do address=$($BIN gateway 2>/dev/null) && break; sleep 0.1; done
+    activity_devices $BIN ${address##*:}
+    load() { activity_h2load $1 $H/update.json | grep -E "^status codes"; }
+    load 20000 >/dev/null
+    ;;
 socket|socket2k)
     python3 - $N $LOAD >$H/stream <<'PY'
 import sys
@@ -53,7 +65,7 @@ PY
     head -2000 $H/stream | socat -t20 - UNIX-CONNECT:$SOCK >/dev/null
     load() { echo "acknowledged: $(socat -t60 - UNIX-CONNECT:$SOCK <$H/stream | grep -c '"ok":true') of $1"; }
     ;;
-*) echo "usage: $0 PUSHDECK gateway|socket|socket2k [N]" >&2; exit 2 ;;
+*) echo "usage: $0 PUSHDECK gateway|socket|socket2k|activities [N]" >&2; exit 2 ;;
 esac
 
 snapshot >$H/before

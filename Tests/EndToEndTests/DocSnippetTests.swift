@@ -13,7 +13,7 @@ struct DocSnippetTests {
     static let pages = [
         "README.md", "docs/usage.md", "docs/behaviour.md", "docs/gateway.md", "docs/apns.md", "docs/jpush.md",
         "docs/getui.md", "docs/fcm.md", "docs/scenarios.md", "docs/control-api.md", "docs/reliability.md", "docs/performance.md",
-        "docs/architecture.md", "docs/live-activities.md", "docs/faults.md", "docs/team-bus.md",
+        "docs/performance-log.md", "docs/architecture.md", "docs/live-activities.md", "docs/faults.md", "docs/team-bus.md",
     ]
 
     @Test("README is a front page: at most 200 lines, and every page it links to exists")
