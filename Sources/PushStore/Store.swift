@@ -362,8 +362,9 @@ public final class Store {
     /// A Live Activity: its stored JSON object without the history, and the push its history
     /// gained, if any, as its own row, numbered among all its pushes. Writing the whole history
     /// each push made an update to an activity with 100 behind it cost 9 times an alert (h2load,
-    /// debug build). Rows past the newest `historyLimit` go. The statements are compiled at open and the JSON is written straight
-    /// into the statement's staged bytes: no text is built, hashed or copied per push.
+    /// debug build). Rows past the newest `historyLimit` go. The statements are compiled at open
+    /// and the JSON is written straight into the statement's staged bytes: no text is built,
+    /// hashed or copied per push.
     private func activityWrite(_ write: ActivityWrite) throws(SQLiteError) {
         let activity = write.activity
         let statement = writes.activity
