@@ -27,6 +27,8 @@ enum Bench {
                            expect; play_ratio needs the server phases' ingest: a run without --only),
                            the Live Activity updates against alerts through the gateway
                            or the team bus phases (a private mosquitto; skipped without one)
+                  Its files go in a folder under $TMPDIR (else /tmp): TMPDIR=/dev/shm runs the
+                  stores with no disk beneath them.
                 """)
             return
         }
@@ -72,8 +74,11 @@ enum Bench {
         return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(name).path
     }
 
+    /// The run's folder, in `$TMPDIR` when it is set (`TMPDIR=/dev/shm`: the same run with no
+    /// disk under the store), else in /tmp. Its sockets live in it: a short path.
     static func makeTempFolder() throws -> String {
-        var template = Array("/tmp/pdbench-XXXXXX".utf8CString)
+        let root = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(root)/pdbench-XXXXXX".utf8CString)
         let path = template.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
         }
