@@ -214,17 +214,27 @@ public final class JSONTape: Sendable {
             String(copying: UTF8Span(unchecked: utf8.span, isKnownASCII: isASCII))
         }
 
-        /// The number entry's text, as written.
+        /// The number entry's text, as written (ASCII: the parser took only a number's characters).
         func numberText(at index: Int) -> String {
             let entry = entries[index]
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[entry.start..<entry.end]), as: UTF8.self)
+            return Self.text(UnsafeBufferPointer(rebasing: bytes[entry.start..<entry.end]), isASCII: true)
         }
 
         /// Builds the value at `root` as a tree, without recursion (depth is bounded by the parser).
+        ///
+        /// The values and keys waiting for their container are sized once for every entry under
+        /// `root` (grown a value at a time, they were reallocated five times for a Live Activity's
+        /// `aps`), and each finished container takes them by moving them, not copying them.
         func build(_ root: Int) -> JSON {
-            var open: [(isObject: Bool, next: Int, firstValue: Int, firstKey: Int)] = []
+            var open: [(isObject: Bool, next: Int, firstValue: Int)] = []
             var values: [JSON] = []
             var keys: [String] = []
+            if entries[root].isContainer {
+                // Each key is an entry with its value's entry after it: at most half are keys.
+                let count = entries[root].next - root
+                values.reserveCapacity(count)
+                keys.reserveCapacity(count / 2)
+            }
             var index = root
             while true {
                 let entry = entries[index]
@@ -236,7 +246,7 @@ public final class JSONTape: Sendable {
                         value = isObject ? .object(JSONObject()) : .array([])
                         break
                     }
-                    open.append((isObject, entry.next, values.count, keys.count))
+                    open.append((isObject, entry.next, values.count))
                     index += 1
                     if isObject {
                         keys.append(string(at: index))
@@ -261,13 +271,19 @@ public final class JSONTape: Sendable {
                         break
                     }
                     open.removeLast()
-                    let elements = Array(values[top.firstValue...])
-                    values.removeSubrange(top.firstValue...)
+                    // Taken from the end, each value (and key) moves once; then put in order.
+                    let count = values.count - top.firstValue
                     if top.isObject {
-                        let members = zip(keys[top.firstKey...], elements).map { (key: $0, value: $1) }
-                        keys.removeSubrange(top.firstKey...)
+                        var members: [(key: String, value: JSON)] = []
+                        members.reserveCapacity(count)
+                        while values.count > top.firstValue { members.append((key: keys.removeLast(), value: values.removeLast())) }
+                        members.reverse()
                         value = .object(JSONObject(members))
                     } else {
+                        var elements: [JSON] = []
+                        elements.reserveCapacity(count)
+                        while values.count > top.firstValue { elements.append(values.removeLast()) }
+                        elements.reverse()
                         value = .array(elements)
                     }
                 }

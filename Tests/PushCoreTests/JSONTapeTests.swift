@@ -67,6 +67,23 @@ struct JSONTapeTests {
         #expect(value["w"]?.json == .number(JSONNumber(text: "-0.5")))
     }
 
+    @Test func aTreeKeepsEveryMemberAndElementInOrder() throws {
+        // Duplicates kept, containers closed several at once, numbers as written.
+        let text = #"{"a":1,"b":[{"c":[[],[{}]],"c":2E+3},{"d":"é\n"}],"a":[-0,1.5e-7,[[[null]]]],"e":{"f":{"g":{}}}}"#
+        let b: JSON = [
+            .object(JSONObject([(key: "c", value: [[], [[:]]]), (key: "c", value: .number(JSONNumber(text: "2E+3")))])),
+            ["d": "é\n"],
+        ]
+        let expected = JSONObject([
+            (key: "a", value: 1), (key: "b", value: b),
+            (key: "a", value: [.number(JSONNumber(text: "-0")), .number(JSONNumber(text: "1.5e-7")), [[[nil]]]]),
+            (key: "e", value: ["f": ["g": [:]]]),
+        ])
+        #expect(try root(text).json == .object(expected))
+        #expect(try root(text)["b"]?.json == b)
+        #expect(try JSON.parse(text) == .object(expected))
+    }
+
     @Test func sourceRangesCoverEachValueAsWritten() throws {
         let text = #"{ "p" : {"a": [1, 2,] } , "s":"q\"x" , "n": 12 }"#
         let bytes = Array(text.utf8)
