@@ -117,5 +117,5 @@ extension Inbox {
     }
 
     /// The APNs signing keys (`key add apns`).
-    public var apnsKeys: [ProviderKey] { providerKeys.values.filter { $0.vendor == .apns } }
+    public var apnsKeys: [ProviderKey] { ProviderKey.apnsKeys(of: providerKeys) }
 }

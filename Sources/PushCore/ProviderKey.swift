@@ -24,6 +24,11 @@ public struct ProviderKey: Sendable, Equatable {
         self.environment = environment
     }
 
+    /// The APNs signing keys among `keys` (`key add apns`).
+    public static func apnsKeys(of keys: [String: ProviderKey]) -> [ProviderKey] {
+        keys.values.filter { $0.vendor == .apns }
+    }
+
     /// The key's wire object (`key list`): never the secret.
     public var wireJSON: JSON {
         .object(JSONObject([

@@ -103,7 +103,9 @@ public struct PushDecoder: Sendable, Equatable {
             Self.present(&push.fields, shown, request: request)
             return push
         }
-        var first = push(on: channel, showing: content)
+        // The content moves into the push: passed as it is, it was copied (each of its strings
+        // retained) and then destroyed.
+        var first = push(on: channel, showing: consume content)
         if !rest.isEmpty { first.also = rest.map { push(on: $0.channel, showing: $0.content) } }
         return first
     }

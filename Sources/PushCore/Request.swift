@@ -95,67 +95,161 @@ public enum KeyCommand: Sendable, Equatable {
 }
 
 /// A `push` request, or an object without `op`.
+///
+/// Its fields are kept once, in a box its copies share (`SharedFields`), as a push's and a
+/// message's are: a gateway push's request is copied from the route's check to its decision,
+/// the engine's request and the reducer, and each copy of a dozen fields was a retain and a
+/// release of each of their strings (callgrind: 56 of the 722 atomic reference counts of an
+/// APNs push on the loop).
 public struct PushRequest: Sendable, Equatable {
+    @usableFromInline
+    struct Fields: Sendable, Equatable {
+        @usableFromInline var payloadText: String
+        @usableFromInline var app: String?
+        @usableFromInline var channel: Channel?
+        @usableFromInline var offline: Bool
+        @usableFromInline var parsed: JSONView?
+        @usableFromInline var collapseId: String?
+        @usableFromInline var pushType: String?
+        @usableFromInline var priority: Int?
+        @usableFromInline var via: Via
+        @usableFromInline var token: String?
+        @usableFromInline var headers: [String: String]
+        @usableFromInline var decoded: Push?
+        @usableFromInline var fcm: FCMRoute?
+        @usableFromInline var bus: BusOrigin?
+        @usableFromInline var broadcastChannel: String?
+
+        /// `parsed` and `decoded` are left out: each is `payloadText`, parsed or decoded.
+        @usableFromInline static func == (left: Fields, right: Fields) -> Bool {
+            left.payloadText == right.payloadText && left.app == right.app && left.channel == right.channel
+                && left.offline == right.offline && left.collapseId == right.collapseId && left.pushType == right.pushType
+                && left.priority == right.priority && left.via == right.via && left.token == right.token
+                && left.headers == right.headers && left.fcm == right.fcm && left.bus == right.bus
+                && left.broadcastChannel == right.broadcastChannel
+        }
+    }
+
+    @usableFromInline var box: SharedFields<Fields>
+
+    /// The fields to write to: the box itself when no other request shares it, else a copy.
+    @inlinable var fields: Fields {
+        get { box.fields }
+        _modify {
+            if !isKnownUniquelyReferenced(&box) { box = SharedFields(box.fields) }
+            yield &box.fields
+        }
+    }
+
     /// The payload's text exactly as it arrived.
-    public var payloadText: String
-    public var app: String?
-    public var channel: Channel?
-    public var offline: Bool
+    @inlinable public var payloadText: String {
+        get { box.fields.payloadText }
+        _modify { yield &fields.payloadText }
+    }
+    @inlinable public var app: String? {
+        get { box.fields.app }
+        _modify { yield &fields.app }
+    }
+    @inlinable public var channel: Channel? {
+        get { box.fields.channel }
+        _modify { yield &fields.channel }
+    }
+    @inlinable public var offline: Bool {
+        get { box.fields.offline }
+        _modify { yield &fields.offline }
+    }
     /// The payload as the request's own parse already saw it (the socket's frame, a gateway
     /// route's check), so `PushDecoder` need not parse the same bytes again. Measured with
     /// callgrind on a release server taking 3 000 socket pushes of a 1 KB corpus payload: 577.9 M
     /// instructions with it, 658.5 M without (the second parse is an eighth of a push; the
     /// play bench, too noisy to show it, was why it was dropped once). Left out of `==`: it is
     /// `payloadText`, parsed.
-    public var parsed: JSONView?
+    @inlinable public var parsed: JSONView? {
+        get { box.fields.parsed }
+        _modify { yield &fields.parsed }
+    }
     /// `apns-collapse-id` (the socket's `collapseId`, `send --collapse-id`).
-    public var collapseId: String?
+    @inlinable public var collapseId: String? {
+        get { box.fields.collapseId }
+        _modify { yield &fields.collapseId }
+    }
     /// `apns-push-type` (`alert`, `background`, …), when the request says.
-    public var pushType: String?
+    @inlinable public var pushType: String? {
+        get { box.fields.pushType }
+        _modify { yield &fields.pushType }
+    }
     /// `apns-priority` (10, 5 or 1), when the request says.
-    public var priority: Int?
+    @inlinable public var priority: Int? {
+        get { box.fields.priority }
+        _modify { yield &fields.priority }
+    }
     /// The front door it came in by; a socket push is `.socket`.
-    public var via: Via
+    @inlinable public var via: Via {
+        get { box.fields.via }
+        _modify { yield &fields.via }
+    }
     /// The device token the push was sent to (the gateway's `/3/device/{token}`).
-    public var token: String?
+    @inlinable public var token: String? {
+        get { box.fields.token }
+        _modify { yield &fields.token }
+    }
     /// The request's vendor headers kept on the message (APNs: every `apns-*` header).
-    public var headers: [String: String]
+    @inlinable public var headers: [String: String] {
+        get { box.fields.headers }
+        _modify { yield &fields.headers }
+    }
     /// The push as a gateway route already decoded it (its checks decode the payload to refuse
     /// what the inbox would refuse): the engine takes it instead of decoding the same payload
     /// again. Left out of `==`: it is this request, decoded.
-    public var decoded: Push?
+    @inlinable public var decoded: Push? {
+        get { box.fields.decoded }
+        _modify { yield &fields.decoded }
+    }
     /// Set for an FCM message (`payloadText` the v1 `message` object): how to decode it.
-    public var fcm: FCMRoute? = nil
+    @inlinable public var fcm: FCMRoute? {
+        get { box.fields.fcm }
+        _modify { yield &fields.fcm }
+    }
     /// Set for a push that came by the team bus: its id and sender, which the engine counts it
     /// once by.
-    public var bus: BusOrigin? = nil
+    @inlinable public var bus: BusOrigin? {
+        get { box.fields.bus }
+        _modify { yield &fields.bus }
+    }
     /// A broadcast push's channel (`apns-channel-id` of `/4/broadcasts/apps/{bundleId}`): the
     /// push goes to every activity subscribed to it, not to `token`.
-    public var broadcastChannel: String? = nil
+    @inlinable public var broadcastChannel: String? {
+        get { box.fields.broadcastChannel }
+        _modify { yield &fields.broadcastChannel }
+    }
+
     public init(
         payloadText: String, app: String? = nil, channel: Channel? = nil, offline: Bool = false, parsed: JSONView? = nil,
         collapseId: String? = nil, pushType: String? = nil, priority: Int? = nil,
         via: Via = .socket, token: String? = nil, headers: [String: String] = [:]
     ) {
-        self.payloadText = payloadText
-        self.app = app
-        self.channel = channel
-        self.offline = offline
-        self.parsed = parsed
-        self.collapseId = collapseId
-        self.pushType = pushType
-        self.priority = priority
-        self.via = via
-        self.token = token
-        self.headers = headers
+        box = SharedFields(Fields(
+            payloadText: payloadText, app: app, channel: channel, offline: offline, parsed: parsed, collapseId: collapseId,
+            pushType: pushType, priority: priority, via: via, token: token, headers: headers, decoded: nil, fcm: nil, bus: nil,
+            broadcastChannel: nil))
     }
 
-    public static func == (left: PushRequest, right: PushRequest) -> Bool {
-        left.payloadText == right.payloadText && left.app == right.app && left.channel == right.channel
-            && left.offline == right.offline && left.collapseId == right.collapseId && left.pushType == right.pushType
-            && left.priority == right.priority && left.via == right.via && left.token == right.token
-            && left.headers == right.headers && left.fcm == right.fcm && left.bus == right.bus
-            && left.broadcastChannel == right.broadcastChannel
+    public static func == (left: PushRequest, right: PushRequest) -> Bool { SharedFields.same(left.box, right.box) }
+
+    /// Sets a vendor header of the request and of the push decoded from it (the message keeps
+    /// the decoded push's). The push's copy of the headers is let go first, so that the one
+    /// dictionary they share takes the header in place instead of being copied for it. Written
+    /// on the box's fields: each write through the `decoded` accessor was a call that allocated
+    /// its frame.
+    public mutating func setHeader(_ name: String, _ value: String) {
+        if !isKnownUniquelyReferenced(&box) { box = SharedFields(box.fields) }
+        Self.setHeader(name, value, in: &box.fields)
+    }
+
+    private static func setHeader(_ name: String, _ value: String, in fields: inout Fields) {
+        fields.decoded?.headers = [:]
+        fields.headers[name] = value
+        fields.decoded?.headers = fields.headers
     }
 }
 

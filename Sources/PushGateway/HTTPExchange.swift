@@ -126,10 +126,17 @@ public enum GatewayDecision: Sendable {
 
 /// What a route may consult (read-only) when it decides: the inbox's current state and the time.
 public struct GatewayContext: Sendable {
-    public var inbox: Inbox     // devices/keys live in the inbox state (gateway-apns adds them)
+    public var inbox: InboxView
     public var now: Date
-    public init(inbox: Inbox, now: Date) { self.inbox = inbox; self.now = now }
+    public init(inbox: InboxView, now: Date) {
+        self.inbox = inbox
+        self.now = now
+    }
+    public init(inbox: borrowing Inbox, now: Date) {
+        self.init(inbox: InboxView(inbox), now: now)
+    }
 }
+
 
 /// What the transport refused before any route could see a whole request: the HTTP sessions
 /// say what went wrong, the vendor whose path it was says how (status, headers, body). With the

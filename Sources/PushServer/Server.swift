@@ -30,6 +30,9 @@ public final class Server {
     // the loop alone, and no access to one of them overlaps another to the same one: the
     // runtime check each access paid (a thread-local lookup) was 4 % of a push.
     @exclusivity(unchecked) public internal(set) var inbox: Inbox
+    /// The parts of the inbox the gateway's routes read. Another module reading `inbox` gets a
+    /// copy of all of it (a retain and a release of each of its buffers); this copies those parts.
+    public var inboxView: InboxView { InboxView(inbox) }
     public let options: ServerOptions
     let listener: Listener?
     let signals: SignalPipe?

@@ -164,7 +164,7 @@ final class GatewayInLoop: AttachedGateway, GatewaySink {
 
     // MARK: Where the gateway's requests go
 
-    func gatewayContext() -> GatewayContext { GatewayContext(inbox: server.inbox, now: server.wallNow) }
+    func gatewayContext() -> GatewayContext { GatewayContext(inbox: server.inboxView, now: server.wallNow) }
     func gatewayNow() -> Date { server.wallNow }
     func submit(_ request: Request, completion: @escaping (Reply) -> Void) { server.submit(request, completion: completion) }
     func expect(_ query: [QueryItem], completion: @escaping (HTTPResponse) -> Void) {

@@ -53,11 +53,8 @@ public struct APNsRoutes: GatewayRoutes {
             return .respond(refusal.response(apnsId: apnsId))
         case .accepted(var push):
             // The decoder does not read `apns-id`: the push it decoded gets it as the message
-            // keeps it. Its copy of the headers is let go first, so that the one dictionary
-            // takes the id in place instead of being copied for it.
-            push.decoded?.headers = [:]
-            push.headers["apns-id"] = apnsId
-            push.decoded?.headers = push.headers
+            // keeps it.
+            push.setHeader("apns-id", apnsId)
             return .request(.push(push)) { reply in
                 guard reply.isOK else {
                     // The store failed (or the inbox refused what the route let through): Apple's 500.

@@ -97,19 +97,19 @@ extension FCMRoutes {
             let platform = device.platform ?? .android
             // Mapped here (an iOS message's `apns` block under the APNs rules), so a refusal
             // answers before anything changes, and the push is handed on decoded.
-            let decoded: Push
+            var decoded: Push
             switch message.push(
                 app: device.app, platform: platform, token: device.token, project: project, messageName: name, payload: messageText)
             {
             case .failure(let invalid): return .respond(Self.refusal(invalid).response)
             case .success(let push): decoded = push
             }
+            decoded.token = device.token
             if register { requests.append(.device(.add(device))) }
             var push = PushRequest.fcm(
                 messageText: messageText, app: device.app, token: device.token,
                 route: FCMRoute(platform: platform, project: project, messageName: name, target: message.target.key))
             push.decoded = decoded
-            push.decoded?.token = device.token
             requests.append(.push(push))
         }
         let ok = Self.sent(name)

@@ -77,7 +77,7 @@ struct JPushAudience: Equatable {
     /// token): the appKey's registered JPush devices in the audience, and — with `--devices
     /// open` — named registration ids nobody knows yet (a new device: no tag, no alias). Empty is
     /// JPush's 1011, with why.
-    func resolve(appKey: String, inbox: Inbox, devices policy: DevicePolicy) -> Result<[String], JPushRefusal> {
+    func resolve(appKey: String, inbox: InboxView, devices policy: DevicePolicy) -> Result<[String], JPushRefusal> {
         if isAll { return .success([]) }
         var reached: [String] = []
         for id in registrationIds {
@@ -97,7 +97,7 @@ struct JPushAudience: Equatable {
     }
 
     /// Why nothing was reached, in pushdeck's words.
-    func why(appKey: String, inbox: Inbox, devices policy: DevicePolicy) -> String {
+    func why(appKey: String, inbox: InboxView, devices policy: DevicePolicy) -> String {
         if !segments.isEmpty || !abtests.isEmpty { return "pushdeck has no segments or A/B tests" }
         if registrationIds.count == 1, let id = registrationIds.first {
             guard let device = inbox.devices[id] else {
