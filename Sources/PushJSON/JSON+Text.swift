@@ -71,6 +71,21 @@ extension JSON {
     /// Appends `string` as a JSON string literal; runs of plain bytes are copied at once, and
     /// printable ASCII is passed over sixteen bytes at a time (most of what is written).
     static func writeString(_ string: String, into bytes: inout [UInt8]) {
+        // Most strings are printable ASCII: a native string's bytes are scanned in place and
+        // copied between their quotes. (Taking a mutable copy for `withUTF8` first was a retain
+        // and a release of every string written.)
+        let plain = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            guard printableASCIIEnd(utf8, from: 0) == utf8.count else { return false }
+            bytes.append(ascii("\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(ascii("\""))
+            return true
+        }
+        if plain != true { writeEscaping(string, into: &bytes) }
+    }
+
+    /// `writeString`'s way for a string with something to escape (or not stored contiguously).
+    private static func writeEscaping(_ string: String, into bytes: inout [UInt8]) {
         bytes.append(ascii("\""))
         var string = string
         string.withUTF8 { utf8 in
