@@ -45,9 +45,9 @@ public struct ProviderRoutes: GatewayRoutes {
     public static func claimant(of path: String) -> Claimant? {
         // An APNs device path (`/3/device/…`) starts as no other vendor's does: most requests end
         // here, and the checks below were 1 k instructions a call, four calls a request.
-        if path.hasPrefix(APNsRoutes.pathPrefix) { return nil }
-        if path.hasPrefix(JPushRoutes.pathPrefix) { return .jpush }
-        if path.hasPrefix(GetuiRoutes.pathPrefix) { return .getui }
+        if path.hasASCIIPrefix(APNsRoutes.pathPrefix) { return nil }
+        if path.hasASCIIPrefix(JPushRoutes.pathPrefix) { return .jpush }
+        if path.hasASCIIPrefix(GetuiRoutes.pathPrefix) { return .getui }
         if FCMRoutes.serves(path) { return .fcm }
         if ControlRoutes.serves(path) { return .control }
         return nil

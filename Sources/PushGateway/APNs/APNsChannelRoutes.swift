@@ -26,7 +26,7 @@ extension APNsRoutes {
 
     /// Whether `path` is one of the broadcast API's.
     static func isBroadcastPath(_ path: String) -> Bool {
-        path.hasPrefix(channelsPrefix) || path.hasPrefix(broadcastPrefix)
+        path.hasASCIIPrefix(channelsPrefix) || path.hasASCIIPrefix(broadcastPrefix)
     }
 
     /// The request's `apns-request-id` when it can be answered back, else a new UUID.
@@ -158,7 +158,7 @@ extension APNsRoutes {
             return refuse(APNsRefusal(reason: Self.unreadablePayloadReason, status: 400))
         }
         var kept: [String: String] = [:]
-        for header in request.headers where header.name.hasPrefix("apns-") { kept[header.name] = header.value }
+        for header in request.headers where header.name.hasASCIIPrefix("apns-") { kept[header.name] = header.value }
         var push = PushRequest(
             payloadText: tape.text, app: app, channel: .apns, parsed: tape.root,
             pushType: pushType, priority: Int(priority), via: .apns, headers: kept)

@@ -22,7 +22,7 @@ public struct ControlRoutes: GatewayRoutes {
 
     public init(token: String? = nil) { self.token = token }
 
-    public static func serves(_ path: String) -> Bool { path.hasPrefix(pathPrefix) }
+    public static func serves(_ path: String) -> Bool { path.hasASCIIPrefix(pathPrefix) }
 
     /// The endpoints and the methods each takes.
     static let endpoints: [(name: String, methods: [String])] = [
