@@ -7,7 +7,7 @@ extension Inbox {
     /// A push arrives: dropped when push is off, held when the app is terminated and it is
     /// pass-through, else delivered.
     mutating func receive(_ push: Push, at date: Date, now: Instant, into outcome: inout Outcome) {
-        registerDevice(of: push, into: &outcome)
+        let device = registerDevice(of: push, into: &outcome)
         recordGetuiRequestId(of: push, at: date, into: &outcome)
         guard settings.mode == .on else {
             settings.dropped += 1
@@ -17,7 +17,8 @@ extension Inbox {
             outcome.reply = .push(PushReply(.dropped(.modeOff), badge: badge(of: push.app).icon))
             return
         }
-        if isDeviceOffline(push.token) {
+        // As `isDeviceOffline(push.token)` says, from the device already found.
+        if device?.offline ?? settings.deviceOffline {
             storeOffline(push, at: date, into: &outcome)
             return
         }

@@ -6,19 +6,25 @@ extension Inbox {
     /// The device a vendor push names, registered on its first push: a gateway route has
     /// already refused unknown tokens under `--devices strict`, so one reaching here is welcome.
     /// The registration is written in the push's own transaction.
-    mutating func registerDevice(of push: Push, into outcome: inout Outcome) {
-        guard let token = push.token, devices[token] == nil else { return }
+    ///
+    /// Returns the device of the push's token, registered now or before (nil: none), so that
+    /// the push's delivery need not hash its 64 bytes or more once more to find it.
+    @discardableResult
+    mutating func registerDevice(of push: Push, into outcome: inout Outcome) -> Device? {
+        guard let token = push.token else { return nil }
+        if let device = devices[token] { return device }
         let vendor: Vendor
         switch push.via {
         case .apns: vendor = .apns
         case .jpush: vendor = .jpush
         case .getui: vendor = .getui
         // An FCM token's device (and its platform) is the FCM route's to register.
-        case .socket, .mqtt, .fcm: return
+        case .socket, .mqtt, .fcm: return nil
         }
         let device = Device(token: token, app: push.app, vendor: vendor)
         devices[token] = device
         outcome.write(.device(device))
+        return device
     }
 
     /// A Getui push's `request_id` (its `headers`), recorded in the push's own writes so a
