@@ -18,11 +18,11 @@ extension HTTPResponse {
 extension APNsRoutes {
     public func vendor(of path: String) -> Via { .apns }
 
-    /// The path's token and the `apns-topic`, read without the body.
+    /// The path's token and the `apns-topic`, read without the body, as `summarize` reads them
+    /// (the token taken on the bytes: dropping the path's first characters one Character at a
+    /// time made matching armed faults 7 600 instructions a push).
     public func target(of request: HTTPRequest) -> (tokens: [String], app: String?) {
-        let path = RequestSummary.path(of: request)
-        guard path.hasPrefix(Self.pathPrefix) else { return ([], nil) }
-        let token = String(path.dropFirst(Self.pathPrefix.count))
+        guard let token = Self.token(inPath: request.path) else { return ([], nil) }
         return (token.isEmpty ? [] : [token], request.value("apns-topic"))
     }
 
