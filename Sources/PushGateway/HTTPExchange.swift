@@ -124,7 +124,8 @@ public enum GatewayDecision: Sendable {
     case requests([Request], answer: @Sendable ([Reply]) -> HTTPResponse)
 }
 
-/// What a route may consult (read-only) when it decides: the inbox's current state and the time.
+/// What a route may consult (read-only) when it decides: the parts of the inbox's current state
+/// it reads, and the time.
 public struct GatewayContext: Sendable {
     public var inbox: InboxView
     public var now: Date
@@ -136,7 +137,6 @@ public struct GatewayContext: Sendable {
         self.init(inbox: InboxView(inbox), now: now)
     }
 }
-
 
 /// What the transport refused before any route could see a whole request: the HTTP sessions
 /// say what went wrong, the vendor whose path it was says how (status, headers, body). With the
