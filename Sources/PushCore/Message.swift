@@ -45,7 +45,7 @@ public struct Message: Sendable, Equatable, Identifiable {
     @inlinable var fields: Fields {
         get { box.fields }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = SharedFields(box.fields) }
+            SharedFields.unshare(&box)
             yield &box.fields
         }
     }

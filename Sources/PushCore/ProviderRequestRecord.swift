@@ -28,7 +28,7 @@ public struct ProviderRequestRecord: Sendable, Equatable {
     @inlinable var arrival: Arrival {
         get { box.fields }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = SharedFields(box.fields) }
+            SharedFields.unshare(&box)
             yield &box.fields
         }
     }

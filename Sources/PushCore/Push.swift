@@ -38,7 +38,7 @@ public struct Push: Sendable, Equatable {
     @inlinable var fields: Fields {
         get { box.fields }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = SharedFields(box.fields) }
+            SharedFields.unshare(&box)
             yield &box.fields
         }
     }

@@ -136,7 +136,7 @@ public struct PushRequest: Sendable, Equatable {
     @inlinable var fields: Fields {
         get { box.fields }
         _modify {
-            if !isKnownUniquelyReferenced(&box) { box = SharedFields(box.fields) }
+            SharedFields.unshare(&box)
             yield &box.fields
         }
     }
@@ -242,7 +242,7 @@ public struct PushRequest: Sendable, Equatable {
     /// on the box's fields: each write through the `decoded` accessor was a call that allocated
     /// its frame.
     public mutating func setHeader(_ name: String, _ value: String) {
-        if !isKnownUniquelyReferenced(&box) { box = SharedFields(box.fields) }
+        SharedFields.unshare(&box)
         Self.setHeader(name, value, in: &box.fields)
     }
 

@@ -10,6 +10,12 @@ final class SharedFields<Fields: Sendable & Equatable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var fields: Fields
     @usableFromInline init(_ fields: Fields) { self.fields = fields }
 
+    /// Makes `box` the only reference to its fields, so that they can be written in place: a
+    /// copy of them first when another value still shares the box.
+    @inlinable static func unshare(_ box: inout SharedFields) {
+        if !isKnownUniquelyReferenced(&box) { box = SharedFields(box.fields) }
+    }
+
     /// Equal fields, without comparing them when both share one box.
     @inlinable static func same(_ left: SharedFields, _ right: SharedFields) -> Bool {
         left === right || left.fields == right.fields
